@@ -1,0 +1,5 @@
+import sys
+
+from interpreter.cli import main
+
+sys.exit(main())

@@ -1,0 +1,82 @@
+"""The ``mprules`` command: parses arguments, calls the library, prints. No rule logic here.
+
+Each verb is a module of this package exposing ``register(subparsers)``; the parser it adds sets
+``handler`` to a function ``(args) -> int`` (the exit code). Modules import heavy things inside
+their handler so that ``mprules --version`` starts fast.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import pkgutil
+import sys
+import traceback
+
+from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, MprError, default_lang,
+                              define, render)
+
+from .. import __version__
+from .output import print_error
+
+USAGE = define("MPR001", "{detail}", "{detail}", exit_code=EXIT_USAGE)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports usage errors as coded errors with exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise MprError(USAGE, detail=f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="mprules", description="Rules interpreter for the MagicPunk TRPG optional rules")
+    parser.add_argument("--version", action="version", version=f"mprules {__version__}")
+    parser.add_argument("--lang", choices=["ja", "en"], default=None,
+                        help="language of messages (default: from LANG)")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    sub = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_") or info.name == "output":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        module.register(sub)
+    return parser
+
+
+def common(parser: argparse.ArgumentParser, *, formats: tuple[str, ...] = ("text", "json")) -> None:
+    """Options every verb shares (also accepted after the verb)."""
+    parser.add_argument("--format", choices=formats, default=formats[0])
+    parser.add_argument("--lang", choices=["ja", "en"], default=argparse.SUPPRESS)
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    lang = default_lang()
+    debug = "--debug" in argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        lang = args.lang or lang
+        args.lang = lang
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return EXIT_USAGE
+        return int(args.handler(args) or 0)
+    except MprError as error:
+        print_error(error, lang)
+        return error.exit_code
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a bug: one line, the traceback only with --debug
+        if debug:
+            traceback.print_exc()
+        detail = f"{type(error).__name__}: {error}"
+        print(f"mprules: {INTERNAL} {render(INTERNAL, {'detail': detail}, lang)}", file=sys.stderr)
+        return EXIT_INTERNAL
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,109 @@
+"""Results and their explanations: a value plus a tree of steps (rows matched, expressions and
+their values, dice rolled, parameters used and the ruleset layer each came from)."""
+from __future__ import annotations
+
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Iterator
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data: exact fractions as ``"7/2"`` strings, integral fractions as integers."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, float):
+        return value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return str(value)
+
+
+@dataclass
+class Step:
+    """One node of a trace. ``kind`` says what it is: rule, row, expr, dice, param, note, unresolved."""
+
+    kind: str
+    label: str
+    value: Any = None
+    detail: dict[str, Any] = field(default_factory=dict)
+    children: list["Step"] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"kind": self.kind, "label": self.label, "value": jsonable(self.value)}
+        if self.detail:
+            out["detail"] = jsonable(self.detail)
+        if self.children:
+            out["children"] = [c.to_json() for c in self.children]
+        return out
+
+
+class Trace:
+    """Collects steps as a tree; ``with trace.group(...)`` nests the steps made inside it."""
+
+    def __init__(self) -> None:
+        self.root: list[Step] = []
+        self._stack: list[list[Step]] = [self.root]
+
+    def add(self, kind: str, label: str, value: Any = None, **detail: Any) -> Step:
+        step = Step(kind, label, value, detail)
+        self._stack[-1].append(step)
+        return step
+
+    @contextmanager
+    def group(self, kind: str, label: str, value: Any = None, **detail: Any) -> Iterator[Step]:
+        step = self.add(kind, label, value, **detail)
+        self._stack.append(step.children)
+        try:
+            yield step
+        finally:
+            self._stack.pop()
+
+    def to_json(self) -> list[dict[str, Any]]:
+        return [s.to_json() for s in self.root]
+
+
+@dataclass
+class Result:
+    """What ``engine.run`` returns: the rule's value and how it was reached."""
+
+    rule: str
+    value: Any
+    trace: list[Step]
+    seed: int | None = None
+    dice: list[int] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "value": jsonable(self.value),
+                "trace": [s.to_json() for s in self.trace], "seed": self.seed}
+
+
+def render_tree(steps: list[Step], indent: str = "") -> list[str]:
+    """The trace as indented text lines (the CLI's text output)."""
+    lines = []
+    for i, step in enumerate(steps):
+        last = i == len(steps) - 1
+        branch = "└─ " if last else "├─ "
+        text = step.label
+        if step.value is not None:
+            text += f" = {_short(step.value)}"
+        if step.detail.get("layer"):
+            text += f"  [{step.detail['layer']}]"
+        lines.append(indent + branch + text)
+        lines.extend(render_tree(step.children, indent + ("   " if last else "│  ")))
+    return lines
+
+
+def _short(value: Any) -> str:
+    import json
+
+    plain = jsonable(value)
+    if isinstance(plain, str):
+        return plain
+    return json.dumps(plain, ensure_ascii=False)

@@ -1,0 +1,144 @@
+"""Where dice come from: a seeded generator or the dice a player rolled at the table.
+
+Every source records each die it gives (faces and value) so results can show them.
+A seed gives the same dice on every machine and Python 3.11+ (``random.Random`` with an integer
+seed and ``randrange`` are stable across versions).
+"""
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .errors import EXIT_USAGE, Location, MprError, define
+from .limits import MAX_DICE_PER_EVALUATION
+
+SCRIPT_EXHAUSTED = define(
+    "MPR150", "not enough dice given: die #{index} (a d{faces}) was needed, {given} given",
+    "ダイスが足りません: {index} 個目のダイス（d{faces}）が必要ですが、{given} 個しか与えられていません")
+SCRIPT_OUT_OF_RANGE = define(
+    "MPR151", "die #{index} is {value}, but a d{faces} shows 1 to {faces}",
+    "{index} 個目のダイスが {value} ですが、d{faces} の出目は 1〜{faces} です")
+SCRIPT_UNUSED = define(
+    "MPR152", "{unused} scripted dice were not used ({values}); {used} were needed",
+    "指定されたダイスのうち {unused} 個が使われませんでした（{values}）。必要なのは {used} 個です",
+    severity="warning")
+TOO_MANY_DICE = define(
+    "MPR153", "too many dice in one evaluation: more than {limit}",
+    "1回の評価で振るダイスが多すぎます（上限 {limit} 個）")
+BAD_DICE_LIST = define(
+    "MPR154", "--dice takes whole numbers separated by commas, e.g. 9,4,18; got {text!r}",
+    "--dice にはカンマ区切りの整数を指定してください（例: 9,4,18）。指定値: {text!r}",
+    exit_code=EXIT_USAGE)
+
+
+@dataclass(frozen=True)
+class Die:
+    faces: int
+    value: int
+
+
+class DiceSource:
+    """Gives dice one at a time; remembers every die given."""
+
+    def __init__(self) -> None:
+        self.rolled: list[Die] = []
+
+    def roll(self, faces: int, count: int = 1) -> list[int]:
+        if len(self.rolled) + count > MAX_DICE_PER_EVALUATION:
+            raise MprError(TOO_MANY_DICE, limit=MAX_DICE_PER_EVALUATION)
+        values = [self._next(faces) for _ in range(count)]
+        self.rolled.extend(Die(faces, v) for v in values)
+        return values
+
+    def _next(self, faces: int) -> int:
+        raise NotImplementedError
+
+    def choose(self, options: list, count: int) -> list:
+        """Pick ``count`` distinct options at random (for random card selection), recorded as dice."""
+        pool = list(options)
+        picked = []
+        for _ in range(count):
+            index = self.roll(len(pool))[0] - 1
+            picked.append(pool.pop(index))
+        return picked
+
+    def shuffle(self, items: list) -> list:
+        """A uniformly shuffled copy (Fisher-Yates with this source's dice)."""
+        return self.choose(items, len(items))
+
+    @property
+    def values(self) -> list[int]:
+        return [d.value for d in self.rolled]
+
+    def mark(self) -> int:
+        """Position to take ``since`` from, to know the dice of one sub-evaluation."""
+        return len(self.rolled)
+
+    def since(self, mark: int) -> list[Die]:
+        return self.rolled[mark:]
+
+
+class SeededDice(DiceSource):
+    """Pseudo-random dice from an integer seed; the same seed gives the same dice everywhere."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        super().__init__()
+        if seed is None:
+            seed = random.SystemRandom().randrange(2**31)
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def _next(self, faces: int) -> int:
+        return self._random.randrange(faces) + 1
+
+    def shuffle(self, items: list) -> list:
+        # Fisher-Yates without recording each step as a die: a deck shuffle is not a roll.
+        shuffled = list(items)
+        self._random.shuffle(shuffled)
+        return shuffled
+
+
+class ScriptedDice(DiceSource):
+    """The dice rolled at the table, given in order; too few or out of range is an error."""
+
+    def __init__(self, values: Iterable[int], loc: Location | None = None) -> None:
+        super().__init__()
+        self.script = list(values)
+        self.loc = loc or Location(path="--dice")
+        self.seed = None
+
+    def _next(self, faces: int) -> int:
+        index = len(self.rolled) + 1
+        if index > len(self.script):
+            raise MprError(SCRIPT_EXHAUSTED, self.loc, index=index, faces=faces,
+                           given=len(self.script))
+        value = self.script[index - 1]
+        if not 1 <= value <= faces:
+            raise MprError(SCRIPT_OUT_OF_RANGE, self.loc, index=index, value=value, faces=faces)
+        return value
+
+    @property
+    def unused(self) -> list[int]:
+        return self.script[len(self.rolled):]
+
+
+def parse_dice_list(text: str) -> list[int]:
+    """``"9,4,18"`` -> ``[9, 4, 18]``; full-width digits and commas are accepted."""
+    import unicodedata
+
+    normal = unicodedata.normalize("NFKC", text).replace("、", ",")
+    try:
+        values = [int(part.strip()) for part in normal.split(",") if part.strip()]
+    except ValueError:
+        raise MprError(BAD_DICE_LIST, Location(path="--dice"), text=text) from None
+    if not values:
+        raise MprError(BAD_DICE_LIST, Location(path="--dice"), text=text)
+    return values
+
+
+def source_from_args(seed: int | None, dice: str | None) -> DiceSource:
+    """The dice source the CLI flags ask for: scripted if ``--dice`` is given, else seeded."""
+    if dice is not None:
+        return ScriptedDice(parse_dice_list(dice))
+    return SeededDice(seed)

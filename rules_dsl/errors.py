@@ -1,0 +1,165 @@
+"""The project's one error type and its bilingual message catalogue.
+
+Every error a user can cause is an ``MprError`` with a stable code (``MPR101``), the arguments
+of its message, and where it happened (file:line:column, a field path, or a CLI argument).
+Messages are looked up by code in a catalogue that each module extends with ``define``;
+they are rendered in Japanese or English only when printed.
+
+Code ranges: MPR0xx command line and I/O, MPR1xx expression language, MPR2xx YAML documents,
+MPR3xx schema, MPR4xx ruleset and semantic checks, MPR5xx rule inputs and execution,
+MPR6xx campaign and deck, MPR7xx combat and briefing, MPR8xx rebuild, MPR9xx variants and diff.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+# Exit codes, the same for every command.
+EXIT_OK = 0
+EXIT_FINDINGS = 1  # findings, a bad expression, refused input
+EXIT_USAGE = 2  # bad command-line usage
+EXIT_STATE = 3  # state or I/O error (campaign file, unreadable file)
+EXIT_INTERNAL = 70  # a bug
+
+
+@dataclass(frozen=True)
+class Message:
+    en: str
+    ja: str
+    exit_code: int = EXIT_FINDINGS
+    severity: str = "error"
+
+
+MESSAGES: dict[str, Message] = {}
+
+
+def define(code: str, en: str, ja: str, *, exit_code: int = EXIT_FINDINGS,
+           severity: str = "error") -> str:
+    """Register the message of ``code``; returns the code so modules can keep it as a constant."""
+    known = MESSAGES.get(code)
+    if known is not None and (known.en, known.ja) != (en, ja):
+        raise RuntimeError(f"message code {code} defined twice with different texts")
+    MESSAGES[code] = Message(en, ja, exit_code, severity)
+    return code
+
+
+def default_lang() -> str:
+    """``ja`` when the locale says Japanese, ``en`` otherwise."""
+    for var in ("MPRULES_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var)
+        if value:
+            return "ja" if value.lower().startswith("ja") else "en"
+    return "en"
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where something is: a file position, a path inside a value, or a command-line argument."""
+
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    path: str | None = None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.file:
+            parts.append(self.file)
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        where = ":".join(parts)
+        if self.path:
+            where = f"{where} ({self.path})" if where else self.path
+        return where
+
+    def shifted(self, line_offset: int, column: int) -> "Location":
+        """The location of a position inside a text that starts at this location."""
+        if self.line is None:
+            return Location(self.file, line_offset + 1, column, self.path)
+        if line_offset == 0:
+            base = self.column or 1
+            return Location(self.file, self.line, base + column - 1, self.path)
+        return Location(self.file, self.line + line_offset, column, self.path)
+
+
+def render(code: str, args: dict[str, Any], lang: str) -> str:
+    message = MESSAGES.get(code)
+    if message is None:
+        return f"{code} {args}"
+    template = message.ja if lang == "ja" else message.en
+    try:
+        return template.format(**args)
+    except (KeyError, IndexError, ValueError):
+        return f"{template} {args}"
+
+
+class MprError(Exception):
+    """A user-caused error: a code, message arguments and a location."""
+
+    def __init__(self, code: str, loc: Location | None = None, **args: Any) -> None:
+        self.code = code
+        self.loc = loc
+        self.args_ = args
+        super().__init__(f"{code} {render(code, args, 'en')}")
+
+    @property
+    def exit_code(self) -> int:
+        message = MESSAGES.get(self.code)
+        return message.exit_code if message else EXIT_FINDINGS
+
+    def message(self, lang: str = "en") -> str:
+        return render(self.code, self.args_, lang)
+
+    def at(self, loc: Location) -> "MprError":
+        """The same error located at ``loc`` if it had no location yet."""
+        if self.loc is None or (self.loc.line is None and self.loc.file is None and loc):
+            path = self.loc.path if self.loc else None
+            self.loc = Location(loc.file, loc.line, loc.column, path or loc.path)
+        return self
+
+    def diagnostic(self, lang: str = "en") -> "Diagnostic":
+        loc = self.loc or Location()
+        message = MESSAGES.get(self.code)
+        return Diagnostic(loc.file, loc.line, loc.column, self.code,
+                          message.severity if message else "error", self.message(lang),
+                          path=loc.path)
+
+    def __str__(self) -> str:
+        where = f"{self.loc}: " if self.loc else ""
+        return f"{where}{self.code} {self.message('en')}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding of ``validate``; the JSON form is the contract of DESIGN.md."""
+
+    file: str | None
+    line: int | None
+    column: int | None
+    code: str
+    severity: str  # "error" | "warning" | "info"
+    message: str
+    path: str | None = field(default=None, compare=False)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "column": self.column,
+                "code": self.code, "severity": self.severity, "message": self.message}
+
+
+def diagnostic(code: str, loc: Location | None, lang: str = "en", *,
+               severity: str | None = None, **args: Any) -> Diagnostic:
+    """Build a finding directly (for generators of diagnostics that do not raise)."""
+    loc = loc or Location()
+    message = MESSAGES.get(code)
+    sev = severity or (message.severity if message else "error")
+    return Diagnostic(loc.file, loc.line, loc.column, code, sev, render(code, args, lang),
+                      path=loc.path)
+
+
+INTERNAL = define(
+    "MPR000", "internal error: {detail}. Please report this as a bug (run with --debug for details).",
+    "内部エラー: {detail}。不具合として報告してください（詳細は --debug で表示）。",
+    exit_code=EXIT_INTERNAL)
