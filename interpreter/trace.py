@@ -25,6 +25,12 @@ def jsonable(value: Any) -> Any:
     return str(value)
 
 
+def fraction_text(p: Fraction) -> str:
+    """A probability as a string: ``"1/36"``, ``"1"``, ``"0"``."""
+    p = Fraction(p)
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
 @dataclass
 class Step:
     """One node of a trace. ``kind`` says what it is: rule, row, expr, dice, param, note, unresolved."""
@@ -107,3 +113,37 @@ def _short(value: Any) -> str:
     if isinstance(plain, str):
         return plain
     return json.dumps(plain, ensure_ascii=False)
+
+
+@dataclass
+class ProbRow:
+    """One outcome of a rule's distribution: its value, an optional label, its exact probability."""
+
+    value: Any
+    p: Fraction
+    label: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = {"value": jsonable(self.value), "p": fraction_text(self.p),
+               "percent": round(float(self.p) * 100, 2)}
+        if self.label is not None:
+            out["label"] = self.label
+        return out
+
+
+@dataclass
+class ProbTable:
+    """What a kind's ``distribution`` returns (a list of these): a titled table of outcomes."""
+
+    title: str
+    rows: list[ProbRow]
+    mean: Fraction | None = None
+    note: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"title": self.title, "rows": [r.to_json() for r in self.rows]}
+        if self.mean is not None:
+            out["mean"] = jsonable(self.mean)
+        if self.note:
+            out["note"] = self.note
+        return out

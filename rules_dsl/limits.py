@@ -27,3 +27,8 @@ MAX_INPUT_FILE_BYTES = 1_000_000  # --input files and characters.yaml
 MAX_CAMPAIGN_FILE_BYTES = 256_000_000
 MAX_HOLDERS = 1_000
 MAX_DECK_CARDS = 10_000
+
+# Core check and exact distributions (probability engineer)
+MAX_CHECK_DICE = 100  # n of the core check nMPmCx
+MAX_CHECK_NUMBER = 9_999  # m and x of the core check
+MAX_PROB_WORK = 5_000_000  # outcome pairs combined in all while computing one exact distribution
