@@ -118,7 +118,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
     _require_adopted(rule, lang)
     kind = _kind_of(rule)
     inputs = inputs or {}
-    check_inputs(rule, inputs, positions=input_positions, file=input_file)
+    check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
     dice = dice or SeededDice()
     ctx = Context(ruleset, dice, Trace(), lang)
     with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
@@ -138,6 +138,6 @@ def distribution(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None =
     if kind.distribution is None:
         raise MprError(NO_DISTRIBUTION, Location(path=rule_id), rule=rule_id, kind=rule.kind)
     inputs = inputs or {}
-    check_inputs(rule, inputs)
+    check_inputs(rule, inputs, lang=lang)
     ctx = Context(ruleset, SeededDice(0), Trace(), lang)
     return kind.distribution(rule, _with_defaults(rule, inputs), ctx)

@@ -47,8 +47,10 @@ class DiceSource:
     def roll(self, faces: int, count: int = 1) -> list[int]:
         if len(self.rolled) + count > MAX_DICE_PER_EVALUATION:
             raise MprError(TOO_MANY_DICE, limit=MAX_DICE_PER_EVALUATION)
-        values = [self._next(faces) for _ in range(count)]
-        self.rolled.extend(Die(faces, v) for v in values)
+        values = []
+        for _ in range(count):  # record each die at once: a scripted source reads its position
+            values.append(self._next(faces))
+            self.rolled.append(Die(faces, values[-1]))
         return values
 
     def _next(self, faces: int) -> int:

@@ -32,3 +32,22 @@ MAX_DECK_CARDS = 10_000
 MAX_CHECK_DICE = 100  # n of the core check nMPmCx
 MAX_CHECK_NUMBER = 9_999  # m and x of the core check
 MAX_PROB_WORK = 5_000_000  # outcome pairs combined in all while computing one exact distribution
+
+# Procurement and cohabitation (procurement-and-cohabitation engineer)
+MAX_RESIDENTS = 100  # cohabitants of one residence (rent split, setup, leisure)
+MAX_LEISURE_RESIDENTS = 50  # PCs of one exact leisure distribution
+MAX_LEISURE_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a leisure table
+MAX_LEISURE_STATES = 100_000  # distinct sets of shared events reachable in an exact leisure distribution
+
+# Rebuild (R17-R20, rebuild engineer)
+MAX_REBUILD_CANDIDATES = 200_000  # final allocations searched for the nearest legal ability plan
+MAX_REBUILD_ENTRIES = 1_000  # skills, spells or purchases in one rebuild plan
+
+# YAML documents (interpreter.documents)
+MAX_YAML_INT_DIGITS = 100  # characters of one integer scalar, checked before converting it
+
+# Campaign store and deck (campaign engineer)
+CAMPAIGN_BUSY_TIMEOUT_SECONDS = 5  # how long a command waits for another one writing the same campaign
+MAX_ADVANCE_MINUTES = 525_600  # one clock advance or rest: at most a year (and so 365 dawns)
+MAX_SLEEP_HOURS = 10_000  # --hours of one sleep
+MAX_JOURNAL_SHOWN = 1_000  # entries `campaign log` prints (the newest)

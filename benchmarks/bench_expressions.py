@@ -1,0 +1,127 @@
+"""Time the compiled evaluation of realistic rule expressions against a native Python lambda of the
+same expression, simpleeval and cel-python, in one run.
+
+    python3 benchmarks/bench_expressions.py [--quick]
+
+Prints a table (microseconds per evaluation) and a final JSON line with the geometric means of the
+per-expression ratios ``our time / their time``: ``{"vs_native": x, "vs_simpleeval": y,
+"vs_celpython": z}`` (below 1 means faster). simpleeval and cel-python are benchmark-only
+dependencies (``pip install mprules[bench]``), each given its pre-parsed program.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import timeit
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from rules_dsl import compile_expression  # noqa: E402
+
+ENV = {
+    "item": {"ma_gear": {"parts": [{"price": 1200}, {"price": 800}, {"price": 450}]},
+             "quality": "masterpiece"},
+    "time_dice": 3, "other_dice": 4, "x": "堅木", "region": {"safety": 4},
+    "abilities": {"body": 5}, "intellect": 4, "order": -1, "roll": 5,
+}
+
+# (label, ours, native lambda, simpleeval, cel)
+CASES = [
+    ("price", "floor(sum(item.ma_gear.parts.price) / 500)",
+     lambda e: sum(p["price"] for p in e["item"]["ma_gear"]["parts"]) // 500,
+     "sum([p['price'] for p in item['ma_gear']['parts']]) // 500",
+     "(item.ma_gear.parts[0].price + item.ma_gear.parts[1].price"
+     " + item.ma_gear.parts[2].price) / 500"),
+    ("clamp", "clamp(time_dice, 1, 2) + other_dice",
+     lambda e: min(max(e["time_dice"], 1), 2) + e["other_dice"],
+     "min(max(time_dice, 1), 2) + other_dice",
+     "(time_dice < 1 ? 1 : (time_dice > 2 ? 2 : time_dice)) + other_dice"),
+    ("material", "x in ['鋼', '堅木']",
+     lambda e: e["x"] in ["鋼", "堅木"],
+     "x in ['鋼', '堅木']",
+     "x in ['鋼', '堅木']"),
+    ("conditional", "2 if region.safety >= 3 else 1",
+     lambda e: 2 if e["region"]["safety"] >= 3 else 1,
+     "2 if region.safety >= 3 else 1",
+     "region.safety >= 3 ? 2 : 1"),
+    ("condition", "abilities.body >= 4 and item.quality != 'broken'",
+     lambda e: e["abilities"]["body"] >= 4 and e["item"]["quality"] != "broken",
+     "abilities.body >= 4 and item.quality != 'broken'",
+     "abilities.body >= 4 && item.quality != 'broken'"),
+    ("arithmetic", "intellect * 2 + order - 1",
+     lambda e: e["intellect"] * 2 + e["order"] - 1,
+     "intellect * 2 + order - 1",
+     "intellect * 2 + order - 1"),
+    ("range", "1 <= roll <= 6",
+     lambda e: 1 <= e["roll"] <= 6,
+     "1 <= roll <= 6",
+     "1 <= roll && roll <= 6"),
+]
+
+
+def per_call(fn, number: int) -> float:
+    """Best of three runs, in microseconds per call."""
+    return min(timeit.repeat(fn, number=number, repeat=3)) / number * 1e6
+
+
+def simpleeval_runner(text: str):
+    import ast as python_ast
+
+    from simpleeval import EvalWithCompoundTypes
+
+    evaluator = EvalWithCompoundTypes(names=dict(ENV), functions={"sum": sum, "min": min, "max": max})
+    parsed = evaluator.parse(text)
+    assert isinstance(parsed, python_ast.AST)
+    return lambda: evaluator.eval(text, previously_parsed=parsed)
+
+
+def cel_runner(text: str):
+    import celpy
+
+    environment = celpy.Environment()
+    program = environment.program(environment.compile(text))
+    activation = {k: celpy.json_to_cel(v) for k, v in ENV.items()}
+    return lambda: program.evaluate(activation)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer iterations (under 30 s)")
+    args = parser.parse_args(argv)
+    number = 20_000 if args.quick else 200_000
+    slow_number = number // 20  # the peers are much slower; fewer calls give the same precision
+
+    rows = []
+    for label, ours, native, simple, cel in CASES:
+        expr = compile_expression(ours)
+        expected = native(ENV)
+        assert expr.evaluate(ENV) == expected, (label, expr.evaluate(ENV), expected)
+        simple_run, cel_run = simpleeval_runner(simple), cel_runner(cel)
+        assert simple_run() == expected, (label, simple_run())
+        assert cel_run() == expected, (label, cel_run())
+        env, evaluate = ENV, expr.evaluate
+        rows.append((label,
+                     per_call(lambda: evaluate(env), number),
+                     per_call(lambda: native(env), number),
+                     per_call(simple_run, slow_number),
+                     per_call(cel_run, slow_number)))
+
+    print(f"{'expression':<12} {'mprules':>9} {'native':>9} {'simpleeval':>11} {'cel-python':>11}"
+          f" {'/native':>8} {'/simple':>8} {'/cel':>8}   (µs per evaluation)")
+    for label, ours, native, simple, cel in rows:
+        print(f"{label:<12} {ours:9.3f} {native:9.3f} {simple:11.3f} {cel:11.3f}"
+              f" {ours / native:8.2f} {ours / simple:8.3f} {ours / cel:8.4f}")
+
+    def geomean(column: int) -> float:
+        return round(math.exp(sum(math.log(r[1] / r[column]) for r in rows) / len(rows)), 4)
+
+    print(json.dumps({"vs_native": geomean(2), "vs_simpleeval": geomean(3),
+                      "vs_celpython": geomean(4)}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

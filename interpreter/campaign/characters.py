@@ -1,0 +1,184 @@
+"""Characters and items of a campaign, read from ``chars.yaml``
+(``{characters: [{id, name?, hand?, hand_size?, items?: [{id, name?, held_cards?, held_size?}]}]}``)
+with every mistake located at its file:line:column; and dealt onto a shuffled deck."""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from rules_dsl.dice import DiceSource
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.limits import MAX_HOLDERS, MAX_INPUT_FILE_BYTES
+
+from ..kinds.deck import CARD_TWICE, DeckSpec, DeckState, draw
+from .store import Holder
+
+BAD_SHAPE = define(
+    "MPR640", "{field} must be {expected}", "{field} は {expected} でなければなりません")
+UNKNOWN_FIELD = define(
+    "MPR641", "unknown field {field!r} (known: {known})", "不明な項目 {field!r} です（使える項目: {known}）")
+DUPLICATE_HOLDER = define(
+    "MPR642", "id {id!r} is used twice (characters and items share one set of ids)",
+    "ID {id!r} が2回使われています（キャラクターとアイテムのIDは重複できません）")
+SIZE_BELOW_GIVEN = define(
+    "MPR643", "{field} is {size} but {given} cards are given",
+    "{field} は {size} ですが、指定されたカードは {given} 枚です")
+TOO_MANY_HOLDERS = define(
+    "MPR644", "more than {limit} characters and items", "キャラクターとアイテムが {limit} を超えています")
+
+ID = re.compile(r"^[^\s,]{1,64}$")
+CHARACTER_FIELDS = ("id", "name", "hand", "hand_size", "items")
+ITEM_FIELDS = ("id", "name", "held_cards", "held_size")
+TOP_FIELDS = ("characters", "campaign")  # ``campaign`` is what `export` adds; init ignores it
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where a holder's cards come from: the cards given, and how many it holds in all."""
+
+    holder: str
+    given: tuple[str, ...]
+    size: int
+
+
+def _nowhere(*path: Any) -> Location:
+    return Location(path=".".join(map(str, path)))
+
+
+@dataclass(frozen=True)
+class Roster:
+    """The holders of a campaign in file order, where their cards come from, and where each value
+    stands in the file (``loc(*path)``)."""
+
+    characters: tuple[Holder, ...]
+    items: tuple[Holder, ...]
+    seats: tuple[Seat, ...]
+    loc: Callable[..., Location] = _nowhere
+
+
+def load_roster(path: str) -> Roster:
+    """Read and check ``chars.yaml``; cards are checked against the deck when dealt."""
+    from ..documents import load_file
+
+    docs = load_file(path, max_bytes=MAX_INPUT_FILE_BYTES)
+    if not docs:
+        raise MprError(BAD_SHAPE, Location(path, 1, 1), field="the file",
+                       expected="a mapping with a list `characters`")
+    return parse_roster(docs[0].data, docs[0].loc)
+
+
+def parse_roster(data: Any, loc: Callable[..., Location] = _nowhere) -> Roster:
+    """``data`` (plain YAML data) as a roster; ``loc(*path)`` locates a value for messages."""
+    _mapping(data, (), TOP_FIELDS, loc, required=("characters",))
+    entries = data["characters"]
+    if not isinstance(entries, list):
+        raise MprError(BAD_SHAPE, loc("characters"), field="characters", expected="a list")
+    characters: list[Holder] = []
+    items: list[Holder] = []
+    seats: list[Seat] = []
+    seen: set[str] = set()
+    for n, entry in enumerate(entries):
+        path = ("characters", n)
+        _mapping(entry, path, CHARACTER_FIELDS, loc, required=("id",))
+        pc = _id(entry, path, loc, seen)
+        characters.append(Holder(pc, _plain(entry, path, loc)))
+        seats.append(_seat(pc, entry, path, "hand", "hand_size", loc))
+        owned = entry.get("items") or []
+        if not isinstance(owned, list):
+            raise MprError(BAD_SHAPE, loc(*path, "items"), field=_dotted(*path, "items"), expected="a list")
+        for m, item in enumerate(owned):
+            ipath = (*path, "items", m)
+            _mapping(item, ipath, ITEM_FIELDS, loc, required=("id",))
+            item_id = _id(item, ipath, loc, seen)
+            items.append(Holder(item_id, _plain(item, ipath, loc), pc))
+            seats.append(_seat(item_id, item, ipath, "held_cards", "held_size", loc))
+    if len(seen) > MAX_HOLDERS:
+        raise MprError(TOO_MANY_HOLDERS, loc("characters"), limit=MAX_HOLDERS)
+    return Roster(tuple(characters), tuple(items), tuple(seats), loc)
+
+
+def deal(roster: Roster, spec: DeckSpec, deck: DeckState, dice: DiceSource) -> DeckState:
+    """Place the given cards first (taken out of the deck), then draw the rest of each holder's
+    size from the top of the shuffled deck, holders in file order."""
+    taken: dict[str, int] = {}
+    holders = [h.id for h in (*roster.characters, *roster.items)]
+    order = {h: i for i, h in enumerate(holders)}
+    held: dict[str, tuple[str, ...]] = {h: () for h in holders}
+    for seat in sorted(roster.seats, key=lambda s: order[s.holder]):
+        for index, card in enumerate(seat.given):
+            where = _seat_loc(roster, seat, index)
+            spec.require_card(card, where)
+            if card in taken:
+                raise MprError(CARD_TWICE, where, card=card)
+            taken[card] = 1
+        held[seat.holder] = seat.given
+    state = DeckState(tuple(c for c in deck.deck if c not in taken), (),
+                      tuple((h, held[h]) for h in holders))
+    for seat in sorted(roster.seats, key=lambda s: order[s.holder]):
+        state = draw(state, spec, seat.holder, seat.size - len(seat.given), dice).state
+    return state
+
+
+def _seat_loc(roster: Roster, seat: Seat, index: int) -> Location:
+    loc = roster.loc
+    for n, pc in enumerate(roster.characters):
+        if pc.id == seat.holder:
+            return loc("characters", n, "hand", index)
+    owners = [h.id for h in roster.characters]
+    for item in roster.items:
+        if item.id == seat.holder:
+            n = owners.index(item.owner)
+            m = [i.id for i in roster.items if i.owner == item.owner].index(item.id)
+            return loc("characters", n, "items", m, "held_cards", index)
+    return Location(path=seat.holder)
+
+
+def _mapping(value: Any, path: tuple, known: tuple[str, ...], loc: Any,
+             required: tuple[str, ...] = ()) -> None:
+    if not isinstance(value, dict):
+        raise MprError(BAD_SHAPE, loc(*path), field=_dotted(*path) or "the file", expected="a mapping")
+    for key in value:
+        if key not in known:
+            raise MprError(UNKNOWN_FIELD, loc(*path, key), field=str(key), known=", ".join(known))
+    for key in required:
+        if key not in value:
+            raise MprError(BAD_SHAPE, loc(*path), field=_dotted(*path, key), expected="given")
+
+
+def _id(entry: dict, path: tuple, loc: Any, seen: set[str]) -> str:
+    value = entry["id"]
+    if not isinstance(value, str) or not ID.match(value):
+        raise MprError(BAD_SHAPE, loc(*path, "id"), field=_dotted(*path, "id"),
+                       expected="a name without spaces or commas (1-64 characters)")
+    if value in seen:
+        raise MprError(DUPLICATE_HOLDER, loc(*path, "id"), id=value)
+    seen.add(value)
+    return value
+
+
+def _seat(holder: str, entry: dict, path: tuple, cards_key: str, size_key: str, loc: Any) -> Seat:
+    given = entry.get(cards_key) or []
+    if not isinstance(given, list) or not all(isinstance(c, str) for c in given):
+        raise MprError(BAD_SHAPE, loc(*path, cards_key), field=_dotted(*path, cards_key),
+                       expected="a list of card names (SA, H10, JK1)")
+    size = entry.get(size_key, len(given))
+    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
+        raise MprError(BAD_SHAPE, loc(*path, size_key), field=_dotted(*path, size_key),
+                       expected="a whole number, 0 or more")
+    if size < len(given):
+        raise MprError(SIZE_BELOW_GIVEN, loc(*path, size_key), field=_dotted(*path, size_key),
+                       size=size, given=len(given))
+    return Seat(holder, tuple(given), size)
+
+
+def _plain(entry: dict, path: tuple, loc: Callable[..., Location]) -> dict[str, Any]:
+    """The descriptive fields kept as they are (``name``)."""
+    if "name" in entry and not isinstance(entry["name"], str):
+        raise MprError(BAD_SHAPE, loc(*path, "name"), field=_dotted(*path, "name"), expected="text")
+    return {"name": entry["name"]} if "name" in entry else {}
+
+
+def _dotted(*path: Any) -> str:
+    return ".".join(map(str, path))

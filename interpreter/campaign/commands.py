@@ -1,0 +1,335 @@
+"""The campaign commands: each takes the store (or a file) and its arguments, runs in one
+transaction, journals its inputs, seed and result with the state before it, and returns a result
+dict ``{command, seq, seed, changes: [{holder, out, to, in}], notes: [{code, args}], clock_minutes}``."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rules_dsl.dice import SeededDice
+from rules_dsl.errors import Location, MprError, define
+
+from ..engine import NOT_ADOPTED, did_you_mean
+from ..kinds.circulation import special
+from ..kinds.deck import fresh_state
+from ..kinds.package import checked_allowance, option_ids
+from .characters import deal, load_roster
+from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset
+from .store import State, Store
+from .timeline import (Outcome, apply_sleep, check_hours, check_minutes, next_dawn, pass_time,
+                       rule_params)
+
+UNKNOWN_PC = define(
+    "MPR630", "no character {pc!r} in this campaign{hint} (characters: {known})",
+    "このキャンペーンにキャラクター {pc!r} はいません{hint}（キャラクター: {known}）")
+UNKNOWN_HOLDER = define(
+    "MPR631", "no character or item {holder!r} in this campaign{hint} (holders: {known})",
+    "このキャンペーンにキャラクターやアイテム {holder!r} はありません{hint}（保持者: {known}）")
+NOTHING_TO_UNDO = define(
+    "MPR634", "nothing to undo: no command since the campaign was created is left",
+    "取り消せるコマンドはありません（キャンペーン作成後のコマンドはすべて取り消し済みです）")
+UNKNOWN_TIER = define(
+    "MPR637", "no {package} package {tier!r}{hint} (known: {known})",
+    "{package} パッケージ {tier!r} はありません{hint}（使えるもの: {known}）")
+REPIN_DECK_CHANGED = define(
+    "MPR638", "cannot re-pin: the deck's composition changed ({detail}); export the campaign and "
+              "start over with `mprules campaign init --force`",
+    "固定し直せません: 山札の構成が変わっています（{detail}）。キャンペーンを export して "
+    "`mprules campaign init --force` でやり直してください")
+UNKNOWN_OPTION = define(
+    "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known})",
+    "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known}）")
+OVER_ALLOWANCE = define(
+    "MPR661", "{pc} has already used {used} of {allowed} in this briefing ({rule}): refused",
+    "{pc} はこのブリーフィング（{rule}）で既に {allowed} 回中 {used} 回使っています: 行えません")
+OPTIONS_UNLISTED = define(
+    "MPR662", "{rule} lists no options (GM data): the use is counted, its name not checked",
+    "{rule} には選択肢が記載されていません（GMのデータ）: 回数は数えますが、名前は照合しません",
+    severity="info")
+UNDONE = define(
+    "MPR663", "undid #{seq} {command}", "#{seq} {command} を取り消しました", severity="info")
+REPINNED = define(
+    "MPR664", "re-pinned the ruleset {path}: {old} -> {new}",
+    "ルールセット {path} を固定し直しました: {old} -> {new}", severity="info")
+REPIN_SAME = define(
+    "MPR665", "the ruleset did not change: nothing to re-pin",
+    "ルールセットは変わっていません: 固定し直す必要はありません", severity="info")
+
+Body = Callable[[Outcome, SeededDice], dict[str, Any]]
+SPECIAL_RULE = "circulation.special"
+
+
+def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, body: Body, *,
+         check_ruleset: bool = True) -> dict[str, Any]:
+    """One command in one transaction: load, check the ruleset pin, apply, save, journal."""
+    with store.transaction():
+        before = store.load()
+        if check_ruleset:
+            check_pin(before.pin, store.path)
+        dice = SeededDice(seed)
+        out = Outcome(before, [], [])
+        extra = body(out, dice)
+        result = {"command": command, "seed": dice.seed, "changes": out.changes, "notes": out.notes,
+                  "clock_minutes": out.state.clock_minutes,
+                  "clock": clock_text(out.state.clock_minutes), **extra}
+        store.save(out.state)
+        result["seq"] = store.journal(command, inputs, dice.seed, dice.values, result, before)
+    return result
+
+
+def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | None = None,
+         force: bool = False, adopt: dict[str, bool] | None = None,
+         param_overrides: dict[str, dict] | None = None, start: str | None = None) -> dict[str, Any]:
+    """Create a campaign: pin the ruleset, shuffle the deck by ``seed``, place and deal the cards."""
+    pin = pin_ruleset(ruleset, adopt, param_overrides)
+    roster = load_roster(characters)
+    dawn = dawn_of(pin)
+    clock = dawn if start is None else minutes_of_day(start, "--start")
+    dice = SeededDice(seed)
+    spec = _spec(pin)
+    cards = deal(roster, spec, fresh_state(spec, dice), dice)
+    state = State(pin, roster.characters, roster.items, cards, clock, dawn)
+    store = Store.create(path, force=force)
+    try:
+        inputs = {"characters": characters, "ruleset": ruleset, "adopt": adopt or {},
+                  "param_overrides": param_overrides or {}, "start": start}
+        with store.transaction():
+            store.save(state)
+            result = {"command": "init", "seed": dice.seed, "notes": [],
+                      "changes": [{"holder": h, "out": [], "to": h, "in": list(c)}
+                                  for h, c in cards.holders if c],
+                      "clock_minutes": clock, "clock": clock_text(clock), **show_state(state)}
+            result["seq"] = store.journal("init", inputs, dice.seed, dice.values, result, None)
+    finally:
+        store.close()
+    return result
+
+
+def _spec(pin: Any) -> Any:
+    from ..kinds.deck import DeckSpec
+
+    return DeckSpec.from_params(pin.rules["cards.deck"]["params"])
+
+
+def show_state(state: State) -> dict[str, Any]:
+    """The contract of ``show --format json``."""
+    return {"clock_minutes": state.clock_minutes, "deck_count": len(state.cards.deck),
+            "discard": list(state.cards.discard),
+            "holders": {h: list(c) for h, c in state.cards.holders}}
+
+
+def show(store: Store) -> dict[str, Any]:
+    state = store.load()
+    return {**show_state(state), "clock": clock_text(state.clock_minutes),
+            "dawn": clock_text(state.dawn_minutes)[-5:],
+            "characters": [h.id for h in state.characters],
+            "items": {h.id: h.owner for h in state.items}}
+
+
+def _require_pc(state: State, pc: str) -> None:
+    known = [h.id for h in state.characters]
+    if pc not in known:
+        raise MprError(UNKNOWN_PC, Location(path="PC"), pc=pc, hint=did_you_mean(pc, known),
+                       known=", ".join(known))
+
+
+def _require_holder(state: State, holder: str) -> None:
+    known = [h.id for h in (*state.characters, *state.items)]
+    if holder not in known:
+        raise MprError(UNKNOWN_HOLDER, Location(path="HOLDER"), holder=holder,
+                       hint=did_you_mean(holder, known), known=", ".join(known))
+
+
+def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict[str, Any]:
+    """R1 for one character (the clock does not move: use rest or advance for time)."""
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        _require_pc(out.state, pc)
+        check_hours(hours, "--hours")
+        apply_sleep(out, pc, hours, dice)
+        return {"pc": pc, "hours": hours}
+    return _run(store, "sleep", {"pc": pc, "hours": hours}, seed, body)
+
+
+def dawn(store: Store, *, seed: int | None = None) -> dict[str, Any]:
+    """Advance the clock to the next dawn, which applies R2 once."""
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        minutes = next_dawn(out.state)
+        pass_time(out, minutes, dice)
+        return {"minutes": minutes}
+    return _run(store, "dawn", {}, seed, body)
+
+
+def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str, Any]:
+    """Advance the clock; every dawn crossed applies R2 once."""
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        pass_time(out, check_minutes(minutes, "--minutes"), dice)
+        return {"minutes": minutes}
+    return _run(store, "advance", {"minutes": minutes}, seed, body)
+
+
+def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
+    """R4: advance the clock by the package's duration and apply its effects (sleep -> R1 for
+    every character), in time order with the dawns crossed."""
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        rule_id = _package(out.state, "rest", tier)
+        params = out.state.pin.rules[rule_id]["params"]
+        minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
+        sleeps = [(pc.id, check_hours(effect.get("hours", 0), f"{rule_id}.effects.hours"))
+                  for effect in params.get("effects") or [] if effect.get("effect") == "sleep"
+                  for pc in out.state.characters]
+        pass_time(out, minutes, dice, sleeps)
+        return {"rule": rule_id, "minutes": minutes}
+    return _run(store, "rest", {"tier": tier}, seed, body)
+
+
+def _package(state: State, package: str, tier: str) -> str:
+    known = {rid: r for rid, r in state.pin.rules.items()
+             if r.get("kind") == "Package" and (r.get("package") == package or rid.startswith(package + "."))}
+    rule_id = tier if tier in known else f"{package}.{tier}"
+    if rule_id not in known:
+        names = [rid.split(".", 1)[-1] for rid in known]
+        raise MprError(UNKNOWN_TIER, Location(path="TIER"), package=package, tier=tier,
+                       hint=did_you_mean(tier, names), known=", ".join(names) or "-")
+    if not known[rule_id].get("adopted", True):
+        raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(known[rule_id], rule_id))
+    return rule_id
+
+
+def _title(rule: dict[str, Any], rule_id: str) -> str:
+    title = rule.get("title")
+    return title.get("ja", rule_id) if isinstance(title, dict) else str(title or rule_id)
+
+
+def circulate(store: Store, holder: str, *, take_all: bool = False, count: int | None = None,
+              select: str | None = None, cards: list[str] | None = None,
+              seed: int | None = None) -> dict[str, Any]:
+    """R3: the GM orders all or some of a holder's cards discarded and redrawn."""
+    selection = select or ("gm" if cards else "random")
+
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        _require_holder(out.state, holder)
+        params = rule_params(out.state, SPECIAL_RULE)
+        if params is None:
+            rule = out.state.pin.rules.get(SPECIAL_RULE, {})
+            raise MprError(NOT_ADOPTED, Location(path=SPECIAL_RULE), rule=SPECIAL_RULE,
+                           title=_title(rule, SPECIAL_RULE))
+        state = out.state
+        result = special(state.cards, state.deck_spec(), holder, dice, take_all=take_all,
+                         count=count, selection=selection, cards=cards,
+                         allowed=params.get("selection", ["random", "player", "gm"]))
+        if result.reason == "no_cards":
+            out.note("MPR652", holder=holder)
+        out.absorb(result)
+        return {"holder": holder, "selection": "all" if take_all else selection}
+    inputs = {"holder": holder, "all": take_all, "count": count, "select": selection, "cards": cards}
+    return _run(store, "circulate", inputs, seed, body)
+
+
+def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
+          seed: int | None = None) -> dict[str, Any]:
+    """R5: record one use of an option by a PC in the current briefing; refuse the one past the
+    tier's allowance. A new briefing starts with ``new``, or when the tier changes."""
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        state = out.state
+        rule_id = _package(state, "briefing", tier)
+        _require_pc(state, pc)
+        params = state.pin.rules[rule_id]["params"]
+        options = option_ids(params.get("options") or [])
+        if options and option not in options:
+            raise MprError(UNKNOWN_OPTION, Location(path="OPTION"), option=option, rule=rule_id,
+                           hint=did_you_mean(option, options), known=", ".join(options))
+        if not options:
+            out.note(OPTIONS_UNLISTED, rule=rule_id)
+        allowed = checked_allowance(params.get("allowance"), rule_id)
+        number = state.briefing
+        if new or number == 0 or state.briefing_tier != rule_id:
+            number += 1
+        used = sum(1 for b, _, p, _ in state.briefing_uses if b == number and p == pc)
+        if allowed is not None and used >= allowed:
+            raise MprError(OVER_ALLOWANCE, Location(path="PC"), pc=pc, used=used, allowed=allowed,
+                           rule=rule_id)
+        out.state = state.evolve(briefing=number, briefing_tier=rule_id,
+                                 briefing_uses=state.briefing_uses + ((number, rule_id, pc, option),))
+        return {"rule": rule_id, "pc": pc, "option": option, "briefing": number,
+                "used": used + 1, "allowed": allowed}
+    return _run(store, "brief", {"tier": tier, "pc": pc, "option": option, "new": new}, seed, body)
+
+
+def repin(store: Store) -> dict[str, Any]:
+    """Pin the ruleset as it is on disk now (same path and switches); the deck must be unchanged."""
+    def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
+        old = out.state.pin
+        new = pin_ruleset(old.path or None, old.adopt, old.param_overrides)
+        if new.content_hash == old.content_hash:
+            out.note(REPIN_SAME)
+            return {}
+        before, after = _spec(old), _spec(new)
+        if before != after:
+            detail = f"{len(before.composition)} -> {len(after.composition)} cards, on_empty " \
+                     f"{before.on_empty} -> {after.on_empty}"
+            raise MprError(REPIN_DECK_CHANGED, Location(path="cards.deck"), detail=detail)
+        out.state = out.state.evolve(pin=new, dawn_minutes=dawn_of(new))
+        out.note(REPINNED, path=new.path or "(bundled)", old=old.content_hash[:12],
+                 new=new.content_hash[:12])
+        return {}
+    return _run(store, "repin", {}, None, body, check_ruleset=False)
+
+
+def undo(store: Store) -> dict[str, Any]:
+    """Restore the state before the last command not yet undone (repeat to go further back)."""
+    with store.transaction():
+        entry = store.last_undoable()
+        if entry is None:
+            raise MprError(NOTHING_TO_UNDO, Location(path="undo"))
+        now = store.load()
+        restored = State.from_dump(entry.before)
+        store.save(restored)
+        result = {"command": "undo", "seed": None, "undone": {"seq": entry.seq, "command": entry.command},
+                  "changes": _differences(now, restored),
+                  "notes": [{"code": UNDONE, "args": {"seq": entry.seq, "command": entry.command}}],
+                  "clock_minutes": restored.clock_minutes, "clock": clock_text(restored.clock_minutes)}
+        result["seq"] = store.journal("undo", {"seq": entry.seq}, None, [], result, None)
+        store.mark_undone(entry.seq, result["seq"])
+    return result
+
+
+def _differences(now: State, then: State) -> list[dict[str, Any]]:
+    """Per holder, the cards that leave it and come back to it when ``now`` becomes ``then``."""
+    changes = []
+    for holder, cards in then.cards.holders:
+        current = now.cards.held(holder) if holder in now.cards.holder_ids() else ()
+        out = [c for c in current if c not in cards]
+        back = [c for c in cards if c not in current]
+        if out or back:
+            changes.append({"holder": holder, "out": out, "to": holder, "in": back})
+    return changes
+
+
+def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
+    from rules_dsl.limits import MAX_JOURNAL_SHOWN
+
+    entries = store.entries()
+    shown = entries[-min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN):]
+    return {"entries": [{"seq": e.seq, "command": e.command, "inputs": e.inputs, "seed": e.seed,
+                         "changes": e.result.get("changes", []), "clock": e.result.get("clock"),
+                         "undone_by": e.undone_by} for e in shown]}
+
+
+def export(store: Store) -> dict[str, Any]:
+    """The state as YAML data in the shape of chars.yaml (``init --characters`` reads it back,
+    with every card given), plus a ``campaign`` section with the clock, deck and discard pile."""
+    state = store.load()
+    items_of: dict[str, list[dict[str, Any]]] = {}
+    for item in state.items:
+        items_of.setdefault(item.owner or "", []).append(
+            {"id": item.id, **item.data, "held_cards": list(state.cards.held(item.id))})
+    characters = []
+    for pc in state.characters:
+        entry: dict[str, Any] = {"id": pc.id, **pc.data, "hand": list(state.cards.held(pc.id))}
+        if pc.id in items_of:
+            entry["items"] = items_of[pc.id]
+        characters.append(entry)
+    campaign = {"ruleset": state.pin.path or "(bundled)", "content_hash": state.pin.content_hash,
+                "clock_minutes": state.clock_minutes, "clock": clock_text(state.clock_minutes),
+                "deck": list(state.cards.deck), "discard": list(state.cards.discard)}
+    return {"characters": characters, "campaign": campaign}

@@ -1,0 +1,121 @@
+"""Pinning a campaign to its ruleset: the path, content hash, the caller's adoption switches and
+parameter overrides, and a copy of the parameters of the rules a campaign runs (deck, circulation,
+packages), so that a ruleset changed on disk is noticed and re-pinned on purpose."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rules_dsl.errors import Location, MprError, define
+
+from ..kinds.deck import DeckSpec
+from .store import Pin
+
+RULESET_CHANGED = define(
+    "MPR632", "the ruleset of this campaign changed on disk ({path}: pinned {pinned}, now {now}); "
+              "nothing was changed. Re-pin it with `mprules campaign repin {file}` (keeps the cards; "
+              "the deck's composition must be the same) or start over with `mprules campaign init --force`",
+    "このキャンペーンのルールセットがディスク上で変更されています（{path}: 固定時 {pinned}、現在 {now}）。"
+    "何も変更していません。`mprules campaign repin {file}` で固定し直すか（カードはそのまま。山札の構成は同じである必要があります）、"
+    "`mprules campaign init --force` でやり直してください")
+NO_DECK = define(
+    "MPR633", "ruleset {ruleset} has no deck rule cards.deck (kind Deck): a campaign needs one",
+    "ルールセット {ruleset} に山札のルール cards.deck（種別 Deck）がありません。キャンペーンには必要です")
+BAD_TIME = define(
+    "MPR639", "{field} must be a time of day HH:MM (00:00-23:59), not {value!r}",
+    "{field} には時刻 HH:MM（00:00〜23:59）を指定してください（指定値: {value!r}）")
+
+CAMPAIGN_KINDS = ("Deck", "Circulation", "Package")
+DAY_MINUTES = 24 * 60
+
+
+def load(path: str, adopt: dict[str, bool], param_overrides: dict[str, dict]) -> Any:
+    from ..ruleset import load_ruleset
+
+    return load_ruleset(path or None, param_overrides=param_overrides or None, adopt=adopt or None)
+
+
+def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
+                param_overrides: dict[str, dict] | None = None) -> Pin:
+    """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
+    adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
+    ruleset = load(path or "", adopt, param_overrides)
+    rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": rule.params,
+                       "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
+                       "deck": rule.doc.get("deck"), "package": rule.doc.get("package")}
+             for rule in ruleset.rules.values() if rule.kind in CAMPAIGN_KINDS}
+    deck = rules.get("cards.deck")
+    if deck is None or deck["kind"] != "Deck":
+        raise MprError(NO_DECK, Location(path=path or "--ruleset"), ruleset=ruleset.id)
+    DeckSpec.from_params(deck["params"], Location(path="cards.deck.params"))
+    return Pin(path or "", ruleset.content_hash, adopt, param_overrides, rules,
+               dict(ruleset.parameters))
+
+
+_HASHES: dict[tuple, str] = {}
+
+
+def _fingerprint(path: str) -> tuple:
+    """Name, size and modification time of every YAML file a ruleset at ``path`` can draw on (its
+    directory, its siblings, the bundled rulesets): a change to any of them reloads the ruleset."""
+    from ..resources import bundled_ruleset, rulesets_dir
+
+    root = (Path(path) if path else bundled_ruleset()).resolve()
+    base = root if root.is_dir() else root.parent
+    seen = []
+    for folder in sorted({base, base.parent, rulesets_dir().resolve()}):
+        for file in sorted([*folder.glob("*.yaml"), *folder.glob("*/*.yaml")]):
+            try:
+                info = file.stat()
+            except OSError:
+                continue
+            seen.append((str(file), info.st_size, info.st_mtime_ns))
+    return tuple(seen)
+
+
+def current_hash(pin: Pin) -> str:
+    """The content hash of the pinned ruleset as it is on disk now (cached by file fingerprint)."""
+    key = (pin.path, json.dumps(pin.adopt, sort_keys=True), json.dumps(pin.param_overrides, sort_keys=True),
+           _fingerprint(pin.path))
+    if key not in _HASHES:
+        _HASHES[key] = load(pin.path, pin.adopt, pin.param_overrides).content_hash
+    return _HASHES[key]
+
+
+def check_pin(pin: Pin, file: str) -> None:
+    """Refuse to go on when the pinned ruleset's content changed on disk."""
+    now = current_hash(pin)
+    if now != pin.content_hash:
+        raise MprError(RULESET_CHANGED, Location(path=pin.path or "ruleset"), path=pin.path or "(bundled)",
+                       pinned=pin.content_hash[:12], now=now[:12], file=file)
+
+
+def minutes_of_day(value: Any, field: str) -> int:
+    """``"06:00"`` -> 360 (YAML 1.1 may already have read an unquoted 06:00 as 360)."""
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value < DAY_MINUTES:
+        return value
+    text = str(value)
+    hours, sep, minutes = text.partition(":")
+    if sep and hours.isdigit() and minutes.isdigit() and len(minutes) == 2:
+        total = int(hours) * 60 + int(minutes)
+        if int(hours) < 24 and int(minutes) < 60:
+            return total
+    raise MprError(BAD_TIME, Location(path=field), field=field, value=value)
+
+
+def dawn_of(pin: Pin) -> int:
+    clock = (pin.parameters or {}).get("clock") or {}
+    return minutes_of_day(clock.get("dawn", "06:00"), "clock.dawn")
+
+
+def clock_text(minutes: int) -> str:
+    """``day 1 06:00`` for minute 360 of the campaign."""
+    day, rest = divmod(minutes, DAY_MINUTES)
+    return f"day {day + 1} {rest // 60:02d}:{rest % 60:02d}"
+
+
+def dawns_between(start: int, end: int, dawn: int) -> list[int]:
+    """Every dawn in the time after ``start`` up to and including ``end``."""
+    first = start + (dawn - start - 1) % DAY_MINUTES + 1
+    return list(range(first, end + 1, DAY_MINUTES))

@@ -1,0 +1,65 @@
+"""Text output of the campaign commands: what changed (cards out, cards in), the clock, the notes."""
+from __future__ import annotations
+
+from typing import Any
+
+LABELS = {
+    "en": {"out": "out", "in": "in", "deck": "deck", "cards": "cards", "discard": "discard",
+           "clock": "clock", "dawn": "dawn", "none": "-", "seed": "seed", "undone": "undone by",
+           "no_change": "no cards changed", "used": "uses"},
+    "ja": {"out": "捨て札", "in": "引いた札", "deck": "山札", "cards": "枚", "discard": "捨て札の山",
+           "clock": "時刻", "dawn": "夜明け", "none": "なし", "seed": "シード", "undone": "取り消し",
+           "no_change": "カードの変化なし", "used": "使用回数"},
+}
+
+
+def _cards(cards: list[str], label: dict[str, str]) -> str:
+    return " ".join(cards) if cards else label["none"]
+
+
+def change_lines(changes: list[dict[str, Any]], label: dict[str, str], indent: str = "  ") -> list[str]:
+    lines = []
+    for change in changes:
+        to = "" if change["to"] == change["holder"] else f" -> {change['to']}"
+        lines.append(f"{indent}{change['holder']}: {label['out']} {_cards(change['out'], label)}"
+                     f" | {label['in']}{to} {_cards(change['in'], label)}")
+    return lines
+
+
+def holder_lines(result: dict[str, Any], label: dict[str, str]) -> list[str]:
+    items = result.get("items") or {}
+    lines = [f"{label['deck']}: {result['deck_count']} {label['cards']}",
+             f"{label['discard']}: {_cards(result['discard'], label)}"]
+    for holder, cards in result["holders"].items():
+        owner = f" ({items[holder]})" if holder in items else ""
+        lines.append(f"  {holder}{owner}: {_cards(cards, label)}")
+    return lines
+
+
+def text_lines(command: str, result: dict[str, Any], lang: str) -> list[str]:
+    label = LABELS.get(lang, LABELS["en"])
+    if command == "show":
+        head = f"{label['clock']}: {result['clock']} ({label['dawn']} {result['dawn']})"
+        return [head, *holder_lines(result, label)]
+    if command == "log":
+        lines = []
+        for entry in result["entries"]:
+            undone = f"  [{label['undone']} #{entry['undone_by']}]" if entry["undone_by"] else ""
+            inputs = " ".join(f"{k}={v}" for k, v in entry["inputs"].items()
+                              if v not in (None, False, [], {}))
+            seed = f" {label['seed']} {entry['seed']}" if entry["seed"] is not None else ""
+            lines.append(f"#{entry['seq']} {entry['command']} {inputs}{seed}".rstrip() + undone)
+            lines.extend(change_lines(entry["changes"], label, "    "))
+        return lines
+    seed = f" ({label['seed']} {result['seed']})" if result.get("seed") is not None else ""
+    lines = [f"#{result['seq']} {command}  {label['clock']} {result['clock']}{seed}"]
+    if command == "brief":
+        allowed = "∞" if result["allowed"] is None else result["allowed"]
+        lines.append(f"  {result['pc']}: {result['option']} ({label['used']} {result['used']}/{allowed})")
+    lines.extend(change_lines(result.get("changes", []), label))
+    if not result.get("changes") and command not in ("brief", "init"):
+        lines.append(f"  {label['no_change']}")
+    lines.extend(f"  {note['code']} {note['message']}" for note in result.get("notes", []))
+    if command == "init":
+        lines.extend(holder_lines(result, label))
+    return lines

@@ -1,0 +1,140 @@
+"""Time passing in a campaign: a clock advance with the dawns it crosses (R2) and the sleeps a rest
+declares (R1), applied in time order to the cards; and the notes that explain each step."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules_dsl.dice import DiceSource
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_SLEEP_HOURS
+
+from ..kinds.circulation import NEGATIVE_HOURS, Circulated, dawn, sleep
+from .pin import clock_text, dawn_of, dawns_between
+from .store import State
+
+NOT_ADOPTED_NOTE = define(
+    "MPR650", "{rule} is not adopted in this campaign: no cards change",
+    "{rule} はこのキャンペーンで採用されていません: カードは変わりません", severity="info")
+SHORT_SLEEP = define(
+    "MPR651", "{holder} slept {hours} h, less than {min} h ({rule}): no cards change",
+    "{holder} の睡眠は {hours} 時間で、{min} 時間未満です（{rule}）: カードは変わりません", severity="info")
+NO_CARDS = define(
+    "MPR652", "{holder} holds no cards: nothing to circulate",
+    "{holder} は魔煌札を保持していません: 循環するカードはありません", severity="info")
+DAWN_PASSED = define(
+    "MPR653", "dawn at {clock} ({rule})", "{clock} に夜明け（{rule}）", severity="info")
+RESHUFFLED = define(
+    "MPR654", "the deck ran out: the discard pile was shuffled into a new deck ({times}x)",
+    "山札が尽きたため、捨て札をシャッフルして新しい山札にしました（{times} 回）", severity="info")
+NO_ITEM_CARDS = define(
+    "MPR655", "no item holds cards at dawn: nothing to circulate",
+    "夜明けの時点でカードを保持しているアイテムはありません: 循環するカードはありません", severity="info")
+BAD_MINUTES = define(
+    "MPR635", "{field} must be a whole number of minutes from 0 to {limit}, not {value!r}",
+    "{field} には 0〜{limit} の整数（分）を指定してください（指定値: {value!r}）")
+BAD_HOURS = define(
+    "MPR636", "{field} must be a number of hours from 0 to {limit}, not {value!r}",
+    "{field} には 0〜{limit} の時間を指定してください（指定値: {value!r}）")
+
+SLEEP_RULE = "circulation.sleep"
+DAWN_RULE = "circulation.dawn"
+
+
+@dataclass
+class Outcome:
+    """What a command did: the state it leaves, the card changes, and notes (codes with arguments)."""
+
+    state: State
+    changes: list[dict[str, Any]]
+    notes: list[dict[str, Any]]
+
+    def note(self, code: str, **args: Any) -> None:
+        self.notes.append({"code": code, "args": args})
+
+    def absorb(self, result: Circulated) -> None:
+        self.state = self.state.evolve(cards=result.state)
+        self.changes.extend(c.to_json() for c in result.changes)
+        if result.reshuffles:
+            self.note(RESHUFFLED, times=result.reshuffles)
+
+
+def rule_params(state: State, rule_id: str) -> dict[str, Any] | None:
+    """The pinned parameters of ``rule_id`` if it is adopted, else ``None``."""
+    rule = state.pin.rules.get(rule_id)
+    if rule is None or not rule.get("adopted", True):
+        return None
+    return rule.get("params") or {}
+
+
+def check_minutes(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ADVANCE_MINUTES:
+        raise MprError(BAD_MINUTES, Location(path=field), field=field, value=value,
+                       limit=MAX_ADVANCE_MINUTES)
+    return value
+
+
+def check_hours(value: Any, field: str) -> Any:
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and value < 0:
+        raise MprError(NEGATIVE_HOURS, Location(path=field), hours=value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value > MAX_SLEEP_HOURS:
+        raise MprError(BAD_HOURS, Location(path=field), field=field, value=value, limit=MAX_SLEEP_HOURS)
+    return value
+
+
+def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource) -> None:
+    """R1 for one character, or a note saying why no cards change."""
+    params = rule_params(out.state, SLEEP_RULE)
+    if params is None:
+        out.note(NOT_ADOPTED_NOTE, rule=SLEEP_RULE)
+        return
+    minimum = params.get("min_sleep_hours", 1)
+    state = out.state
+    result = sleep(state.cards, state.deck_spec(), holder, hours, minimum, dice)
+    if result.reason == "short_sleep":
+        out.note(SHORT_SLEEP, holder=holder, hours=hours, min=minimum, rule=SLEEP_RULE)
+    elif result.reason == "no_cards":
+        out.note(NO_CARDS, holder=holder)
+    out.absorb(result)
+
+
+def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
+    """R2 at minute ``at``: every item's cards, or a note saying why no cards change."""
+    out.note(DAWN_PASSED, clock=clock_text(at), rule=DAWN_RULE)
+    params = rule_params(out.state, DAWN_RULE)
+    if params is None:
+        out.note(NOT_ADOPTED_NOTE, rule=DAWN_RULE)
+        return
+    state = out.state
+    items = [(item.id, item.owner or item.id) for item in state.items]
+    result = dawn(state.cards, state.deck_spec(), items, params.get("redraw_to", "holder"), dice)
+    if result.reason == "no_cards":
+        out.note(NO_ITEM_CARDS)
+    out.absorb(result)
+
+
+def pass_time(out: Outcome, minutes: int, dice: DiceSource,
+              sleeps: list[tuple[str, Any]] = ()) -> None:
+    """Advance the clock by ``minutes``: each dawn crossed (R2) and each sleep (R1, at the moment
+    it reaches the minimum length, from the start) happen in time order, a dawn first on a tie."""
+    start = out.state.clock_minutes
+    end = start + minutes
+    events: list[tuple[int, int, str, Any]] = [
+        (t, 0, "dawn", None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
+    params = rule_params(out.state, SLEEP_RULE) or {}
+    minimum = params.get("min_sleep_hours", 1)
+    for order, (holder, hours) in enumerate(sleeps):
+        at = start + min(minutes, int(minimum * 60)) if hours >= minimum else end
+        events.append((at, 1 + order, "sleep", (holder, hours)))
+    for at, _, what, detail in sorted(events, key=lambda e: (e[0], e[1])):
+        if what == "dawn":
+            apply_dawn(out, at, dice)
+        else:
+            apply_sleep(out, detail[0], detail[1], dice)
+    out.state = out.state.evolve(clock_minutes=end)
+
+
+def next_dawn(state: State) -> int:
+    """Minutes from the clock to the next dawn (a full day when it is dawn now)."""
+    start = state.clock_minutes
+    return dawns_between(start, start + 24 * 60, dawn_of(state.pin))[0] - start

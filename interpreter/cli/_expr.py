@@ -1,0 +1,162 @@
+"""What ``eval`` and ``prob`` share: ``--var k=v`` and ``--input FILE`` read as YAML, an expression
+error shown with a caret under its column, probability rows as aligned text, and value display."""
+from __future__ import annotations
+
+import datetime
+import json
+import re
+import sys
+import unicodedata
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
+from rules_dsl.limits import MAX_INPUT_FILE_BYTES
+
+from ..trace import jsonable
+from .output import bar, print_error
+
+_NUMBER = re.compile(r"-?\d+(/\d+)?")
+
+BAD_VAR = define(
+    "MPR013", "--var takes NAME=VALUE with a YAML value (e.g. xs=[1200, 800], item.quality=傑作): {detail}",
+    "--var には 名前=値 を YAML で指定してください（例: xs=[1200, 800]、item.quality=傑作）: {detail}",
+    exit_code=EXIT_USAGE)
+INPUT_UNREADABLE = define(
+    "MPR014", "cannot read the input file {file}: {reason}",
+    "入力ファイル {file} を読めません: {reason}", exit_code=EXIT_STATE)
+BAD_INPUT = define(
+    "MPR015", "the input file {file} must hold one YAML mapping of input names to values: {detail}",
+    "入力ファイル {file} には、入力名と値の YAML マッピングを1つ書いてください: {detail}")
+
+
+def plain(value: Any) -> Any:
+    """YAML data as expression values: decimals as exact fractions, dates as their text."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, float):
+        exact = Fraction(str(value)) if value == value and abs(value) != float("inf") else None
+        if exact is None:
+            raise ValueError(f"{value} is not a finite number")
+        return exact.numerator if exact.denominator == 1 else exact
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [plain(v) for v in value]
+    return str(value)
+
+
+def _set_path(target: dict[str, Any], dotted: str, value: Any, where: str) -> None:
+    keys = dotted.split(".")
+    if not all(k.strip() for k in keys):
+        raise MprError(BAD_VAR, Location(path=where), detail=f"empty name in {dotted!r}")
+    node = target
+    for key in keys[:-1]:
+        child = node.setdefault(key, {})
+        if not isinstance(child, dict):
+            raise MprError(BAD_VAR, Location(path=where), detail=f"{key!r} is already a value, not a mapping")
+        node = child
+    node[keys[-1]] = value
+
+
+def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``["xs=[1200, 800]", "item.quality=傑作"]`` -> ``{"xs": [1200, 800], "item": {"quality": "傑作"}}``."""
+    import yaml
+
+    env: dict[str, Any] = dict(base or {})
+    for pair in pairs or []:
+        where = f"--var {pair}"
+        name, sep, text = pair.partition("=")
+        if not sep or not name.strip():
+            raise MprError(BAD_VAR, Location(path=where), detail=f"no NAME= in {pair!r}")
+        try:
+            value = plain(yaml.safe_load(text)) if text.strip() else ""
+        except (yaml.YAMLError, ValueError, RecursionError) as error:
+            raise MprError(BAD_VAR, Location(path=where), detail=str(error).splitlines()[0]) from None
+        _set_path(env, name.strip(), value, where)
+    return env
+
+
+def load_input(file: str | None) -> dict[str, Any]:
+    """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent."""
+    import yaml
+
+    if file is None:
+        return {}
+    try:
+        if file == "-":
+            text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
+        else:
+            with open(Path(file), encoding="utf-8") as stream:
+                text = stream.read(MAX_INPUT_FILE_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as error:
+        raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
+                       reason=getattr(error, "strerror", None) or str(error)) from None
+    if len(text.encode("utf-8")) > MAX_INPUT_FILE_BYTES:
+        raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
+                       reason=f"larger than {MAX_INPUT_FILE_BYTES} bytes")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file=file)
+        raise MprError(BAD_INPUT, loc, file=file, detail=str(error).splitlines()[0]) from None
+    except RecursionError:
+        raise MprError(BAD_INPUT, Location(file=file), file=file, detail="nested too deeply") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise MprError(BAD_INPUT, Location(file=file), file=file, detail=f"found {type(data).__name__}")
+    return plain(data)
+
+
+def display_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int, *, right: bool = False) -> str:
+    fill = " " * max(0, width - display_width(text))
+    return fill + text if right else text + fill
+
+
+def show_expression_error(error: MprError, text: str, lang: str) -> int:
+    """Print the error, then the expression with a caret under the column it names."""
+    print_error(error, lang)
+    loc = error.loc
+    if loc is not None and loc.column is not None and loc.file is None:
+        lines = text.splitlines() or [""]
+        line = lines[min(max((loc.line or 1) - 1, 0), len(lines) - 1)]
+        column = max(1, loc.column)
+        print(f"  {line}", file=sys.stderr)
+        print("  " + " " * display_width(line[:column - 1]) + "^", file=sys.stderr)
+    return error.exit_code
+
+
+def show(value: Any) -> str:
+    """A value as a GM reads it: text as written, other values as JSON (true, null, 7/2)."""
+    data = jsonable(value)
+    return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
+
+
+def row_label(value: Any, label: str | None) -> str:
+    """A row's text: its value, and its label when it has one (``7 空き巣…``)."""
+    shown = show(value)
+    return shown if label is None or label == shown else f"{shown} {label}"
+
+
+def print_rows(rows: list[tuple[str, Fraction]], header: tuple[str, str]) -> None:
+    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row."""
+    labels = [label for label, _ in rows]
+    fractions = [f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
+                 for _, p in rows]
+    label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
+    fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
+    top = max((p for _, p in rows), default=Fraction(1)) or Fraction(1)
+    right = all(_NUMBER.fullmatch(label) for label in labels)  # numbers line up on the right
+    print(f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %")
+    for (label, p), fraction in zip(rows, fractions):
+        print(f"{pad(label, label_width, right=right)}  {pad(fraction, fraction_width)}  "
+              f"{float(p) * 100:6.2f}%  {bar(float(p / top), 30)}")

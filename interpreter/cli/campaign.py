@@ -1,0 +1,202 @@
+"""``mprules campaign``: keep a campaign's magic-card deck, clock and briefings in one SQLite file
+(init, show, sleep, dawn, circulate, rest, advance, brief, log, undo, export, repin)."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define, render
+
+from . import common
+
+BAD_CARDS = define(
+    "MPR040", "--cards takes card names separated by commas, e.g. SA,H10; got {text!r}",
+    "--cards にはカンマ区切りのカード名を指定してください（例: SA,H10）。指定値: {text!r}",
+    exit_code=EXIT_USAGE)
+BAD_SWITCH = define(
+    "MPR041", "{option} takes {expected}; got {text!r}",
+    "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
+CANNOT_WRITE = define(
+    "MPR042", "cannot write {file}: {detail}", "{file} に書き込めません: {detail}", exit_code=EXIT_STATE)
+
+COMMANDS = ("init", "show", "sleep", "dawn", "circulate", "rest", "advance", "brief", "log",
+            "undo", "export", "repin")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("campaign", help="keep a campaign's deck, clock and briefings")
+    sub = parser.add_subparsers(dest="campaign_command", metavar="COMMAND",
+                                parser_class=type(parser))
+    parser.set_defaults(handler=lambda args: _usage(parser))
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text)
+        p.add_argument("file", metavar="FILE", help="the campaign file (SQLite)")
+        p.add_argument("--seed", type=int, default=None, help="seed of the shuffles and random choices")
+        common(p)
+        p.set_defaults(handler=_handle, command=name)
+        return p
+
+    p = add("init", "create a campaign: pin the ruleset, shuffle, place and deal the cards")
+    p.add_argument("--characters", required=True, metavar="CHARS_YAML")
+    p.add_argument("--ruleset", default=None, metavar="DIR")
+    p.add_argument("--force", action="store_true", help="replace an existing file")
+    p.add_argument("--start", default=None, metavar="HH:MM", help="clock at the start (default: dawn)")
+    p.add_argument("--adopt", action="append", default=[], metavar="RULE=yes|no")
+    p.add_argument("--param", action="append", default=[], metavar="RULE.NAME=YAML")
+    add("show", "the clock, the deck, the discard pile and every holder's cards")
+    p = add("sleep", "R1: a character slept H hours")
+    p.add_argument("pc", metavar="PC")
+    p.add_argument("--hours", required=True, type=_number, metavar="H")
+    add("dawn", "advance the clock to the next dawn (R2)")
+    p = add("circulate", "R3: discard and redraw some or all of a holder's cards")
+    p.add_argument("holder", metavar="HOLDER")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--all", action="store_true")
+    group.add_argument("--count", type=int, default=None, metavar="N")
+    p.add_argument("--select", choices=["random", "player", "gm"], default=None)
+    p.add_argument("--cards", default=None, metavar="SA,H10")
+    p = add("rest", "R4: take a rest package (short, medium, long)")
+    p.add_argument("tier", metavar="TIER")
+    p = add("advance", "advance the clock; each dawn crossed applies R2")
+    p.add_argument("--minutes", required=True, type=int, metavar="M")
+    p = add("brief", "R5: record one use of a briefing option by a PC")
+    p.add_argument("tier", metavar="TIER")
+    p.add_argument("pc", metavar="PC")
+    p.add_argument("option", metavar="OPTION")
+    p.add_argument("--new", action="store_true", help="start a new briefing")
+    p = add("log", "the journal of commands")
+    p.add_argument("--last", type=int, default=None, metavar="N")
+    add("undo", "revert the last command")
+    p = add("export", "the state as YAML (in the shape of chars.yaml)")
+    p.add_argument("--output", default=None, metavar="OUT")
+    add("repin", "pin the ruleset as it is on disk now")
+
+
+def _usage(parser: argparse.ArgumentParser) -> int:
+    parser.print_help()
+    return EXIT_USAGE
+
+
+def _number(text: str) -> int | float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    return int(value) if value.is_integer() else value
+
+
+def _cards(text: str | None) -> list[str] | None:
+    if text is None:
+        return None
+    import unicodedata
+
+    cards = [c.strip() for c in unicodedata.normalize("NFKC", text).replace("、", ",").split(",")]
+    if not all(cards):
+        raise MprError(BAD_CARDS, Location(path="--cards"), text=text)
+    return cards
+
+
+def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict]]:
+    import yaml
+
+    adopt: dict[str, bool] = {}
+    for text in args.adopt:
+        rule, sep, value = text.partition("=")
+        if not sep or value.lower() not in ("yes", "no", "true", "false"):
+            raise MprError(BAD_SWITCH, Location(path="--adopt"), option="--adopt",
+                           expected="RULE=yes or RULE=no", text=text)
+        adopt[rule] = value.lower() in ("yes", "true")
+    params: dict[str, dict] = {}
+    for text in args.param:
+        name, sep, value = text.partition("=")
+        rule, dot, param = name.rpartition(".")
+        if not sep or not dot or not rule:
+            raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
+                           expected="RULE.NAME=YAML", text=text)
+        try:
+            params.setdefault(rule, {})[param] = yaml.safe_load(value)
+        except yaml.YAMLError:
+            raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
+                           expected="a YAML value after =", text=text) from None
+    return adopt, params
+
+
+def _handle(args: argparse.Namespace) -> int:
+    from ..campaign import commands
+    from ..campaign.store import Store
+
+    if args.command == "init":
+        adopt, params = _switches(args)
+        result = commands.init(args.file, args.characters, ruleset=args.ruleset, seed=args.seed,
+                               force=args.force, adopt=adopt, param_overrides=params,
+                               start=args.start)
+        return _print(result, args)
+    with Store.open(args.file) as store:
+        name = args.command
+        if name == "show":
+            result = commands.show(store)
+        elif name == "sleep":
+            result = commands.sleep(store, args.pc, args.hours, seed=args.seed)
+        elif name == "dawn":
+            result = commands.dawn(store, seed=args.seed)
+        elif name == "circulate":
+            result = commands.circulate(store, args.holder, take_all=args.all, count=args.count,
+                                        select=args.select, cards=_cards(args.cards), seed=args.seed)
+        elif name == "rest":
+            result = commands.rest(store, args.tier, seed=args.seed)
+        elif name == "advance":
+            result = commands.advance(store, args.minutes, seed=args.seed)
+        elif name == "brief":
+            result = commands.brief(store, args.tier, args.pc, args.option, new=args.new,
+                                    seed=args.seed)
+        elif name == "log":
+            result = commands.log(store, last=args.last)
+        elif name == "undo":
+            result = commands.undo(store)
+        elif name == "export":
+            return _export(commands.export(store), args)
+        else:
+            result = commands.repin(store)
+    return _print(result, args)
+
+
+def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
+    from rules_dsl.errors import MESSAGES
+
+    notes = [{"code": n["code"], "severity": MESSAGES[n["code"]].severity,
+              "message": render(n["code"], n["args"], lang)} for n in result.get("notes", [])]
+    return {**result, "notes": notes} if "notes" in result else result
+
+
+def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
+    from .output import print_json
+
+    result = _rendered(result, args.lang)
+    if args.format == "json":
+        print_json(result)
+        return 0
+    from ..campaign.render import text_lines
+
+    print("\n".join(text_lines(args.command, result, args.lang)))
+    return 0
+
+
+def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
+    import json
+
+    import yaml
+
+    text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
+        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    if args.output is None:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+    try:
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.write(text)
+    except OSError as exc:
+        raise MprError(CANNOT_WRITE, Location(path="--output"), file=args.output,
+                       detail=exc.strerror or str(exc)) from None
+    return 0

@@ -1,0 +1,48 @@
+"""``mprules eval EXPR``: evaluate one expression of the rule language, with variables from
+``--var k=v`` and dice from ``--seed`` or ``--dice`` (the dice rolled at the table)."""
+from __future__ import annotations
+
+import argparse
+
+from rules_dsl.errors import EXIT_OK
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from . import common
+
+    parser = subparsers.add_parser(
+        "eval", help="evaluate an expression, e.g. '2d6 + safety' --var safety=1",
+        description="Evaluate an expression of the rule language and show its value and dice.")
+    parser.add_argument("expression", metavar="EXPR")
+    parser.add_argument("--var", action="append", metavar="NAME=YAML", default=[],
+                        help="a variable (YAML value); dotted names build mappings: item.quality=傑作")
+    parser.add_argument("--seed", type=int, metavar="N", help="roll the dice with this seed")
+    parser.add_argument("--dice", metavar="LIST", help="the dice rolled at the table, e.g. 3,4")
+    common(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from rules_dsl import compile_expression
+    from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
+    from rules_dsl.errors import MprError
+
+    from ._expr import parse_vars, show, show_expression_error
+    from .output import print_json
+
+    env = parse_vars(args.var)
+    dice = source_from_args(args.seed, args.dice)
+    try:
+        expression = compile_expression(args.expression, names=set(env))
+        value = expression.evaluate(env, dice)
+    except MprError as error:  # a caret under the column, when the error has one
+        return show_expression_error(error, args.expression, args.lang)
+    if isinstance(dice, ScriptedDice) and dice.unused:
+        raise MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
+                       values=",".join(map(str, dice.unused)), used=len(dice.rolled))
+    if args.format == "json":
+        print_json({"value": value, "dice": dice.values})
+    else:
+        rolled = f" > [{','.join(map(str, dice.values))}]" if dice.values else ""
+        print(f"({args.expression}){rolled} > {show(value)}")
+    return EXIT_OK

@@ -1,0 +1,117 @@
+"""``mprules prob RULE_ID|EXPR``: the exact distribution of a rule's outcome (for kinds that have
+one) or of an expression, as rows of value, fraction, percent and bar; ``--svg FILE`` draws it."""
+from __future__ import annotations
+
+import argparse
+import re
+from typing import Any
+
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+
+SVG_UNWRITABLE = define(
+    "MPR016", "cannot write the chart {file}: {reason}", "グラフ {file} を書き込めません: {reason}",
+    exit_code=EXIT_STATE)
+
+_RULE_ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from . import common
+
+    parser = subparsers.add_parser(
+        "prob", help="exact distribution of a rule's outcome or of an expression, e.g. '2d6 >= 7'",
+        description="Exact probabilities (fractions, not sampling) of a rule or an expression.")
+    parser.add_argument("target", metavar="RULE_ID|EXPR")
+    parser.add_argument("--ruleset", metavar="DIR", help="ruleset directory (default: bundled)")
+    parser.add_argument("--var", action="append", metavar="NAME=YAML", default=[],
+                        help="an input or variable (YAML value); dotted names build mappings")
+    parser.add_argument("--input", metavar="FILE", help="the rule's input as a YAML file (- for stdin)")
+    parser.add_argument("--svg", metavar="FILE", help="also draw the distribution as an SVG bar chart")
+    common(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from ._expr import load_input, parse_vars
+
+    env = parse_vars(args.var, load_input(args.input))
+    if _RULE_ID.fullmatch(args.target) and args.target.split(".")[0] not in env:
+        from ..ruleset import load_ruleset
+
+        return _rule(args, load_ruleset(args.ruleset), env)
+    return _expression(args, env)
+
+
+def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int:
+    from .. import engine
+    from ..svg import Section
+    from ._expr import print_rows, row_label
+    from .output import print_json
+
+    tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
+    if args.format == "json":
+        print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
+    else:
+        header = ("結果", "確率") if args.lang == "ja" else ("outcome", "probability")
+        for i, table in enumerate(tables):
+            if i:
+                print()
+            print(f"{args.target}: {table.title}")
+            print_rows([(row_label(row.value, row.label), row.p) for row in table.rows], header)
+            if table.mean is not None:
+                print(f"{'平均' if args.lang == 'ja' else 'mean'} {_mean_text(table.mean)}")
+            if table.note:
+                print(table.note)
+    _write_svg(args.svg, [Section(f"{args.target}: {t.title}",
+                                  [(row_label(r.value, r.label), r.p) for r in t.rows])
+                          for t in tables])
+    return EXIT_OK
+
+
+def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
+    from rules_dsl import compile_expression
+    from rules_dsl import prob
+
+    from ..svg import Section
+    from ..trace import fraction_text
+    from ._expr import print_rows, show, show_expression_error
+    from .output import print_json
+
+    try:
+        dist = prob.distribution(compile_expression(args.target, names=set(env)), env)
+    except MprError as error:
+        return show_expression_error(error, args.target, args.lang)
+    rows = [(show(value), p) for value, p in dist.items()]
+    mean = dist.mean()
+    if args.format == "json":
+        print_json({"distribution": [{"value": value, "p": fraction_text(p),
+                                      "percent": round(float(p) * 100, 2)} for value, p in dist.items()],
+                    "mean": mean})
+    else:
+        header = ("値", "確率") if args.lang == "ja" else ("value", "probability")
+        print_rows(rows, header)
+        if mean is not None:
+            print(f"{'平均' if args.lang == 'ja' else 'mean'} {_mean_text(mean)}")
+    _write_svg(args.svg, [Section(args.target, rows)])
+    return EXIT_OK
+
+
+def _mean_text(mean: Any) -> str:
+    from fractions import Fraction
+
+    if isinstance(mean, Fraction) and mean.denominator != 1:
+        return f"{mean.numerator}/{mean.denominator} ({float(mean):.4g})"
+    return str(mean)
+
+
+def _write_svg(file: str | None, sections: list) -> None:
+    if file is None:
+        return
+    from ..svg import render
+
+    try:
+        with open(file, "w", encoding="utf-8") as stream:
+            stream.write(render(sections))
+    except OSError as error:
+        raise MprError(SVG_UNWRITABLE, Location(file=file), file=file,
+                       reason=error.strerror or str(error)) from None

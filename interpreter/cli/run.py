@@ -1,0 +1,105 @@
+"""``mprules run RULE_ID``: run one rule of a ruleset on an input file, with parameters overridden
+for this run (``--param``) and seeded or scripted dice; prints the value and its trace."""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from rules_dsl.errors import EXIT_OK, EXIT_USAGE, define
+
+BAD_PARAM = define(
+    "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. procurement.rarity.rounding=ceil; got {text!r}",
+    "--param は RULE_ID.NAME=YAML の形で指定してください（例: procurement.rarity.rounding=ceil）。指定値: {text!r}",
+    exit_code=EXIT_USAGE)
+BAD_INPUT_DOCUMENT = define(
+    "MPR022", "{file}: the input must be one YAML mapping, got {got}",
+    "{file}: 入力は YAML のマッピング1つでなければなりません（{got} でした）")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from . import common
+
+    parser = subparsers.add_parser(
+        "run", help="run one rule on an input and explain the result",
+        description="Run one rule of a ruleset on an input (YAML) and show its value and trace.")
+    parser.add_argument("rule", metavar="RULE_ID")
+    parser.add_argument("--ruleset", metavar="DIR", help="ruleset directory (default: the bundled one)")
+    parser.add_argument("--input", metavar="FILE", help="the input as a YAML file, or - for stdin")
+    parser.add_argument("--param", action="append", default=[], metavar="RULE_ID.NAME=YAML",
+                        help="override one parameter for this run (repeatable)")
+    parser.add_argument("--seed", type=int, metavar="N", help="roll the dice with this seed")
+    parser.add_argument("--dice", metavar="LIST", help="the dice rolled at the table, e.g. 3,4")
+    common(parser)
+    parser.set_defaults(handler=handle)
+
+
+def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
+    """``["a.b.name=3"]`` -> ``{"a.b": {"name": 3}}`` (the value read as YAML)."""
+    from rules_dsl.errors import Location, MprError
+
+    from ..documents import load_text
+
+    overrides: dict[str, dict[str, Any]] = {}
+    for text in texts:
+        target, sep, raw = text.partition("=")
+        rule_id, dot, name = target.strip().rpartition(".")
+        if not sep or not dot or not rule_id or not name:
+            raise MprError(BAD_PARAM, Location(path="--param"), text=text)
+        docs = load_text(raw, "--param")
+        overrides.setdefault(rule_id, {})[name] = docs[0].data if docs else None
+    return overrides
+
+
+def read_input(name: str | None) -> tuple[Any, dict, str | None]:
+    """The input data, its positions and its file name (``-``: standard input)."""
+    from rules_dsl.errors import Location, MprError
+    from rules_dsl.limits import MAX_INPUT_FILE_BYTES
+
+    from ..documents import load_file, load_text
+
+    if name is None:
+        return {}, {}, None
+    if name == "-":
+        docs, file = load_text(sys.stdin.read(MAX_INPUT_FILE_BYTES + 1), "<stdin>"), "<stdin>"
+    else:
+        docs, file = load_file(name, max_bytes=MAX_INPUT_FILE_BYTES), name
+    if not docs:
+        return {}, {}, file
+    if len(docs) > 1 or not isinstance(docs[0].data, dict):
+        got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
+        raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), file=file, got=got)
+    return docs[0].data, docs[0].positions, file
+
+
+def handle(args: argparse.Namespace) -> int:
+    from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
+    from rules_dsl.errors import MprError
+
+    from .. import engine
+    from ..ruleset import load_ruleset
+    from ..trace import render_tree
+    from .output import print_json
+
+    overrides = parse_params(args.param)
+    data, positions, file = read_input(args.input)
+    dice = source_from_args(args.seed, args.dice)
+    ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang)
+    result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,
+                        input_positions=positions, input_file=file)
+    if isinstance(dice, ScriptedDice) and dice.unused:
+        warning = MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
+                           values=",".join(map(str, dice.unused)), used=len(dice.rolled))
+        print(f"{dice.loc}: {warning.code} {warning.message(args.lang)}", file=sys.stderr)
+    if args.format == "json":
+        print_json(result.to_json())
+    else:
+        import json
+
+        from ..trace import jsonable
+
+        value = jsonable(result.value)
+        print(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
+        for line in render_tree(result.trace):
+            print(line)
+    return EXIT_OK

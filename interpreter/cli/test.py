@@ -1,0 +1,69 @@
+"""``mprules test [PATH...]``: runs every rule document's embedded ``examples`` and reports pass or
+fail per example, with a diff of expected and actual; exit 1 on any failure."""
+from __future__ import annotations
+
+import argparse
+
+from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define
+
+RULESET_ERRORS = define(
+    "MPR023", "{target}: the examples cannot run, the ruleset has errors (see mprules validate)",
+    "{target}: ルールセットにエラーがあるため例を実行できません（mprules validate を参照）")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from . import common
+
+    parser = subparsers.add_parser(
+        "test", help="run the examples embedded in rule documents",
+        description="Run every document's examples (input, dice, expected value). "
+                    "Without PATH: the bundled rulesets.")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="ruleset directories or rule files")
+    common(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rules_dsl.errors import Location, MprError, render
+
+    from ..examples import run_examples
+    from ..ruleset import MANIFEST, collect, display_path
+    from ..validation import bundled_targets
+    from .output import print_json
+    from .validate import NO_SUCH_PATH
+
+    targets = [Path(p) for p in args.paths] or bundled_targets()
+    outcomes, broken = [], []
+    for target in targets:
+        if not target.exists():
+            raise MprError(NO_SUCH_PATH, Location(path=str(target)), path=str(target))
+        only = None
+        root = target
+        if target.is_file() and target.name != MANIFEST and (target.parent / MANIFEST).is_file():
+            root, only = target.parent, {display_path(target)}
+        ruleset, findings = collect(root, args.lang)
+        errors = [d for d in findings if d.severity == "error"]
+        if ruleset is None or errors:
+            broken.append((str(target), errors))
+            continue
+        outcomes.extend(run_examples(ruleset, args.lang, only))
+    failed = [o for o in outcomes if not o.passed]
+    if args.format == "json":
+        print_json({"passed": len(outcomes) - len(failed), "failed": len(failed),
+                    "broken": [t for t, _ in broken], "examples": [o.to_json() for o in outcomes]})
+    else:
+        for target, errors in broken:
+            print(f"{target}: {RULESET_ERRORS} {render(RULESET_ERRORS, {'target': target}, args.lang)}")
+            for d in errors:
+                print(f"  {d.file}:{d.line}:{d.column}: {d.code} {d.message}")
+        for o in outcomes:
+            status = "PASS" if o.passed else "FAIL"
+            print(f"{status} {o.file}:{o.line} {o.rule} :: {o.name}")
+            if not o.passed:
+                for line in o.diff.splitlines():
+                    print(f"    {line}")
+        print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
+              + (f", {len(broken)} ruleset(s) with errors" if broken else ""))
+    return EXIT_FINDINGS if failed or broken else EXIT_OK

@@ -1,0 +1,60 @@
+"""``mprules validate [PATH...]``: every finding in rule files and ruleset directories at once,
+sorted by file and line, as text, JSON or GitHub workflow annotations; exit 0 clean, 1 findings."""
+from __future__ import annotations
+
+import argparse
+
+from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, define
+
+NO_SUCH_PATH = define(
+    "MPR020", "{path}: no such file or directory", "{path}: ファイルもディレクトリもありません",
+    exit_code=EXIT_USAGE)
+COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from . import common
+
+    parser = subparsers.add_parser(
+        "validate", help="check rule files and rulesets (schema, expressions, tables)",
+        description="Check rule files and ruleset directories: YAML, schema, every expression, "
+                    "references between rules, roll table coverage. Without PATH: the bundled rulesets.")
+    parser.add_argument("paths", nargs="*", metavar="PATH", help="rule files or ruleset directories")
+    parser.add_argument("--strict", action="store_true", help="warnings count as findings (exit 1)")
+    common(parser, formats=("text", "json", "github"))
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from rules_dsl.errors import Location, MprError
+
+    from ..validation import bundled_targets, validate_paths
+    from .output import colour_enabled, print_json
+
+    paths = args.paths or [str(p) for p in bundled_targets()]
+    for path in paths:
+        if not Path(path).exists():
+            raise MprError(NO_SUCH_PATH, Location(path=path), path=path)
+    findings = validate_paths(paths, args.lang)
+    if args.format == "json":
+        print_json([d.to_json() for d in findings])
+    elif args.format == "github":
+        for d in findings:
+            level = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
+            print(f"::{level} file={d.file or ''},line={d.line or 1},col={d.column or 1},"
+                  f"title={d.code}::{_escape(d.message)}")
+    else:
+        colour = colour_enabled()
+        for d in findings:
+            where = ":".join(str(p) for p in (d.file, d.line, d.column) if p is not None)
+            code = f"{COLOURS.get(d.severity, '')}{d.code}\033[0m" if colour else d.code
+            print(f"{where}: {code} {d.message}")
+    failing = [d for d in findings if d.severity == "error" or (args.strict and d.severity == "warning")]
+    return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _escape(text: str) -> str:
+    """GitHub annotation data: ``%``, CR and LF escaped."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")

@@ -1,0 +1,108 @@
+"""Runs the ``examples`` embedded in rule documents (``mprules test``): each example's input,
+parameter overrides, scripted dice or seed, and the value (``expect``) or error code
+(``expect_error``) it must give; a failure carries a diff of expected and actual."""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rules_dsl.dice import DiceSource, ScriptedDice, SeededDice
+from rules_dsl.errors import MprError
+
+from . import engine
+from .model import Rule, Ruleset
+from .trace import jsonable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one example."""
+
+    rule: str
+    name: str
+    file: str | None
+    line: int | None
+    passed: bool
+    expected: Any
+    actual: Any
+    diff: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "name": self.name, "file": self.file, "line": self.line,
+                "passed": self.passed, "expected": jsonable(self.expected),
+                "actual": jsonable(self.actual), "diff": self.diff}
+
+
+def _with_params(ruleset: Ruleset, rule: Rule, params: dict[str, Any],
+                 lang: str) -> tuple[Ruleset, list[Any]]:
+    """A view of ``ruleset`` where ``rule`` is adopted and has ``params`` overridden, and the
+    findings about unknown parameter names."""
+    from .ruleset import apply_caller
+
+    copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
+    copy.rules[rule.id] = dataclasses.replace(rule, params=dict(rule.params), adopted=True,
+                                              param_layers=dict(rule.param_layers), _compiled={})
+    return copy, apply_caller(copy, {rule.id: params}, None, lang)
+
+
+def _dice(example: dict[str, Any], rule: Rule, index: int) -> DiceSource:
+    if "dice" in example:
+        return ScriptedDice(example["dice"], rule.loc("examples", index, "dice"))
+    return SeededDice(int(example.get("seed", 0)))
+
+
+def _positions(rule: Rule, index: int) -> dict:
+    prefix = ("examples", index, "input")
+    return {key[len(prefix):]: pos for key, pos in rule.positions.items()
+            if key[:len(prefix)] == prefix}
+
+
+def _diff(expected: Any, actual: Any) -> str:
+    def lines(value: Any) -> list[str]:
+        return json.dumps(jsonable(value), ensure_ascii=False, indent=2, sort_keys=True).splitlines()
+
+    return "\n".join(difflib.unified_diff(lines(expected), lines(actual), "expected", "actual",
+                                          lineterm=""))
+
+
+def run_example(ruleset: Ruleset, rule: Rule, index: int, lang: str = "en") -> Outcome:
+    example = rule.doc["examples"][index]
+    name = str(example.get("name") or f"#{index + 1}")
+    loc = rule.loc("examples", index)
+    expect_error = example.get("expect_error")
+    expected: Any = expect_error if expect_error is not None else example.get("expect")
+    view, problems = _with_params(ruleset, rule, example.get("params") or {}, lang)
+    if problems:
+        actual = {"error": problems[0].code, "message": problems[0].message}
+        return Outcome(rule.id, name, loc.file, loc.line, False, expected, actual,
+                       _diff(expected, actual))
+    try:
+        dice = _dice(example, rule, index)
+        result = engine.run(view, rule.id, example.get("input") or {}, dice, lang=lang,
+                            input_positions=_positions(rule, index), input_file=rule.file)
+        actual: Any = jsonable(result.value)
+        if isinstance(dice, ScriptedDice) and dice.unused:
+            actual = {"value": actual, "unused_dice": dice.unused}
+    except MprError as error:
+        actual = {"error": error.code, "message": error.message(lang)}
+        passed = expect_error is not None and error.code == expect_error
+        return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
+                       "" if passed else _diff({"error": expected} if expect_error else expected,
+                                               actual))
+    passed = expect_error is None and actual == jsonable(expected)
+    return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
+                   "" if passed else _diff({"error": expected} if expect_error else expected, actual))
+
+
+def run_examples(ruleset: Ruleset, lang: str = "en", files: set[str] | None = None) -> list[Outcome]:
+    """Every example of every rule (of ``files`` only, when given), in file order."""
+    outcomes = []
+    for rule in ruleset.rules.values():
+        if files is not None and rule.file not in files:
+            continue
+        for index in range(len(rule.doc.get("examples") or [])):
+            outcomes.append(run_example(ruleset, rule, index, lang))
+    return sorted(outcomes, key=lambda o: (o.file or "", o.line or 0))

@@ -1,0 +1,174 @@
+"""Static checks of the names inside one rule expression against the rule's declarations: root
+names (inputs and ``params``), ``params.NAME``, fields of inputs (``item.qualty``) and string
+literals compared with an input whose schema lists its values (``item.quality == '傑作'``)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rules_dsl import ast
+from rules_dsl.errors import Diagnostic, Location, diagnostic
+
+from .engine import did_you_mean
+from .model import Rule
+
+
+def _at(rule: Rule, path: tuple, span: ast.Span | None) -> Location:
+    origin = rule.loc(*path)
+    if span is None or origin.line is None:
+        return origin
+    return origin.shifted(span.line - 1, span.column)
+
+
+def _tree(expression: Any) -> ast.Node | None:
+    tree = getattr(expression, "ast", None) or getattr(expression, "tree", None)
+    if isinstance(tree, ast.Node):
+        return tree
+    from rules_dsl.parser import parse
+
+    return parse(expression.text)
+
+
+def _root_schema(rule: Rule, name: str) -> Any:
+    return ((rule.doc.get("inputs") or {}).get("properties") or {}).get(name)
+
+
+def _path_of(node: ast.Node) -> list[ast.Node] | None:
+    """``item.ma_gear.parts`` as its chain [Name, Attribute, Attribute], or None."""
+    chain: list[ast.Node] = []
+    while isinstance(node, ast.Attribute):
+        chain.append(node)
+        node = node.target
+    if not isinstance(node, ast.Name):
+        return None
+    chain.append(node)
+    return list(reversed(chain))
+
+
+def _field_schema(schema: Any, name: str) -> tuple[Any, bool]:
+    """The schema of field ``name`` (projected through arrays) and whether it is declared."""
+    while isinstance(schema, dict) and schema.get("type") == "array" or \
+            isinstance(schema, dict) and "items" in schema and "properties" not in schema:
+        schema = schema.get("items")
+    if not isinstance(schema, dict):
+        return None, True
+    props = schema.get("properties")
+    if props is None:
+        return None, True
+    return props.get(name), name in props
+
+
+def _unprojected(schema: Any) -> Any:
+    while isinstance(schema, dict) and schema.get("type") == "array":
+        schema = schema.get("items")
+    return schema
+
+
+def _enum(schema: Any) -> list[Any] | None:
+    schema = _unprojected(schema)
+    if isinstance(schema, dict):
+        if isinstance(schema.get("enum"), list):
+            return [v for v in schema["enum"] if v is not None]
+        for key in ("anyOf", "oneOf"):
+            for sub in schema.get(key, ()):
+                values = _enum(sub)
+                if values is not None:
+                    return values
+    return None
+
+
+def params_used(expression: Any) -> list[str]:
+    """The names ``NAME`` of every ``params.NAME`` in an expression, in order of appearance."""
+    tree = _tree(expression)
+    return list(dict.fromkeys(
+        node.name for node in ast.walk(tree) if isinstance(node, ast.Attribute)
+        and isinstance(node.target, ast.Name) and node.target.name == "params"))
+
+
+def check_names(rule: Rule, path: tuple, expression: Any, lang: str) -> Iterator[Diagnostic]:
+    """Findings about ``params.NAME``, input fields and enum literals in one expression."""
+    from .semantic import NOT_IN_ENUM, UNKNOWN_FIELD, UNKNOWN_PARAM_NAME
+
+    tree = _tree(expression)
+    schemas: dict[int, Any] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.target, ast.Name) \
+                and node.target.name == "params":
+            if node.name not in rule.params:
+                yield diagnostic(UNKNOWN_PARAM_NAME, _at(rule, path, node.span), lang,
+                                 rule=rule.id, name=node.name, hint=did_you_mean(node.name, rule.params))
+        chain = _path_of(node) if isinstance(node, ast.Attribute) else None
+        if chain and id(node) not in schemas and chain[0].name != "params":
+            schema = _root_schema(rule, chain[0].name)
+            text = chain[0].name
+            for link in chain[1:]:
+                if schema is None:
+                    break
+                sub, declared = _field_schema(schema, link.name)
+                if not declared:
+                    closed = _unprojected(schema).get("additionalProperties") is False
+                    yield diagnostic(UNKNOWN_FIELD, _at(rule, path, link.span), lang,
+                                     severity=None if closed else "warning", path=text,
+                                     name=link.name, rule=rule.id,
+                                     hint=did_you_mean(link.name, _unprojected(schema)["properties"]))
+                    schema = None
+                    break
+                schema = sub
+                text += "." + link.name
+                schemas[id(link)] = (text, schema)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Compare):
+            yield from _enum_literals(rule, path, node, lang, schemas, NOT_IN_ENUM)
+
+
+def _schema_of(node: ast.Node, rule: Rule, schemas: dict[int, Any]) -> tuple[str, Any] | None:
+    if isinstance(node, ast.Name) and node.name != "params":
+        schema = _root_schema(rule, node.name)
+        return (node.name, schema) if schema is not None else None
+    return schemas.get(id(node))
+
+
+def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
+                   schemas: dict[int, Any], code: str) -> Iterator[Diagnostic]:
+    for op, left, right in zip(node.ops, node.operands, node.operands[1:]):
+        pairs = []
+        if op in ("==", "!="):
+            pairs = [(left, right), (right, left)]
+        elif op in ("in", "not in"):
+            pairs = [(left, right), (right, left)]
+        for literal, other in pairs:
+            literals = [literal] if isinstance(literal, ast.String) else \
+                list(literal.items) if isinstance(literal, ast.ListLiteral) else []
+            known = _schema_of(other, rule, schemas)
+            if not literals or known is None:
+                continue
+            allowed = _enum(known[1])
+            if allowed is None:
+                continue
+            for item in literals:
+                if isinstance(item, ast.String) and item.value not in allowed:
+                    yield diagnostic(code, _at(rule, path, item.span), lang, path=known[0],
+                                     value=item.value, rule=rule.id,
+                                     allowed=", ".join(map(str, allowed)),
+                                     hint=_nearest(item.value, allowed))
+
+
+def _nearest(value: str, allowed: list[Any]) -> str:
+    """The did-you-mean hint for a literal; short Japanese words need a looser cutoff."""
+    import difflib
+
+    close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1, cutoff=0.5)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def unknown_roots(rule: Rule, path: tuple, expression: Any, allowed: set[str],
+                  lang: str) -> Iterator[Diagnostic]:
+    """Root names that are neither inputs nor ``params``, located at the name."""
+    from .semantic import UNKNOWN_NAME
+
+    seen: set[str] = set()
+    for node in ast.walk(_tree(expression)):
+        if isinstance(node, ast.Name) and node.name not in allowed and node.name not in seen:
+            seen.add(node.name)
+            yield diagnostic(UNKNOWN_NAME, _at(rule, path, node.span), lang, name=node.name,
+                             rule=rule.id, hint=did_you_mean(node.name, allowed))

@@ -1,0 +1,166 @@
+"""The kind ``Check``: a core check (RULES.md Rc) whose need, dice and challenge value are
+expressions of the inputs, the parameters and values derived by running other rules (R10
+``procurement.check``); with the ability value given, its exact success chance and a roll."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from rules_dsl.errors import Location, MprError, define, diagnostic
+
+from .. import core_check
+from ..trace import ProbRow, ProbTable, fraction_text
+from . import Kind
+from .allocation import whole
+
+BAD_CHECK_VALUE = define(
+    "MPR550", "{field} of {rule} must give {expected}, got {value!r}",
+    "{rule} の {field} は {expected} でなければなりません（値: {value!r}）")
+CHECK_LIMIT = define(
+    "MPR551", "{field} is {value}, more than the limit {limit}",
+    "{field} が {value} で、上限 {limit} を超えています")
+BAD_DERIVE = define(
+    "MPR552", "derive.{name} of {rule} must name a rule of the ruleset, got {value!r}",
+    "{rule} の derive.{name} はルールセットのルールを指定しなければなりません（値: {value!r}）")
+
+UNKNOWN_FORMULA_NAME = define(
+    "MPR553", "{field} of {rule} uses {name!r}, which is not an input, a derived value or an earlier formula ({known})",
+    "{rule} の {field} が使う {name!r} は入力・導出値・先の式のいずれでもありません（{known}）")
+
+FORMULAS = ("required", "dice_bonus", "dice", "challenge")
+_OUTCOME_NAMES = {
+    "en": {"success": "success", "failure": "failure", core_check.JACKPOT: "jackpot (success)",
+           core_check.BAD_BEAT: "bad beat (failure)"},
+    "ja": {"success": "成功", "failure": "失敗", core_check.JACKPOT: "ジャックポット（成功）",
+           core_check.BAD_BEAT: "バッドビート（失敗）"},
+}
+
+
+def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    """Each ``derive`` entry: another rule run on the named inputs (e.g. the rarity, R9)."""
+    from ..inputs import check_inputs
+
+    values = {}
+    for name, spec in (rule.doc.get("derive") or {}).items():
+        forwarded = {k: inputs[k] for k in spec.get("inputs") or [] if k in inputs}
+        check_inputs(ctx.ruleset.rule(spec["rule"]), forwarded, lang=ctx.lang)
+        values[name] = ctx.run(spec["rule"], forwarded)
+    return values
+
+
+def _formulas(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    """``required``, ``dice_bonus``, ``dice`` and ``challenge`` in that order, each seeing the ones
+    before it, the inputs, the derived values and ``params``."""
+    for name in rule.params:
+        ctx.param(rule, name)
+    env: dict[str, Any] = {**inputs, "params": rule.params, **_derived(rule, inputs, ctx)}
+    for name in FORMULAS:
+        value = ctx.evaluate(rule, (name,), env, label=name)
+        expected = "true or false" if name == "required" else "a whole number"
+        ok = isinstance(value, bool) if name == "required" else \
+            isinstance(value, int) and not isinstance(value, bool)
+        if not ok:
+            raise MprError(BAD_CHECK_VALUE, rule.loc(name), field=name, rule=rule.id,
+                           expected=expected, value=value)
+        env[name] = value
+    return env
+
+
+def _spec(rule: Any, values: dict[str, Any], ability: int) -> core_check.CheckSpec:
+    from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+
+    attribute = rule.doc["attribute"]
+    for field, value, limit in ((attribute, ability, MAX_CHECK_NUMBER),
+                                ("dice", values["dice"], MAX_CHECK_DICE),
+                                ("challenge", values["challenge"], MAX_CHECK_NUMBER)):
+        if value > limit:
+            raise MprError(CHECK_LIMIT, Location(path=field), field=field, value=value, limit=limit)
+    if values["dice"] < 0:
+        raise MprError(BAD_CHECK_VALUE, rule.loc("dice"), field="dice", rule=rule.id,
+                       expected="a whole number >= 0", value=values["dice"])
+    return core_check.CheckSpec(values["dice"], ability, values["challenge"])
+
+
+def _probability(p: Any) -> dict[str, Any]:
+    return {"fraction": fraction_text(p), "float": float(p)}
+
+
+def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    env = _formulas(rule, inputs, ctx)
+    attribute = rule.doc["attribute"]
+    value: dict[str, Any] = {"required": env["required"]}
+    value.update({name: env[name] for name in rule.doc.get("derive") or {}})
+    value.update({"attribute": attribute, "dice_bonus": env["dice_bonus"], "dice": env["dice"],
+                  "challenge": env["challenge"]})
+    if inputs.get(attribute) is None:
+        return value
+    ability = whole(inputs[attribute], attribute)
+    if not env["required"]:
+        ctx.trace.add("note", "no check: it succeeds without a roll", 1)
+        value["probability"] = _probability(1)
+        return value
+    rules = core_check.CheckRules.from_parameters(ctx.ruleset.parameters)
+    spec = _spec(rule, env, ability)
+    p = core_check.success_probability(spec, rules=rules)
+    ctx.trace.add("expr", f"P(success of {spec.notation})", p)
+    value["probability"] = _probability(p)
+    if inputs.get("roll", True):
+        outcome = core_check.roll(spec, ctx.dice, rules=rules)
+        ctx.trace.add("dice", outcome.text(ctx.lang), outcome.success, dice=list(outcome.dice))
+        value["outcome"] = outcome.to_json()
+    return value
+
+
+def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]:
+    """With the ability value: the check's outcomes (success, JP, BB, failure) exactly; without it:
+    the success chance for every ability value a die can show."""
+    env = _formulas(rule, inputs, ctx)
+    attribute = rule.doc["attribute"]
+    rules = core_check.CheckRules.from_parameters(ctx.ruleset.parameters)
+    head = f"{rule.title(ctx.lang)}: {env['dice']} dice, challenge {env['challenge']}"
+    if not env["required"]:
+        return [ProbTable(head, [ProbRow("success", Fraction(1), "no check")])]
+    if inputs.get(attribute) is not None:
+        spec = _spec(rule, env, whole(inputs[attribute], attribute))
+        outcomes = core_check.success_distribution(spec, rules=rules)
+        rows: dict[str, Fraction] = {}
+        for result, p in outcomes.items():
+            key = result.special or result.result
+            rows[key] = rows.get(key, Fraction(0)) + p
+        names = _OUTCOME_NAMES["ja" if ctx.lang == "ja" else "en"]
+        table = [ProbRow(k, p, names[k]) for k, p in rows.items()]
+        success = outcomes.probability(lambda r: r.success)
+        return [ProbTable(f"{head}, {attribute} {spec.target}", table,
+                          note=f"P(success) = {fraction_text(success)}")]
+    rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
+                               f"{attribute} {m}") for m in range(1, rules.faces + 1)]
+    return [ProbTable(f"{head}: P(success) by {attribute}", rows_by_ability,
+                      note="each row is a separate chance; the rows do not sum to 1")]
+
+
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
+    """Semantic checks: every ``derive`` names a rule of the ruleset; every formula compiles and
+    uses only the inputs, ``params``, the derived values and the formulas before it."""
+    from rules_dsl import compile_expression
+
+    derived = rule.doc.get("derive") or {}
+    for name, spec in derived.items():
+        target = spec.get("rule") if isinstance(spec, dict) else None
+        if target not in getattr(ruleset, "rules", {}):
+            yield diagnostic(BAD_DERIVE, rule.loc("derive", name, "rule"), lang, name=name,
+                             rule=rule.id, value=target)
+    known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params"} | set(derived)
+    for name in FORMULAS:
+        try:
+            expression = compile_expression(str(rule.doc.get(name)), origin=rule.loc(name))
+        except MprError as error:
+            yield error.at(rule.loc(name)).diagnostic(lang)
+            continue
+        for unknown in sorted(expression.names - known):
+            yield diagnostic(UNKNOWN_FORMULA_NAME, rule.loc(name), lang, name=unknown,
+                             field=name, rule=rule.id, known=", ".join(sorted(known)))
+        known.add(name)
+
+
+KIND = Kind("Check", run, check=check, distribution=distribution)

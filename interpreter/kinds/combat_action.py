@@ -1,0 +1,278 @@
+"""Combat actions (kind ``CombatAction``): an action declared just before a step of an attack, with
+a range in areas, a cost and effects on a battle state, all from YAML (R6 cover, R7 holding back).
+"""
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
+
+from ..engine import did_you_mean
+from . import Kind
+from ._reasons import reason, text
+
+NOT_IN_BATTLE = define(
+    "MPR720", "{role} {name!r} is not a character of the battle (characters: {known}){hint}",
+    "{role} {name!r} はバトルのキャラクターにいません（キャラクター: {known}）{hint}")
+UNKNOWN_STEP = define(
+    "MPR721", "{step!r} is not a step of an attack (steps: {known}){hint}",
+    "{step!r} は攻撃の処理ステップにありません（ステップ: {known}）{hint}")
+UNKNOWN_AREA = define(
+    "MPR722", "{area!r} is not an area of the battle (areas: {known}){hint}",
+    "{area!r} はバトルのエリアにありません（エリア: {known}）{hint}")
+DUPLICATE_NAME = define(
+    "MPR723", "{what} {name!r} appears twice", "{what} {name!r} が二重に記載されています")
+BAD_BATTLE = define(
+    "MPR724", "{field} must be {expected}; got {value!r}",
+    "{field} は {expected} でなければなりません（値: {value!r}）")
+NEGATIVE_DAMAGE = define(
+    "MPR725", "damage must be 0 or more; got {value}", "ダメージは 0 以上でなければなりません（値: {value}）")
+WRONG_STEP = define(
+    "MPR726", "{action} is declared just before {expected}, but the attack is at {step}",
+    "{action} は「{expected}」の直前に宣言するものですが、攻撃は「{step}」の段階です")
+OUT_OF_RANGE = define(
+    "MPR727", "{user} is {distance} from {target}; {action} reaches {range} area(s)",
+    "{user} から {target} までは {distance}です。{action} は {range}エリア以内のキャラクターにしか使えません")
+SELF_TARGET = define(
+    "MPR728", "{user} is the attacked character itself: {action} takes the attack in another's place",
+    "{user} は攻撃の対象本人です。{action} は他のキャラクターの代わりに攻撃を受けるものです")
+UNDECLARED_STEP = define(
+    "MPR729", "{rule}: declared_before names {step!r}, which is not one of its steps ({known})",
+    "{rule}: declared_before の {step!r} は、定義されたステップ（{known}）にありません")
+
+UNSTATED = {"en": "no effect of the rule applies to the user's state: it is left unchanged; the GM decides",
+            "ja": "使用者のこの状態に当てはまる効果がルールにないため、状態は変更していません。GMが判断してください"}
+AREAS_WORD = {"en": "{n} area(s)", "ja": "{n}エリア"}
+UNREACHABLE = {"en": "not connected", "ja": "つながっていません"}
+ROLES = {"user": {"en": "the user", "ja": "使用者"}, "attacker": {"en": "the attacker", "ja": "攻撃者"},
+         "target": {"en": "the target", "ja": "攻撃の対象"}}
+CHARACTER_FIELDS = {"id": str, "area": str, "hp": int, "acted": bool, "turn_started": bool}
+TYPE_WORDS = {str: "a name", int: "a whole number", bool: "true or false"}
+
+
+@dataclass(frozen=True)
+class Battle:
+    """A checked battle state: areas with their adjacency, characters by id, the attack underway."""
+
+    round: int
+    areas: tuple[str, ...]
+    adjacent: tuple[tuple[str, str], ...]
+    characters: dict[str, dict[str, Any]]
+    attacker: str
+    target: str
+    step: str
+
+    def distance(self, a: str, b: str) -> int | None:
+        """Areas between the areas of characters ``a`` and ``b``; ``None`` if not connected."""
+        return area_distance(self.areas, self.adjacent, self.characters[a]["area"],
+                             self.characters[b]["area"])
+
+
+def area_distance(areas: tuple[str, ...] | list[str], adjacent: Any, start: str, goal: str) -> int | None:
+    """The shortest path in areas from ``start`` to ``goal``. Without ``adjacent`` (``None``) the
+    areas form a line in list order; ``None`` is returned when the two are not connected."""
+    if adjacent is None:
+        adjacent = list(zip(areas, areas[1:]))
+    links: dict[str, set[str]] = {area: set() for area in areas}
+    for a, b in adjacent:
+        links[a].add(b)
+        links[b].add(a)
+    seen = {start: 0}
+    queue = deque([start])
+    while queue:
+        here = queue.popleft()
+        if here == goal:
+            return seen[here]
+        for there in links[here]:
+            if there not in seen:
+                seen[there] = seen[here] + 1
+                queue.append(there)
+    return None
+
+
+def _bad(field: str, expected: str, value: Any) -> MprError:
+    return MprError(BAD_BATTLE, Location(path=field), field=field, expected=expected, value=value)
+
+
+def _is(value: Any, kind: type) -> bool:
+    return isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
+
+
+def _step_ids(steps: list[Mapping[str, Any]]) -> list[str]:
+    return [str(step["id"]) for step in steps]
+
+
+def check_step(step: Any, steps: list[Mapping[str, Any]], field: str = "attack.step") -> str:
+    """``step`` if it names a step of ``steps``, else an error naming the known ones."""
+    ids = _step_ids(steps)
+    if step not in ids:
+        raise MprError(UNKNOWN_STEP, Location(path=field), step=step, known=", ".join(ids),
+                       hint=did_you_mean(step, ids))
+    return step
+
+
+def _character_id(value: Any, role: str, characters: Mapping[str, Any], field: str, lang: str) -> str:
+    if not isinstance(value, str) or value not in characters:
+        known = list(characters)
+        raise MprError(NOT_IN_BATTLE, Location(path=field), role=ROLES[role][lang], name=value,
+                       known=", ".join(known) or "-", hint=did_you_mean(value, known))
+    return value
+
+
+def parse_battle(state: Mapping[str, Any], steps: list[Mapping[str, Any]], lang: str = "en") -> Battle:
+    """Check a battle state (the contract shape) and return it as a ``Battle``; bad input is an error."""
+    round_ = state.get("round", 1)
+    if not _is(round_, int) or round_ < 0:
+        raise _bad("round", "a round number, 0 or more", round_)
+    areas = state.get("areas")
+    if not isinstance(areas, list) or not areas or not all(_is(a, str) for a in areas):
+        raise _bad("areas", "a non-empty list of area names", areas)
+    known_areas: set[str] = set()
+    for area in areas:
+        if area in known_areas:
+            raise MprError(DUPLICATE_NAME, Location(path="areas"), what="area", name=area)
+        known_areas.add(area)
+    adjacent = state.get("adjacent")
+    if adjacent is not None:
+        if not isinstance(adjacent, list):
+            raise _bad("adjacent", "a list of pairs of areas", adjacent)
+        for i, pair in enumerate(adjacent):
+            if not isinstance(pair, list) or len(pair) != 2:
+                raise _bad(f"adjacent[{i}]", "a pair of areas [a, b]", pair)
+            for j, area in enumerate(pair):
+                _known_area(area, known_areas, areas, f"adjacent[{i}][{j}]")
+        adjacent = tuple((a, b) for a, b in adjacent)
+    characters: dict[str, dict[str, Any]] = {}
+    listed = state.get("characters")
+    if not isinstance(listed, list):
+        raise _bad("characters", "a list of characters", listed)
+    for i, character in enumerate(listed):
+        if not isinstance(character, Mapping):
+            raise _bad(f"characters[{i}]", "a character {id, area, hp, acted, turn_started}", character)
+        for name, kind in CHARACTER_FIELDS.items():
+            if not _is(character.get(name), kind):
+                raise _bad(f"characters[{i}].{name}", TYPE_WORDS[kind], character.get(name))
+        if character["id"] in characters:
+            raise MprError(DUPLICATE_NAME, Location(path=f"characters[{i}].id"), what="character",
+                           name=character["id"])
+        _known_area(character["area"], known_areas, areas, f"characters[{i}].area")
+        characters[character["id"]] = dict(character)
+    attack = state.get("attack")
+    if not isinstance(attack, Mapping):
+        raise _bad("attack", "an attack {attacker, target, step}", attack)
+    attacker = _character_id(attack.get("attacker"), "attacker", characters, "attack.attacker", lang)
+    target = _character_id(attack.get("target"), "target", characters, "attack.target", lang)
+    step = check_step(attack.get("step"), steps)
+    return Battle(round_, tuple(areas), adjacent, characters, attacker, target, step)
+
+
+def _known_area(area: Any, known: set[str], areas: list[str], field: str) -> None:
+    if not isinstance(area, str) or area not in known:
+        raise MprError(UNKNOWN_AREA, Location(path=field), area=area, known=", ".join(areas),
+                       hint=did_you_mean(area, areas))
+
+
+def _matches(state: Mapping[str, Any], when: Mapping[str, Any] | None) -> bool:
+    return all(state.get(key, False) == value for key, value in (when or {}).items())
+
+
+def state_effects(effects: list[Mapping[str, Any]], before: Mapping[str, Any]) -> list[Mapping[str, Any]]:
+    """The ``set_state`` effects whose ``when`` holds for a character's state before the action."""
+    return [e for e in effects if e.get("effect") == "set_state" and _matches(before, e.get("when"))]
+
+
+def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: str, range_areas: int,
+                      steps: list[Mapping[str, Any]], effects: list[Mapping[str, Any]],
+                      action: str = "cover", lang: str = "en") -> dict[str, Any]:
+    """Declare an action by ``user`` against the attack underway (R6 cover).
+
+    Legal when the attack is just before ``declared_before``, the attacked character is within
+    ``range_areas`` of the user and is not the user. ``take_attack`` makes the user receive the
+    attack instead of the target; each ``set_state`` effect whose ``when`` holds for the user's state
+    *before* the action sets fields of ``user_after``.
+    Returns ``{legal, target_after, user_after: {acted, stays_acted_next_round}, errors}``.
+    """
+    battle = parse_battle(state, steps, lang)
+    user = _character_id(user, "user", battle.characters, "user", lang)
+    check_step(declared_before, steps, "declared_before")
+    labels = {str(s["id"]): text(s, lang) or str(s["id"]) for s in steps}
+    errors = []
+    if battle.step != declared_before:
+        errors.append(reason(WRONG_STEP, "attack.step", lang, action=action,
+                             expected=labels[declared_before], step=labels[battle.step]))
+    if user == battle.target:
+        errors.append(reason(SELF_TARGET, "user", lang, user=user, action=action))
+    distance = battle.distance(user, battle.target)
+    if distance is None or distance > range_areas:
+        shown = UNREACHABLE[lang] if distance is None else AREAS_WORD[lang].format(n=distance)
+        errors.append(reason(OUT_OF_RANGE, "user", lang, user=user, target=battle.target,
+                             distance=shown, action=action, range=range_areas))
+    before = battle.characters[user]
+    target_after = dict(battle.characters[battle.target], receives_attack=True)
+    user_after = {"acted": before["acted"],
+                  "stays_acted_next_round": bool(before.get("stays_acted_next_round", False))}
+    if not errors:
+        for effect in effects:
+            if effect.get("effect") == "take_attack":
+                target_after["receives_attack"] = False
+        for effect in state_effects(effects, before):
+            user_after.update(effect.get("set") or {})
+    return {"legal": not errors, "target_after": target_after, "user_after": user_after,
+            "errors": errors}
+
+
+def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, hp_floor: int | None,
+                   action_cost: int) -> dict[str, Any]:
+    """The target's HP after an attack's damage (R7). When the action was declared, this attack's
+    damage cannot bring HP below ``hp_floor`` (HP already below it stays where it is)."""
+    if not _is(target_hp, int):
+        raise _bad("target_hp", "a whole number", target_hp)
+    if not _is(damage, int):
+        raise _bad("damage", "a whole number", damage)
+    if damage < 0:
+        raise MprError(NEGATIVE_DAMAGE, Location(path="damage"), value=damage)
+    if not _is(declared, bool):
+        raise _bad("hold_back", "true or false", declared)
+    hp_after = target_hp - damage
+    if declared and hp_floor is not None and hp_after < hp_floor:
+        hp_after = min(target_hp, hp_floor)
+    return {"hp_after": hp_after, "action_cost": action_cost}
+
+
+def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    """The engine's entry: resolve the action on a battle state, or on an attack's damage."""
+    steps = ctx.param(rule, "steps")
+    declared_before = ctx.param(rule, "declared_before")
+    effects = rule.doc.get("effects") or []
+    if rule.doc.get("applies_to") == "damage":
+        floor = next((ctx.param(rule, "hp_floor") for e in effects if e.get("effect") == "hp_floor"),
+                     None)
+        return resolve_damage(inputs.get("target_hp"), inputs.get("damage"),
+                              inputs.get(rule.doc.get("declared_by", "declared")),
+                              hp_floor=floor, action_cost=ctx.param(rule, "action_cost"))
+    verdict = resolve_in_battle(inputs, user=inputs.get("user"), declared_before=declared_before,
+                                range_areas=ctx.param(rule, "range_areas"), steps=steps,
+                                effects=effects, action=rule.title(ctx.lang), lang=ctx.lang)
+    ctx.trace.add("note", "legal", verdict["legal"], step=(inputs.get("attack") or {}).get("step"))
+    before = next(c for c in inputs["characters"] if c["id"] == inputs["user"])
+    if verdict["legal"] and not state_effects(effects, before):
+        ctx.trace.add("unresolved", "user_after", verdict["user_after"],
+                      note=UNSTATED[ctx.lang], acted=before["acted"],
+                      turn_started=before["turn_started"])
+    return verdict
+
+
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+    """Semantic findings: the declared step must be one of the action's steps."""
+    steps = rule.params.get("steps") or []
+    ids = [str(s.get("id")) for s in steps if isinstance(s, Mapping)]
+    step = rule.params.get("declared_before")
+    if step not in ids:
+        yield diagnostic(UNDECLARED_STEP, rule.loc("params", "declared_before"), lang,
+                         rule=rule.id, step=step, known=", ".join(ids))
+
+
+KIND = Kind("CombatAction", run, check=check)

@@ -1,0 +1,285 @@
+"""Kind ``Procedure``: a constraint procedure that checks a plan and explains itself (R17-R20).
+
+A document names a solver (Python knows its algorithm; the document gives every number as a
+parameter), declares the constraints the solver reports (each with a code MPR830-899 and a message
+template in ja/en) and may add its own: ``derive`` values and ``constraints`` with a ``check``
+expression. The value is ``{legal, ...the solver's values, errors: [{code, message, path}]}``; the
+readable report (verdict, each violation, the split or budget found, a nearby legal plan) is the
+trace's ``report`` step, one line per note, in the run's language.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
+
+from ..rebuild.plan import Outcome, Violation
+from ..rebuild.render import LAYOUT, Renderer, fields
+from ..rebuild.solvers import PART_SOLVERS, SOLVERS, Solver
+from . import Kind
+
+UNKNOWN_SOLVER = define(
+    "MPR813", "rule {rule}: unknown solver {solver!r}; known solvers: {known}",
+    "ルール {rule}: 不明なソルバー {solver!r} です。使えるソルバー: {known}")
+UNDECLARED_CONSTRAINT = define(
+    "MPR814", "rule {rule}: solver {solver} reports constraint {constraint!r}, which the document "
+    "does not declare (give it a code and a message)",
+    "ルール {rule}: ソルバー {solver} が報告する制約 {constraint!r} が文書で宣言されていません"
+    "（コードとメッセージを指定してください）")
+UNDECLARED_MESSAGE = define(
+    "MPR815", "rule {rule}: solver {solver} writes report line {message!r}, which has no text in "
+    "messages", "ルール {rule}: ソルバー {solver} が出力する報告行 {message!r} の文面が messages にありません")
+CODE_RANGE = define(
+    "MPR816", "rule {rule}: constraint {constraint} has code {given}; plan constraints use MPR830-MPR899",
+    "ルール {rule}: 制約 {constraint} のコード {given} は範囲外です。計画の制約には MPR830〜MPR899 を使います")
+CODE_TWICE = define(
+    "MPR817", "rule {rule}: {what} {value} is used twice (also at {other})",
+    "ルール {rule}: {what} {value} が2回使われています（もう一方: {other}）")
+NEVER_REPORTED = define(
+    "MPR818", "rule {rule}: constraint {constraint} has no check and solver {solver} never reports it",
+    "ルール {rule}: 制約 {constraint} には check がなく、ソルバー {solver} も報告しません",
+    severity="warning")
+BAD_TEMPLATE = define(
+    "MPR819", "rule {rule}: the text of {what} uses {{{name}}}, which is not one of its values "
+    "({known})", "ルール {rule}: {what} の文面が {{{name}}} を使っていますが、その値はありません（使える値: {known}）")
+BAD_PART = define(
+    "MPR820", "rule {rule}: part {part} must name a Procedure rule with solver {solver}; {found}",
+    "ルール {rule}: 項目 {part} にはソルバー {solver} の Procedure ルールを指定してください。{found}")
+NAME_CLASH = define(
+    "MPR821", "rule {rule}: derived value {name!r} hides an input or a value of the solver",
+    "ルール {rule}: 導出値 {name!r} が入力またはソルバーの値と同じ名前です")
+NOT_BOOLEAN = define(
+    "MPR822", "rule {rule}: the check of constraint {constraint} gave {value!r}, not true or false",
+    "ルール {rule}: 制約 {constraint} の check の結果が {value!r} で、真偽値ではありません")
+
+
+def _solver(rule: Any) -> Solver | None:
+    name = rule.doc.get("solver")
+    if name is None:
+        return None
+    if name not in SOLVERS:
+        raise MprError(UNKNOWN_SOLVER, rule.loc("solver"), rule=rule.id, solver=name,
+                       known=", ".join(SOLVERS))
+    return SOLVERS[name]
+
+
+def _parts(rule: Any, solver: Solver, ruleset: Any) -> dict[str, Any]:
+    """The rules a composite solver combines, by part name, each checked to use the right solver."""
+    from ..engine import NOT_ADOPTED
+
+    found = {}
+    for part in solver.parts:
+        rule_id = (rule.doc.get("parts") or {}).get(part)
+        other = ruleset.rules.get(rule_id) if isinstance(rule_id, str) else None
+        wanted = PART_SOLVERS[part]
+        if other is None or other.kind != "Procedure" or other.doc.get("solver") != wanted:
+            what = f"{rule_id!r} is not one" if rule_id else "none is given"
+            raise MprError(BAD_PART, rule.loc("parts", part), rule=rule.id, part=part,
+                           solver=wanted, found=what)
+        if not other.adopted:
+            raise MprError(NOT_ADOPTED, rule.loc("parts", part), rule=other.id,
+                           title=other.title())
+        found[part] = other
+    return found
+
+
+def _params(rule: Any, ctx: Any) -> dict[str, Any]:
+    """Every parameter of ``rule``, traced with the ruleset layer it came from."""
+    return {name: ctx.param(rule, name) for name in rule.params}
+
+
+def _solve(rule: Any, solver: Solver, inputs: dict[str, Any], ctx: Any) -> tuple[Outcome, dict]:
+    """Run the solver; an error in a parameter is located in the document that sets it."""
+    parts = _parts(rule, solver, ctx.ruleset) if solver.parts else {}
+    params = ({p: _params(r, ctx) for p, r in parts.items()} if solver.parts
+              else _params(rule, ctx))
+    try:
+        return solver.check(inputs, params), parts
+    except MprError as error:
+        owner = parts.get(getattr(error, "part", None), rule)
+        path = error.loc.path if error.loc else None
+        if path and path.startswith("params."):
+            error.at(owner.loc(*path.split(".")))
+        raise
+
+
+def _error(rule: Any, violation: Violation, renderer: Renderer) -> dict[str, str]:
+    """One item of ``errors``: the code and text the document gives the constraint."""
+    constraint = _constraints(rule)[violation.constraint]
+    return {"code": constraint["code"], "message": _text(rule, constraint["message"],
+                                                         violation.args, renderer, violation.constraint),
+            "path": violation.path}
+
+
+def _text(rule: Any, template: Any, args: Mapping[str, Any], renderer: Renderer, what: str) -> str:
+    try:
+        return renderer.text(template, args)
+    except (KeyError, IndexError) as missing:
+        raise MprError(BAD_TEMPLATE, rule.loc(), rule=rule.id, what=what,
+                       name=str(missing).strip("'"), known=", ".join(args)) from None
+
+
+def _constraints(rule: Any) -> dict[str, dict[str, Any]]:
+    return {c["id"]: c for c in rule.doc.get("constraints") or []}
+
+
+def _renderer(rule: Any, lang: str) -> Renderer:
+    return Renderer(rule.doc.get("messages") or {}, rule.doc.get("labels") or {}, lang)
+
+
+def _own_constraints(rule: Any, env: dict[str, Any], ctx: Any) -> list[dict[str, str]]:
+    """The document's ``check`` constraints: each false one is an error with its message."""
+    errors = []
+    renderer = _renderer(rule, ctx.lang)
+    for i, constraint in enumerate(rule.doc.get("constraints") or []):
+        if "check" not in constraint:
+            continue
+        holds = ctx.evaluate(rule, ("constraints", i, "check"), env, label=constraint["id"])
+        if not isinstance(holds, bool):
+            raise MprError(NOT_BOOLEAN, rule.loc("constraints", i, "check"), rule=rule.id,
+                           constraint=constraint["id"], value=holds)
+        if not holds:
+            args = {k: ctx.evaluate(rule, ("constraints", i, "args", k), env, label=k)
+                    for k in constraint.get("args") or {}}
+            errors.append({"code": constraint["code"],
+                           "message": _text(rule, constraint["message"], args, renderer,
+                                            constraint["id"]),
+                           "path": str(constraint.get("path", ""))})
+    return errors
+
+
+def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    solver = _solver(rule)
+    values: dict[str, Any] = {}
+    errors: list[dict[str, str]] = []
+    lines: list[str] = []
+    if solver is not None:
+        outcome, parts = _solve(rule, solver, inputs, ctx)
+        values = dict(outcome.values)
+        for violation in outcome.violations:
+            owner = parts.get(violation.part, rule) if violation.part else rule
+            errors.append(_error(owner, violation, _renderer(owner, ctx.lang)))
+        for line in outcome.report:
+            owner = parts.get(line.part, rule) if line.part else rule
+            lines.append(_text(owner, owner.doc["messages"][line.message], line.args,
+                               _renderer(owner, ctx.lang), line.message))
+    env = {**inputs, **values, "params": rule.params}
+    for i, derived in enumerate(rule.doc.get("derive") or []):
+        value = ctx.evaluate(rule, ("derive", i, "expr"), env, label=derived["name"])
+        values[derived["name"]] = env[derived["name"]] = value
+    errors += _own_constraints(rule, env, ctx)
+    legal = not errors
+    renderer = _renderer(rule, ctx.lang)
+    verdict = "legal" if legal else "illegal"
+    summary = [_text(rule, (rule.doc.get("messages") or {}).get(verdict, verdict),
+                     {"errors": len(errors)}, renderer, verdict)]
+    summary += [f"{e['code']} {e['path']}: {e['message']}" for e in errors] + lines
+    with ctx.trace.group("report", summary[0]):
+        for text in summary[1:]:
+            ctx.trace.add("note", text)
+    return {"legal": legal, **values, "errors": errors}
+
+
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+    """The document against its solver: every reported constraint and report line has a text,
+    codes are in range and unique, composite parts exist, message templates use known values."""
+    name = rule.doc.get("solver")
+    solver = SOLVERS.get(name) if name is not None else None
+    if name is not None and solver is None:
+        yield diagnostic(UNKNOWN_SOLVER, rule.loc("solver"), lang, rule=rule.id, solver=name,
+                         known=", ".join(SOLVERS))
+    constraints = rule.doc.get("constraints") or []
+    declared = {c.get("id") for c in constraints}
+    messages = rule.doc.get("messages") or {}
+    if solver is not None:
+        for missing in sorted(solver.constraints - declared):
+            yield diagnostic(UNDECLARED_CONSTRAINT, rule.loc("constraints"), lang, rule=rule.id,
+                             solver=solver.name, constraint=missing)
+        for missing in sorted(solver.messages - set(messages)):
+            yield diagnostic(UNDECLARED_MESSAGE, rule.loc("messages"), lang, rule=rule.id,
+                             solver=solver.name, message=missing)
+        for part in solver.parts:
+            try:
+                _parts(rule, Solver(solver.name, solver.check, frozenset(), frozenset(),
+                                    frozenset(), (part,)), ruleset)
+            except MprError as error:
+                yield error.diagnostic(lang)
+    yield from _check_constraints(rule, ruleset, solver, lang)
+    for key in ("legal", "illegal"):
+        unknown = sorted(fields(messages.get(key, "")) - {"errors"})
+        if unknown:
+            yield diagnostic(BAD_TEMPLATE, rule.loc("messages", key), lang, rule=rule.id, what=key,
+                             name=unknown[0], known="errors")
+    for key in LAYOUT & set(messages):
+        unknown = sorted(fields(messages[key]) - {"label", "value"})
+        if unknown:
+            yield diagnostic(BAD_TEMPLATE, rule.loc("messages", key), lang, rule=rule.id, what=key,
+                             name=unknown[0], known="label, value")
+    yield from _check_expressions(rule, solver, lang)
+
+
+def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[Diagnostic]:
+    """``derive`` and ``check`` expressions parse and use only the names they can see: the inputs,
+    ``params``, the solver's values and the values derived before them."""
+    from ..expression_names import check_names, unknown_roots
+
+    names = set(((rule.doc.get("inputs") or {}).get("properties") or {}))
+    names |= set(solver.values) if solver else set()
+    paths = []
+    for i, derived in enumerate(rule.doc.get("derive") or []):
+        paths.append((("derive", i, "expr"), set(names)))
+        if derived.get("name") in names:
+            yield diagnostic(NAME_CLASH, rule.loc("derive", i, "name"), lang, rule=rule.id,
+                             name=derived.get("name"))
+        names.add(derived.get("name"))
+    for i, constraint in enumerate(rule.doc.get("constraints") or []):
+        if "check" in constraint:
+            paths.append((("constraints", i, "check"), names))
+            paths += [(("constraints", i, "args", k), names) for k in constraint.get("args") or {}]
+    for path, allowed in paths:
+        try:
+            expression = rule.expression(*path)
+        except MprError as error:
+            yield error.at(rule.loc(*path)).diagnostic(lang)
+            continue
+        yield from unknown_roots(rule, path, expression, allowed | {"params"}, lang)
+        yield from check_names(rule, path, expression, lang)
+
+
+def _check_constraints(rule: Any, ruleset: Any, solver: Solver | None, lang: str
+                       ) -> Iterator[Diagnostic]:
+    seen_ids: dict[str, Location] = {}
+    codes = _codes_elsewhere(rule, ruleset)
+    for i, constraint in enumerate(rule.doc.get("constraints") or []):
+        here = rule.loc("constraints", i)
+        cid, code = constraint.get("id"), str(constraint.get("code", ""))
+        if cid in seen_ids:
+            yield diagnostic(CODE_TWICE, here, lang, rule=rule.id, what="id", value=cid,
+                             other=str(seen_ids[cid]))
+        seen_ids[cid] = here
+        if not (code.startswith("MPR") and code[3:].isdigit() and 830 <= int(code[3:]) <= 899):
+            yield diagnostic(CODE_RANGE, rule.loc("constraints", i, "code"), lang, rule=rule.id,
+                             constraint=cid, given=code)
+        if code in codes:
+            yield diagnostic(CODE_TWICE, rule.loc("constraints", i, "code"), lang, rule=rule.id,
+                             what="code", value=code, other=str(codes[code]))
+        codes[code] = here
+        if "check" not in constraint and (solver is None or cid not in solver.constraints):
+            yield diagnostic(NEVER_REPORTED, here, lang, rule=rule.id, constraint=cid,
+                             solver=solver.name if solver else "-")
+
+
+def _codes_elsewhere(rule: Any, ruleset: Any) -> dict[str, Location]:
+    """Constraint codes of the Procedure rules before this one, so a code means one thing."""
+    codes: dict[str, Location] = {}
+    for other in ruleset.rules.values():
+        if other is rule:
+            break
+        if other.kind == "Procedure":
+            for i, constraint in enumerate(other.doc.get("constraints") or []):
+                codes.setdefault(str(constraint.get("code", "")), other.loc("constraints", i))
+    return codes
+
+
+KIND = Kind(name="Procedure", run=run, check=check)

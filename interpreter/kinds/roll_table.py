@@ -1,0 +1,200 @@
+"""Kind ``RollTable``: a roll (``params.roll``, e.g. ``2d6``) looked up in rows of single numbers or
+``[lo, hi]`` ranges; rolls not listed take the ``default``. Several rows may share an ``id`` (the
+same event at several numbers). ``range: [lo, hi]`` widens the table's domain past the dice's own
+range when adjustments can move a roll there. Other kinds use ``row_for``, ``table_range`` and
+``roll_distribution``; ``check`` compares the rows with the exact range of the roll expression.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from rules_dsl.distribution import Distribution
+from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+
+from ..trace import ProbRow, ProbTable
+from . import Kind
+
+OUTSIDE_TABLE = define(
+    "MPR514", "roll {roll} is outside table {rule} ({lo} to {hi})",
+    "出目 {roll} は表 {rule} の範囲（{lo}〜{hi}）の外です")
+NO_ROW = define(
+    "MPR515", "table {rule} has no row and no default for roll {roll}",
+    "表 {rule} には出目 {roll} の行もデフォルトもありません")
+GAP = define(
+    "MPR370", "table {rule} has no row and no default for reachable roll(s) {rolls}",
+    "表 {rule} には到達しうる出目 {rolls} の行もデフォルトもありません")
+OVERLAP = define(
+    "MPR371", "roll {roll} of table {rule} is listed twice: rows {first} and {second}",
+    "表 {rule} の出目 {roll} が二重に載っています: 行 {first} と {second}")
+UNREACHABLE = define(
+    "MPR372", "row {row} of table {rule} can never come up: {roll} cannot roll {rolls}",
+    "表 {rule} の行 {row} は決して出ません: {roll} で {rolls} は出ません", severity="warning")
+OUTSIDE_RANGE = define(
+    "MPR373", "row {row} of table {rule} lists {rolls}, outside the table's range {lo} to {hi}",
+    "表 {rule} の行 {row} の {rolls} は表の範囲 {lo}〜{hi} の外です")
+BAD_SPAN = define(
+    "MPR374", "{what} of table {rule} is [{lo}, {hi}]: the first number must not exceed the second",
+    "表 {rule} の {what} が [{lo}, {hi}] です。最初の数は2番目以下でなければなりません")
+NO_ROLL_RANGE = define(
+    "MPR375", "the roll {roll!r} of table {rule} does not give whole numbers: {detail}",
+    "表 {rule} のロール {roll!r} が整数を出しません: {detail}")
+
+
+def _span(roll: Any) -> tuple[int, int]:
+    if isinstance(roll, list):
+        return int(roll[0]), int(roll[1])
+    return int(roll), int(roll)
+
+
+def _row_name(rule: Any, index: int) -> str:
+    row = rule.doc["rows"][index]
+    return str(row.get("id") or f"#{index + 1}")
+
+
+def roll_distribution(rule: Any, params: dict[str, Any] | None = None) -> Distribution:
+    """The exact distribution of the table's roll expression."""
+    params = rule.params if params is None else params
+    return rule.expression("params", "roll").distribution({"params": params})
+
+
+def table_range(rule: Any) -> tuple[int, int]:
+    """``range`` if declared, else the lowest and highest number the roll can give."""
+    declared = rule.doc.get("range")
+    if declared:
+        return int(declared[0]), int(declared[1])
+    support = [int(v) for v in roll_distribution(rule).support()]
+    return min(support), max(support)
+
+
+def row_for(rule: Any, roll: int) -> dict[str, Any] | None:
+    """The row listing ``roll``, else the ``default``, else None."""
+    for row in rule.doc.get("rows") or []:
+        lo, hi = _span(row["roll"])
+        if lo <= roll <= hi:
+            return row
+    return rule.doc.get("default")
+
+
+def _text(entry: dict[str, Any]) -> Any:
+    return entry.get("text")
+
+
+def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    roll = inputs.get("roll")
+    if roll is None:
+        ctx.param(rule, "roll")
+        roll = ctx.evaluate(rule, ("params", "roll"), {"params": rule.params}, label="roll")
+    else:
+        ctx.trace.add("input", "roll", roll)
+    lo, hi = table_range(rule)
+    if not lo <= roll <= hi:
+        raise MprError(OUTSIDE_TABLE, rule.loc("rows"), rule=rule.id, roll=roll, lo=lo, hi=hi)
+    row = row_for(rule, roll)
+    if row is None:
+        raise MprError(NO_ROW, rule.loc("rows"), rule=rule.id, roll=roll)
+    listed = row is not rule.doc.get("default")
+    value = {"roll": roll, "id": row.get("id"), "text": _text(row), "value": row.get("value")}
+    ctx.trace.add("row", str(row.get("id") or roll), value["value"], matched=True,
+                  default=not listed, text=_text(row))
+    return value
+
+
+def _format(numbers: list[int]) -> str:
+    """``[2, 3, 4, 7]`` -> ``"2-4, 7"``."""
+    spans: list[list[int]] = []
+    for n in sorted(numbers):
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
+
+
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+    """Gaps, overlaps, unreachable rows and rows outside ``range``, against the exact dice range."""
+    rows = rule.doc.get("rows") or []
+    roll_text = str(rule.params.get("roll"))
+    try:
+        support = {int(v) for v in roll_distribution(rule).support()}
+        if any(v != int(v) for v in roll_distribution(rule).support()):
+            raise ValueError("fractions")
+    except MprError as error:
+        if error.code.startswith("MPR1"):
+            return  # an expression error, reported by the expression check
+        yield diagnostic(NO_ROLL_RANGE, rule.loc("params", "roll"), lang, rule=rule.id,
+                         roll=roll_text, detail=error.message(lang))
+        return
+    except (TypeError, ValueError) as error:
+        yield diagnostic(NO_ROLL_RANGE, rule.loc("params", "roll"), lang, rule=rule.id,
+                         roll=roll_text, detail=str(error))
+        return
+    declared = rule.doc.get("range")
+    if declared:
+        lo, hi = _span(declared)
+        if lo > hi:
+            yield diagnostic(BAD_SPAN, rule.loc("range"), lang, what="range", rule=rule.id, lo=lo, hi=hi)
+            return
+        domain = set(range(lo, hi + 1)) | support
+    else:
+        lo, hi = min(support), max(support)
+        domain = support
+    owner: dict[int, int] = {}
+    for index, row in enumerate(rows):
+        a, b = _span(row["roll"])
+        where = rule.loc("rows", index, "roll")
+        if a > b:
+            yield diagnostic(BAD_SPAN, where, lang, what=f"row {_row_name(rule, index)}",
+                             rule=rule.id, lo=a, hi=b)
+            continue
+        numbers = set(range(a, b + 1))
+        for n in sorted(numbers):
+            if n in owner:
+                yield diagnostic(OVERLAP, where, lang, roll=n, rule=rule.id,
+                                 first=_row_name(rule, owner[n]), second=_row_name(rule, index))
+                break
+        for n in numbers:
+            owner.setdefault(n, index)
+        if declared and not numbers <= set(range(lo, hi + 1)):
+            outside = sorted(numbers - set(range(lo, hi + 1)))
+            yield diagnostic(OUTSIDE_RANGE, where, lang, row=_row_name(rule, index), rule=rule.id,
+                             rolls=_format(outside), lo=lo, hi=hi)
+        elif not numbers & domain:
+            yield diagnostic(UNREACHABLE, where, lang, row=_row_name(rule, index), rule=rule.id,
+                             roll=roll_text, rolls=_format(sorted(numbers)))
+    if rule.doc.get("default") is None:
+        missing = sorted(domain - set(owner))
+        if missing:
+            yield diagnostic(GAP, rule.loc("rows"), lang, rule=rule.id, rolls=_format(missing))
+
+
+def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]:
+    """The probability of each roll's row and of each event (rows sharing an id added up)."""
+    rolls = roll_distribution(rule)
+    by_roll: list[ProbRow] = []
+    by_event: dict[str, ProbRow] = {}
+    for roll, p in rolls.items():
+        row = row_for(rule, int(roll))
+        key = str((row or {}).get("id") or roll)
+        label = _label(row, ctx.lang)
+        by_roll.append(ProbRow(roll, p, label))
+        event = by_event.get(key)
+        if event is None:
+            by_event[key] = ProbRow(key, p, label)
+        else:
+            event.p += p
+    title = rule.title(ctx.lang)
+    return [ProbTable(f"{title}: {rule.params.get('roll')}", by_roll, rolls.mean()),
+            ProbTable(f"{title}: events", sorted(by_event.values(), key=lambda r: -r.p))]
+
+
+def _label(row: dict[str, Any] | None, lang: str) -> str | None:
+    if not row:
+        return None
+    text = row.get("text")
+    if isinstance(text, dict):
+        return text.get(lang) or text.get("ja") or row.get("id")
+    return row.get("id") if text is None else str(text)
+
+
+KIND = Kind(name="RollTable", run=run, check=check, distribution=distribution)

@@ -1,0 +1,160 @@
+"""Kind ``SumTable``: the value is the sum of the values of every row whose condition holds
+(R9's rarity table). Each row counts once; every row is traced, matched or not.
+
+Rows: ``{when: condition, value: expression or integer, id?, label?: {ja, en}}``. Expressions see
+the run input by its top-level names and the rule's parameters as ``params``. A row with
+``each: <list expression>`` and ``as: <name>`` counts once when its condition holds for any
+element of the list, bound to that name ("a material part is one of ..."). A row value that is a
+fraction is rounded by the parameter ``rounding`` (``floor`` | ``ceil`` | ``round``, half away from
+zero) when the rule declares it, so "÷500 rounds down" is written ``x / params.divisor`` with
+``rounding: floor`` and a variant can change the rounding without touching the rows.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+
+from ..expression_names import params_used
+from . import Kind
+
+NOT_A_NUMBER = define(
+    "MPR510", "row {row} of {rule} has value {value!r}, not a number",
+    "{rule} の行 {row} の値 {value!r} が数値ではありません")
+BAD_ROUNDING = define(
+    "MPR511", "parameter rounding of {rule} must be floor, ceil or round, got {value!r}",
+    "{rule} のパラメータ rounding は floor・ceil・round のいずれかです（値: {value!r}）")
+NOT_A_LIST = define(
+    "MPR513", "row {row} of {rule}: each gives {value!r}, not a list",
+    "{rule} の行 {row}: each の値 {value!r} がリストではありません")
+NEVER_HOLDS = define(
+    "MPR360", "row {row} of {rule} can never count: its condition {condition!r} is always false",
+    "{rule} の行 {row} は決して数えられません: 条件 {condition!r} が常に偽です",
+    severity="warning")
+EMPTY_TABLE = define(
+    "MPR361", "sum table {rule} has no rows: its value is always 0",
+    "合計表 {rule} に行がありません。値は常に 0 です", severity="info")
+CONDITION_NOT_BOOLEAN = define(
+    "MPR512", "the condition of row {row} of {rule} is {value!r}, not true or false",
+    "{rule} の行 {row} の条件が {value!r} で、真偽値ではありません")
+
+ROUNDINGS = {
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "round": lambda x: int(math.copysign(math.floor(abs(x) + Fraction(1, 2)), x)),
+}
+
+
+def row_name(rule: Any, index: int) -> str:
+    row = rule.doc["rows"][index]
+    return str(row.get("id") or f"#{index + 1}")
+
+
+def environment(rule: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+    """What a row's expressions see: the input's top-level names and ``params``."""
+    env = dict(inputs)
+    env["params"] = rule.params
+    return env
+
+
+def _rounded(rule: Any, value: Any, ctx: Any) -> Any:
+    if not isinstance(value, Fraction) or value.denominator == 1 or "rounding" not in rule.params:
+        return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+    mode = ctx.param(rule, "rounding")
+    if mode not in ROUNDINGS:
+        raise MprError(BAD_ROUNDING, rule.loc("params", "rounding"), rule=rule.id, value=mode)
+    return ROUNDINGS[mode](value)
+
+
+def _trace_params(rule: Any, path: tuple, ctx: Any) -> None:
+    """Trace every parameter the expression at ``path`` reads, with the layer that set it."""
+    for name in params_used(rule.expression(*path)):
+        if name in rule.params:
+            ctx.param(rule, name)
+
+
+def _evaluate(rule: Any, path: tuple, env: dict[str, Any], ctx: Any, label: str) -> Any:
+    _trace_params(rule, path, ctx)
+    return ctx.evaluate(rule, path, env, label=label)
+
+
+def _holds(rule: Any, index: int, env: dict[str, Any], ctx: Any, label: str) -> bool:
+    holds = ctx.evaluate(rule, ("rows", index, "when"), env, label=label)
+    if not isinstance(holds, bool):
+        raise MprError(CONDITION_NOT_BOOLEAN, rule.loc("rows", index, "when"), rule=rule.id,
+                       row=row_name(rule, index), value=holds)
+    return holds
+
+
+def _matching(rule: Any, index: int, env: dict[str, Any], ctx: Any) -> dict[str, Any] | None:
+    """The environment in which row ``index`` holds (with its ``as`` name bound), or None."""
+    row = rule.doc["rows"][index]
+    _trace_params(rule, ("rows", index, "when"), ctx)
+    if "each" not in row:
+        return env if _holds(rule, index, env, ctx, str(row["when"])) else None
+    elements = _evaluate(rule, ("rows", index, "each"), env, ctx, str(row["each"]))
+    if elements is None:
+        return None
+    if not isinstance(elements, list):
+        raise MprError(NOT_A_LIST, rule.loc("rows", index, "each"), rule=rule.id,
+                       row=row_name(rule, index), value=elements)
+    for element in elements:
+        bound = {**env, row["as"]: element}
+        if _holds(rule, index, bound, ctx, f"{row['when']}  [{row['as']} = {element}]"):
+            return bound
+    return None
+
+
+def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> Any:
+    env = environment(rule, inputs)
+    total: Any = 0
+    for index, row in enumerate(rule.doc.get("rows") or []):
+        name = row_name(rule, index)
+        with ctx.trace.group("row", name, text=row.get("label")) as step:
+            row_env = _matching(rule, index, env, ctx)
+            step.detail["matched"] = row_env is not None
+            if row_env is None:
+                continue
+            value = row["value"]
+            if isinstance(value, str):
+                value = _evaluate(rule, ("rows", index, "value"), row_env, ctx, value)
+            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+                raise MprError(NOT_A_NUMBER, rule.loc("rows", index, "value"), rule=rule.id,
+                               row=name, value=value)
+            value = _rounded(rule, value, ctx)
+            step.value = value
+            total += value
+    return total
+
+
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+    """Rows whose condition is decidably always false; an empty table; a bad ``rounding``."""
+    rows = rule.doc.get("rows") or []
+    if not rows:
+        yield diagnostic(EMPTY_TABLE, rule.loc("rows"), lang, rule=rule.id)
+    mode = rule.params.get("rounding")
+    if "rounding" in rule.params and mode not in ROUNDINGS:
+        yield diagnostic(BAD_ROUNDING, rule.loc("params", "rounding"), lang, rule=rule.id, value=mode)
+    for index, row in enumerate(rows):
+        condition = row.get("when")
+        if not isinstance(condition, str):
+            continue
+        try:
+            expression = rule.expression("rows", index, "when")
+        except MprError:
+            continue  # reported by the expression check
+        if expression.names or expression.has_dice:
+            continue
+        try:
+            value = expression.evaluate({})
+        except MprError:
+            continue
+        if value is False:
+            yield diagnostic(NEVER_HOLDS, rule.loc("rows", index, "when"), lang, rule=rule.id,
+                             row=row_name(rule, index), condition=condition)
+
+
+KIND = Kind(name="SumTable", run=run, check=check)

@@ -1,0 +1,191 @@
+"""What every rebuild check returns (values, violations of named constraints, report lines) and the
+input readers that turn bad plan data into coded, located errors (MPR800-829)."""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.limits import MAX_REBUILD_ENTRIES
+
+UNKNOWN_NAME = define(
+    "MPR800", "{path}: unknown {what_en} {name!r}; expected one of: {options}{hint}",
+    "{path}: 不明な{what_ja} {name!r} です。次のいずれかを指定してください: {options}{hint}")
+MISSING = define(
+    "MPR801", "{path}: {what_en} {name!r} is missing", "{path}: {what_ja} {name!r} がありません")
+NEGATIVE = define(
+    "MPR802", "{path}: {value} is negative; a count or an amount is 0 or more",
+    "{path}: {value} は負の値です。回数や金額は0以上で指定してください")
+NOT_WHOLE = define(
+    "MPR803", "{path}: expected a whole number, got {value!r}",
+    "{path}: 整数を指定してください（{value!r} が与えられました）")
+DUPLICATE = define(
+    "MPR804", "{path}: {name!r} is listed twice (first at {first})",
+    "{path}: {name!r} が2回指定されています（最初は {first}）")
+NOT_TEXT = define(
+    "MPR805", "{path}: expected a non-empty name, got {value!r}",
+    "{path}: 空でない名前を指定してください（{value!r} が与えられました）")
+NOT_MAPPING = define(
+    "MPR806", "{path}: expected a mapping of names to values, got {got}",
+    "{path}: 名前と値の対応（マッピング）を指定してください（{got} が与えられました）")
+NOT_LIST = define(
+    "MPR810", "{path}: expected a list, got {got}",
+    "{path}: リストを指定してください（{got} が与えられました）")
+NOT_FLAG = define(
+    "MPR807", "{path}: expected true or false, got {value!r}",
+    "{path}: true か false を指定してください（{value!r} が与えられました）")
+PARAM_UNSET = define(
+    "MPR808", "{path}: this parameter has no value in the ruleset; the GM must set it "
+    "(from the rulebook) to check a plan with {option}",
+    "{path}: このパラメータはルールセットで値が設定されていません。{option} の計画を確認するには、"
+    "GMが（ルールブックに従って）値を設定してください")
+TOO_MANY = define(
+    "MPR809", "{path}: {count} entries; at most {limit} are accepted in one plan",
+    "{path}: {count} 件あります。1つの計画で指定できるのは {limit} 件までです")
+TOO_LOW = define(
+    "MPR811", "{path}: {value} is below the lowest allowed value {minimum}",
+    "{path}: {value} は下限 {minimum} を下回っています")
+LINKED_FIELD = define(
+    "MPR812", "{path}: {name} is filled in by the whole-character plan from the other parts; "
+    "leave it out",
+    "{path}: {name} はキャラクター全体の計画でほかの項目から自動的に設定されます。指定しないでください")
+
+WHAT = {"ability": ("ability", "能力値"), "rank": ("rank", "ランク"), "field": ("field", "項目"),
+        "phase": ("phase", "購入の段階"), "purse": ("purse", "支払い元"),
+        "part": ("part", "項目")}
+
+
+@dataclass(frozen=True)
+class Violation:
+    """A constraint of the rule that the plan breaks: the constraint's id in the rule document,
+    where in the plan, and the numbers its message needs (what is off and by how much)."""
+
+    constraint: str
+    path: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    part: str | None = None  # the sub-procedure of a composite plan that reported it
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the readable report: a message id of the rule document and its arguments."""
+
+    message: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    part: str | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A checked plan: its computed values, every violation found, and the report lines."""
+
+    values: Mapping[str, Any]
+    violations: tuple[Violation, ...] = ()
+    report: tuple[Line, ...] = ()
+
+    @property
+    def legal(self) -> bool:
+        return not self.violations
+
+
+def join(path: str, key: str | int) -> str:
+    """``after`` + ``body`` -> ``after.body``; ``after`` + 2 -> ``after[2]``."""
+    if isinstance(key, int):
+        return f"{path}[{key}]"
+    return f"{path}.{key}" if path else key
+
+
+def _fail(code: str, path: str, **args: Any) -> MprError:
+    if "what" in args:
+        args["what_en"], args["what_ja"] = WHAT[args.pop("what")]
+    return MprError(code, Location(path=path), path=path, **args)
+
+
+def whole(value: Any, path: str) -> int:
+    """A count or an amount: an integer of 0 or more."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(NOT_WHOLE, path, value=value)
+    if value < 0:
+        raise _fail(NEGATIVE, path, value=value)
+    return value
+
+
+def at_least(value: Any, minimum: int, path: str) -> int:
+    """A whole number of ``minimum`` or more (a spell tier counts from the first tier)."""
+    number = whole(value, path)
+    if number < minimum:
+        raise _fail(TOO_LOW, path, value=number, minimum=minimum)
+    return number
+
+
+def flag(value: Any, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(NOT_FLAG, path, value=value)
+    return value
+
+
+def mapping(value: Any, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _fail(NOT_MAPPING, path, got=type(value).__name__)
+    return value
+
+
+def sequence(value: Any, path: str) -> Sequence[Any]:
+    if not isinstance(value, (list, tuple)):
+        raise _fail(NOT_LIST, path, got=type(value).__name__)
+    if len(value) > MAX_REBUILD_ENTRIES:
+        raise _fail(TOO_MANY, path, count=len(value), limit=MAX_REBUILD_ENTRIES)
+    return value
+
+
+def name(value: Any, path: str) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise _fail(NOT_TEXT, path, value=value)
+    return value
+
+
+def choice(value: Any, options: Iterable[str], path: str, what: str) -> str:
+    """One of ``options``; an unknown value names the options and the nearest one."""
+    from interpreter.engine import did_you_mean
+
+    options = list(options)
+    if isinstance(value, str) and value in options:
+        return value
+    raise _fail(UNKNOWN_NAME, path, what=what, name=value, options=", ".join(options),
+                hint=did_you_mean(str(value), options))
+
+
+def field_of(record: Mapping[str, Any], key: str, path: str, what: str = "field") -> Any:
+    if key not in record or record[key] is None:
+        raise _fail(MISSING, join(path, key), what=what, name=key)
+    return record[key]
+
+
+def keyed(value: Any, keys: Sequence[str], path: str, what: str) -> dict[str, int]:
+    """A mapping with exactly ``keys`` (in that order), each a whole number."""
+    record = mapping(value, path)
+    for key in record:
+        choice(key, keys, join(path, str(key)), what)
+    return {key: whole(field_of(record, key, path, what), join(path, key)) for key in keys}
+
+
+def unique(records: Sequence[Mapping[str, Any]], path: str) -> None:
+    """Refuse two records of a list with the same ``name``."""
+    seen: dict[str, str] = {}
+    for i, record in enumerate(records):
+        here = join(path, i)
+        label = record["name"]
+        if label in seen:
+            raise _fail(DUPLICATE, join(here, "name"), name=label, first=seen[label])
+        seen[label] = here
+
+
+def linked(path: str, key: str) -> MprError:
+    """A field of a part that the whole-character plan sets itself."""
+    return _fail(LINKED_FIELD, path, name=key)
+
+
+def unset(path: str, option: str) -> MprError:
+    """A parameter the bundled ruleset leaves to the GM, needed by ``option`` of the plan."""
+    return _fail(PARAM_UNSET, path, option=option)

@@ -1,0 +1,151 @@
+"""The schema findings' codes (MPR300-349) and the bilingual words their messages are made of:
+type names, "did you mean", quoting hints for YAML 1.1 values."""
+from __future__ import annotations
+
+import difflib
+import json
+import unicodedata
+from typing import Any
+
+from rules_dsl.errors import define
+
+TYPE = define("MPR300", "expected {expected}, found {found}", "{expected}が必要ですが、{found}です")
+QUOTE = define("MPR301", "YAML reads {text} as {value}, not as text: write it in quotes: '{text}'",
+               "YAML は {text} を文字列ではなく {value} と読みます。引用符で囲んでください: '{text}'")
+REQUIRED = define("MPR302", "the field '{name}' is required", "フィールド '{name}' が必要です")
+UNKNOWN_PROPERTY = define("MPR303", "unknown field '{name}'{hint}", "不明なフィールド '{name}'{hint}")
+ENUM = define("MPR304", "{value} is not one of: {allowed}{hint}",
+              "{value} は次のどれでもありません: {allowed}{hint}")
+CONST = define("MPR305", "{value} must be {allowed}", "{value} は {allowed} でなければなりません")
+PATTERN = define("MPR306", "{value} is not {expected}", "{value} は {expected} ではありません")
+RANGE = define("MPR307", "{value} is out of range: it must be {op} {limit}",
+               "{value} は範囲外です（{op} {limit} である必要があります）")
+LENGTH = define("MPR308", "the text has {value} characters: it must be {op} {limit}",
+                "文字数が {value} です（{op} {limit} である必要があります）")
+ITEMS = define("MPR309", "the list has {value} items: it must be {op} {limit}",
+               "リストの要素数が {value} です（{op} {limit} である必要があります）")
+FIELDS = define("MPR310", "the mapping has {value} fields: it must be {op} {limit}",
+                "マッピングのフィールド数が {value} です（{op} {limit} である必要があります）")
+UNIQUE = define("MPR311", "{value} is repeated: the items must be unique",
+                "{value} が重複しています。要素は重複できません")
+UNKNOWN_KIND = define("MPR312", "unknown kind {kind}{hint}; the known kinds are: {kinds}",
+                      "不明な種類 {kind}{hint}。使える種類: {kinds}")
+ONE_OF_REQUIRED = define("MPR313", "one of {names} is required", "{names} のどれかが必要です")
+AMBIGUOUS = define("MPR314", "the value matches more than one of the allowed forms",
+                   "値が複数の形式に当てはまります")
+UNRESOLVABLE = define("MPR315", "the $ref {ref} is not a local schema: it is never fetched",
+                      "$ref {ref} はローカルのスキーマではありません（取得はしません）")
+DEPENDENT = define("MPR316", "'{name}' needs '{needed}' too", "'{name}' には '{needed}' も必要です")
+EXCLUSIVE = define("MPR317", "{names} cannot be used together", "{names} は同時に使えません")
+NOT_ALLOWED = define("MPR318", "{value} is not allowed here", "{value} はここでは使えません")
+GENERIC = define("MPR319", "does not match the schema: {detail}", "スキーマに合いません: {detail}")
+BAD_INPUTS = define("MPR320", "not a valid JSON Schema: {detail}",
+                    "JSON Schema として正しくありません: {detail}")
+BAD_KEY = define("MPR321", "the key '{key_name}' is not allowed: {detail}",
+                 "キー '{key_name}' は使えません: {detail}")
+UNKNOWN_SCHEMA = define("MPR322", "no schema named {name} in schemas/",
+                        "schemas/ に {name} というスキーマはありません")
+
+_TYPES = {
+    "string": ("text", "文字列"), "integer": ("an integer", "整数"), "number": ("a number", "数値"),
+    "boolean": ("true or false", "真偽値 (true/false)"), "object": ("a mapping", "マッピング"),
+    "array": ("a list", "リスト"), "null": ("null", "null"),
+}
+
+
+def _pick(pair: tuple[str, str], lang: str) -> str:
+    return pair[1] if lang == "ja" else pair[0]
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else type(value).__name__
+
+
+def type_of(value: Any, lang: str) -> str:
+    name = json_type(value)
+    return _pick(_TYPES.get(name, (name, name)), lang)
+
+
+def type_names(expected: list[str], lang: str) -> str:
+    words = [_pick(_TYPES.get(t, (t, t)), lang) for t in expected]
+    return (" または " if lang == "ja" else " or ").join(words)
+
+
+def value(item: Any) -> str:
+    """A short JSON rendering of a value for a message."""
+    try:
+        text = json.dumps(item, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(item)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def names(items: list[Any]) -> str:
+    return ", ".join(f"'{item}'" for item in items)
+
+
+def quote_args(text: str, read_as: Any) -> dict[str, Any]:
+    return {"text": text, "value": value(read_as)}
+
+
+def _plain(name: str) -> str:
+    """A key as a GM meant it: full-width forms folded, invisible characters removed."""
+    folded = unicodedata.normalize("NFKC", name)
+    return "".join(c for c in folded if unicodedata.category(c) != "Cf").lower()
+
+
+def did_you_mean(given: Any, allowed: Any, lang: str) -> str:
+    if not isinstance(given, str):
+        return ""
+    candidates = {_plain(a): a for a in allowed if isinstance(a, str)}
+    close = difflib.get_close_matches(_plain(given), list(candidates), n=1, cutoff=0.6)
+    if not close or candidates[close[0]] == given:
+        return ""
+    guess = candidates[close[0]]
+    return f"（もしかして '{guess}'？）" if lang == "ja" else f" (did you mean '{guess}'?)"
+
+
+def invisible(name: str, lang: str) -> str:
+    hidden = [c for c in name if unicodedata.category(c) == "Cf"]
+    if not hidden:
+        return ""
+    code = f"U+{ord(hidden[0]):04X}"
+    return f"（見えない文字 {code} を含みます）" if lang == "ja" else \
+        f" (it contains the invisible character {code})"
+
+
+def expected(schema: Any, lang: str) -> str:
+    """The phrase for what a pattern wants: the schema's ``x-expected`` or the pattern itself."""
+    custom = schema.get("x-expected") if isinstance(schema, dict) else None
+    if isinstance(custom, dict) and custom.get(lang):
+        return custom[lang]
+    pattern = schema.get("pattern") if isinstance(schema, dict) else None
+    return f"パターン {pattern} に合う文字列" if lang == "ja" else f"text matching {pattern}"
+
+
+def describe(error: Any, lang: str) -> str:
+    """A one-phrase reason for a key refused by ``propertyNames``."""
+    if error.validator == "pattern":
+        return expected(error.schema, lang)
+    return error.message
+
+
+BOUNDS = {
+    "minimum": (RANGE, "≥", lambda v: v), "maximum": (RANGE, "≤", lambda v: v),
+    "exclusiveMinimum": (RANGE, ">", lambda v: v), "exclusiveMaximum": (RANGE, "<", lambda v: v),
+    "minLength": (LENGTH, "≥", len), "maxLength": (LENGTH, "≤", len),
+    "minItems": (ITEMS, "≥", len), "maxItems": (ITEMS, "≤", len),
+    "minProperties": (FIELDS, "≥", len), "maxProperties": (FIELDS, "≤", len),
+}

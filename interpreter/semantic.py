@@ -1,0 +1,254 @@
+"""Semantic checks of a loaded ruleset, after the schema: each check is a generator of diagnostics
+with the signature ``(rule, ruleset, lang)``, and ``check_ruleset`` collects them all.
+
+Where expressions are: a kind schema marks every string that holds an expression with the
+annotation ``"x-expression": "<role>"`` (e.g. ``condition``, ``value``, ``roll``) and every string
+that names another rule with ``"x-rule-ref": true``; ``annotated_paths`` walks a document along
+its kind schema to find them, so a new kind gets these checks by annotating its schema.
+Expressions see the run input's top-level names (the ``inputs`` schema's properties) and ``params``.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
+
+from . import kinds
+from .engine import UNKNOWN_KIND, did_you_mean
+from .model import Rule, Ruleset
+
+UNKNOWN_NAME = define(
+    "MPR351", "{name!r} is neither an input of rule {rule} nor 'params'{hint}",
+    "{name!r} はルール {rule} の入力でも 'params' でもありません{hint}")
+UNKNOWN_PARAM_NAME = define(
+    "MPR352", "rule {rule} has no parameter {name!r}{hint}",
+    "ルール {rule} にパラメータ {name!r} はありません{hint}")
+UNKNOWN_FIELD = define(
+    "MPR353", "{path} has no field {name!r} in the inputs of rule {rule}{hint}",
+    "ルール {rule} の入力 {path} にフィールド {name!r} はありません{hint}")
+UNKNOWN_REFERENCE = define(
+    "MPR354", "rule {rule} refers to rule {target!r}, which is not in the ruleset{hint}",
+    "ルール {rule} が参照するルール {target!r} はルールセットにありません{hint}")
+NOT_IN_ENUM = define(
+    "MPR355", "{path} is never {value!r}: the inputs of rule {rule} allow only {allowed}{hint}",
+    "{path} が {value!r} になることはありません（ルール {rule} の入力で許される値: {allowed}）{hint}")
+KIND_CHECK_FAILED = define(
+    "MPR356", "the checks of kind {kind} could not run on rule {rule}: {detail}",
+    "ルール {rule} に種別 {kind} の検査を実行できませんでした: {detail}")
+
+Check = Callable[[Rule, Ruleset, str], Iterator[Diagnostic]]
+
+
+# --- where expressions and references are -----------------------------------------------------
+
+@cache
+def _schema_file(relative: str) -> dict[str, Any]:
+    from .resources import schemas_dir
+
+    return json.loads((schemas_dir() / relative).read_text(encoding="utf-8"))
+
+
+@cache
+def kind_schema_file(kind: str) -> str | None:
+    """The file under ``schemas/`` of the kind schema whose ``kind`` is ``const: kind``."""
+    from .resources import schemas_dir
+
+    for path in sorted((schemas_dir() / "kinds").glob("*.json")):
+        schema = _schema_file(f"kinds/{path.name}")
+        if (schema.get("properties") or {}).get("kind", {}).get("const") == kind:
+            return f"kinds/{path.name}"
+    return None
+
+
+def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
+    target, _, pointer = ref.partition("#")
+    file = base if not target else str(Path(base).parent / target).replace("\\", "/")
+    parts = [p for p in Path(file).parts if p != "."]
+    while ".." in parts:
+        i = parts.index("..")
+        parts[i - 1:i + 1] = []
+    file = "/".join(parts)
+    node: Any = _schema_file(file)
+    for token in filter(None, pointer.split("/")):
+        node = node[token.replace("~1", "/").replace("~0", "~")]
+    return node, file
+
+
+def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: str,
+                    path: tuple = (), bound: frozenset[str] = frozenset(),
+                    depth: int = 0) -> Iterator[tuple[tuple, Any, frozenset[str]]]:
+    """``(path, annotation, bound)`` for every string of ``instance`` whose schema carries
+    ``keyword``; ``bound`` holds the names bound around it (``"x-binds": "<key>"`` on an object
+    schema: the string at ``<key>`` names a variable for the expressions inside that object)."""
+    if depth > 40 or not isinstance(schema, dict):
+        return
+    binds = schema.get("x-binds")
+    if binds and isinstance(instance, dict) and isinstance(instance.get(binds), str):
+        bound = bound | {instance[binds]}
+    if "$ref" in schema:
+        target, file = _resolve(schema["$ref"], base)
+        yield from annotated_paths(instance, target, file, keyword, path, bound, depth + 1)
+    for sub in schema.get("allOf", ()):
+        yield from annotated_paths(instance, sub, base, keyword, path, bound, depth + 1)
+    for sub in [*schema.get("oneOf", ()), *schema.get("anyOf", ())]:
+        if isinstance(sub, dict) and _type_fits(instance, sub.get("type")):
+            yield from annotated_paths(instance, sub, base, keyword, path, bound, depth + 1)
+    if keyword in schema and isinstance(instance, str):
+        yield path, schema[keyword], bound
+    if isinstance(instance, dict):
+        props = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        for key, value in instance.items():
+            sub = props.get(key, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                yield from annotated_paths(value, sub, base, keyword, path + (key,), bound,
+                                           depth + 1)
+    elif isinstance(instance, list):
+        prefix = schema.get("prefixItems") or []
+        items = schema.get("items")
+        for index, value in enumerate(instance):
+            sub = prefix[index] if index < len(prefix) else items
+            if isinstance(sub, dict):
+                yield from annotated_paths(value, sub, base, keyword, path + (index,), bound,
+                                           depth + 1)
+
+
+def _type_fits(instance: Any, type_: Any) -> bool:
+    if type_ is None:
+        return True
+    types = type_ if isinstance(type_, list) else [type_]
+    checks = {"string": lambda v: isinstance(v, str), "integer": lambda v: isinstance(v, int)
+              and not isinstance(v, bool), "object": lambda v: isinstance(v, dict),
+              "array": lambda v: isinstance(v, list), "boolean": lambda v: isinstance(v, bool),
+              "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+              "null": lambda v: v is None}
+    return any(checks.get(t, lambda v: False)(instance) for t in types)
+
+
+def _annotated(rule: Rule, keyword: str) -> list[tuple[tuple, Any, frozenset[str]]]:
+    file = kind_schema_file(rule.kind)
+    if file is None:
+        return []
+    return list(annotated_paths(rule.doc, _schema_file(file), file, keyword)) + \
+        [(("params",) + p, a, b) for p, a, b in _param_paths(rule, file, keyword)]
+
+
+def _param_paths(rule: Rule, file: str, keyword: str) -> Iterator[tuple[tuple, Any, frozenset]]:
+    """Annotated parameters whose effective value (perhaps a variant's) differs from the document."""
+    schema = (_schema_file(file).get("properties") or {}).get("params")
+    if not isinstance(schema, dict):
+        return
+    own = rule.doc.get("params") or {}
+    changed = {k: v for k, v in rule.params.items() if own.get(k) != v}
+    yield from annotated_paths(changed, schema, file, keyword)
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+def input_names(rule: Rule) -> set[str]:
+    """The root names an expression of ``rule`` may use."""
+    props = (rule.doc.get("inputs") or {}).get("properties") or {}
+    return set(props) | {"params"}
+
+
+def _expressions(rule: Rule) -> Iterator[tuple[tuple, frozenset[str]]]:
+    for path, _role, bound in _annotated(rule, "x-expression"):
+        if path and path[0] == "params" and path[1:2] and path[1] in rule.params:
+            text = _get(rule.params, path[1:])
+        else:
+            text = rule.get(*path)
+        if isinstance(text, str):
+            yield path, bound
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _compiled(rule: Rule, path: tuple) -> Any:
+    if path and path[0] == "params":
+        from rules_dsl import compile_expression
+
+        key = ("__param__",) + path
+        if key not in rule._compiled:
+            rule._compiled[key] = compile_expression(str(_get(rule.params, path[1:])),
+                                                     origin=rule.loc(*path))
+        return rule._compiled[key]
+    return rule.expression(*path)
+
+
+def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every expression parses and passes the static checker; its names resolve."""
+    from .expression_names import check_names, unknown_roots
+
+    for path, bound in _expressions(rule):
+        allowed = input_names(rule) | bound
+        try:
+            expression = _compiled(rule, path)
+        except MprError as error:
+            yield error.at(rule.loc(*path)).diagnostic(lang)
+            continue
+        if expression.names - allowed:
+            yield from unknown_roots(rule, path, expression, allowed, lang)
+        yield from check_names(rule, path, expression, lang)
+
+
+def check_references(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every string a kind schema marks ``x-rule-ref`` names a rule of the ruleset."""
+    for path, _, _ in _annotated(rule, "x-rule-ref"):
+        target = rule.get(*path)
+        if target not in ruleset.rules:
+            yield diagnostic(UNKNOWN_REFERENCE, rule.loc(*path), lang, rule=rule.id,
+                             target=target, hint=did_you_mean(target, ruleset.rules))
+
+
+def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """The kind exists; then the kind's own checks."""
+    kind = kinds.get(rule.kind)
+    if kind is None:
+        yield diagnostic(UNKNOWN_KIND, rule.loc("kind"), lang, kind=rule.kind,
+                         hint=did_you_mean(rule.kind, kinds.registry()))
+        return
+    if kind.check is None:
+        return
+    try:
+        yield from kind.check(rule, ruleset, lang)
+    except MprError as error:
+        yield error.at(rule.loc()).diagnostic(lang)
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        yield diagnostic(KIND_CHECK_FAILED, rule.loc(), lang, kind=rule.kind, rule=rule.id,
+                         detail=f"{type(error).__name__}: {error}")
+
+
+CHECKS: tuple[Check, ...] = (check_expressions, check_references, check_kind)
+
+
+def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
+                  skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
+    findings: list[Diagnostic] = []
+    for rule in ruleset.rules.values():
+        if rule.id in skip:
+            continue
+        expression_errors = False
+        for check in CHECKS:
+            if check is check_kind and expression_errors:
+                continue  # a kind's checks need its expressions to compile
+            for finding in check(rule, ruleset, lang):
+                findings.append(finding)
+                expression_errors |= check is check_expressions and finding.severity == "error"
+    return findings
+
+
+def location_in(rule: Rule, path: tuple, span: Any) -> Location:
+    """The file position of a node ``span`` inside the expression at ``rule.doc[path]``."""
+    origin = rule.loc(*path)
+    if span is None:
+        return origin
+    return origin.shifted(span.line - 1, span.column)

@@ -1,0 +1,218 @@
+"""The built-in functions of the expression language and the value kinds they work on.
+
+Numbers are ints and exact ``Fraction``s (a Fraction that is a whole number is returned as an int);
+``true``/``false`` are not numbers. ``round`` rounds halves away from zero (四捨五入: 2.5 -> 3,
+-2.5 -> -3). Every function works exactly: no floating point anywhere.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from .errors import MprError, define
+
+BAD_ARGUMENT = define(
+    "MPR170", "{function}() takes {wanted}, got {kind}",
+    "{function}() の引数は{wanted_ja}です（{kind_ja}が渡されました）")
+EMPTY_ARGUMENT = define(
+    "MPR171", "{function}() of an empty list has no value",
+    "空のリストに {function}() は使えません")
+CLAMP_BOUNDS = define(
+    "MPR172", "clamp(): the lower bound {low} is greater than the upper bound {high}",
+    "clamp(): 下限 {low} が上限 {high} より大きくなっています")
+
+KIND_JA = {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
+           "list": "リスト", "mapping": "マップ", "value": "値"}
+
+
+def kind(value: Any) -> str:
+    """The language's name for the kind of ``value``."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, Fraction, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, Mapping):
+        return "mapping"
+    return type(value).__name__
+
+
+def is_number(value: Any) -> bool:
+    return type(value) is int or type(value) is Fraction or type(value) is float
+
+
+def exact(value: Any) -> int | Fraction:
+    """An int or Fraction for a number (a YAML float is read as its decimal text: 0.1 is 1/10)."""
+    if type(value) is float:
+        return simplest(Fraction(repr(value)))
+    return value
+
+
+def simplest(value: int | Fraction) -> int | Fraction:
+    """A whole Fraction as an int; anything else unchanged."""
+    if type(value) is Fraction and value.denominator == 1:
+        return value.numerator
+    return value
+
+
+def _fail(function: str, wanted: str, wanted_ja: str, value: Any) -> MprError:
+    k = kind(value)
+    return MprError(BAD_ARGUMENT, function=function, wanted=wanted, wanted_ja=wanted_ja,
+                    kind=k, kind_ja=KIND_JA.get(k, k))
+
+
+def _number(function: str, value: Any) -> int | Fraction:
+    if not is_number(value):
+        raise _fail(function, "a number", "数", value)
+    return exact(value)
+
+
+def _numbers(function: str, values: Any) -> list[int | Fraction]:
+    if not isinstance(values, (list, tuple)):
+        raise _fail(function, "a list of numbers", "数のリスト", values)
+    return [_number(function, v) for v in values]
+
+
+def _booleans(function: str, values: Any) -> list[bool]:
+    if not isinstance(values, (list, tuple)):
+        raise _fail(function, "a list of true/false", "真偽値のリスト", values)
+    for v in values:
+        if type(v) is not bool:
+            raise _fail(function, "a list of true/false", "真偽値のリスト", v)
+    return list(values)
+
+
+def fn_floor(x: Any) -> int:
+    return math.floor(_number("floor", x))
+
+
+def fn_ceil(x: Any) -> int:
+    return math.ceil(_number("ceil", x))
+
+
+def fn_round(x: Any) -> int:
+    value = _number("round", x)
+    magnitude = math.floor(abs(value) + Fraction(1, 2))
+    return magnitude if value >= 0 else -magnitude
+
+
+def fn_abs(x: Any) -> int | Fraction:
+    return abs(_number("abs", x))
+
+
+def _extreme(function: str, args: tuple, pick: Callable) -> int | Fraction:
+    if len(args) > 1 and all(type(a) is int for a in args):
+        return pick(args)
+    values = _numbers(function, args[0]) if len(args) == 1 else [_number(function, a) for a in args]
+    if not values:
+        raise MprError(EMPTY_ARGUMENT, function=function)
+    return simplest(pick(values))
+
+
+def fn_min(*args: Any) -> int | Fraction:
+    return _extreme("min", args, min)
+
+
+def fn_max(*args: Any) -> int | Fraction:
+    return _extreme("max", args, max)
+
+
+def fn_clamp(x: Any, low: Any, high: Any) -> int | Fraction:
+    value, lo, hi = _number("clamp", x), _number("clamp", low), _number("clamp", high)
+    if lo > hi:
+        raise MprError(CLAMP_BOUNDS, low=str(lo), high=str(hi))
+    return simplest(lo if value < lo else hi if value > hi else value)
+
+
+def fn_sum(xs: Any) -> int | Fraction:
+    if type(xs) is list:
+        total = 0
+        for v in xs:
+            if type(v) is not int:
+                break
+            total += v
+        else:
+            return total
+    return simplest(sum(_numbers("sum", xs)))
+
+
+def fn_count(xs: Any, *value: Any) -> int:
+    if value:
+        if not isinstance(xs, (list, tuple)):
+            raise _fail("count", "a list", "リスト", xs)
+        return sum(1 for v in xs if v == value[0])
+    return sum(_booleans("count", xs))
+
+
+def fn_len(x: Any) -> int:
+    if isinstance(x, (str, list, tuple, Mapping)):
+        return len(x)
+    raise _fail("len", "a list, a string or a mapping", "リスト・文字列・マップ", x)
+
+
+def fn_any(xs: Any) -> bool:
+    return any(_booleans("any", xs))
+
+
+def fn_all(xs: Any) -> bool:
+    return all(_booleans("all", xs))
+
+
+@dataclass(frozen=True)
+class Function:
+    """A built-in: its arity (``max_args`` None: any number) and what each argument must be
+    (``args``: one kind per position, the last repeating; ``"value"`` for anything)."""
+
+    name: str
+    impl: Callable[..., Any]
+    min_args: int
+    max_args: int | None
+    args: tuple[str, ...]
+    doc_en: str
+    doc_ja: str
+
+    def arity(self) -> str:
+        if self.max_args == self.min_args:
+            return str(self.min_args)
+        if self.max_args is None:
+            return f"{self.min_args}+"
+        return f"{self.min_args}-{self.max_args}"
+
+
+FUNCTIONS: dict[str, Function] = {f.name: f for f in (
+    Function("floor", fn_floor, 1, 1, ("number",), "round down to a whole number: floor(7/2) = 3",
+             "小数点以下切り捨て: floor(7/2) = 3"),
+    Function("ceil", fn_ceil, 1, 1, ("number",), "round up to a whole number: ceil(7/2) = 4",
+             "小数点以下切り上げ: ceil(7/2) = 4"),
+    Function("round", fn_round, 1, 1, ("number",),
+             "round to the nearest whole number, halves away from zero: round(5/2) = 3",
+             "四捨五入（0.5 は 0 から遠い方へ）: round(5/2) = 3"),
+    Function("abs", fn_abs, 1, 1, ("number",), "absolute value: abs(-3) = 3", "絶対値: abs(-3) = 3"),
+    Function("min", fn_min, 1, None, ("value", "number"),
+             "smallest of the arguments, or of one list: min(3, x), min(xs)",
+             "引数（または1つのリスト）の最小値: min(3, x), min(xs)"),
+    Function("max", fn_max, 1, None, ("value", "number"),
+             "largest of the arguments, or of one list: max(3, x), max(xs)",
+             "引数（または1つのリスト）の最大値: max(3, x), max(xs)"),
+    Function("clamp", fn_clamp, 3, 3, ("number", "number", "number"),
+             "x kept between low and high: clamp(2d6, 3, 10)", "x を low 以上 high 以下に収める: clamp(2d6, 3, 10)"),
+    Function("sum", fn_sum, 1, 1, ("list",), "total of a list of numbers (0 if empty): sum(parts.price)",
+             "数のリストの合計（空なら 0）: sum(parts.price)"),
+    Function("count", fn_count, 1, 2, ("list", "value"),
+             "count(xs): how many are true; count(xs, v): how many equal v",
+             "count(xs): true の個数、count(xs, v): v に等しい要素の個数"),
+    Function("len", fn_len, 1, 1, ("value",), "length of a list, string or mapping: len(parts)",
+             "リスト・文字列・マップの長さ: len(parts)"),
+    Function("any", fn_any, 1, 1, ("list",), "true if any element of a list of true/false is true",
+             "真偽値のリストに true が1つでもあれば true"),
+    Function("all", fn_all, 1, 1, ("list",), "true if every element of a list of true/false is true",
+             "真偽値のリストがすべて true なら true（空なら true）"),
+)}

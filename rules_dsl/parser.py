@@ -1,0 +1,331 @@
+"""Expression text -> AST (``rules_dsl.ast``) with spans, through the LALR grammar ``grammar.lark``.
+
+Limits are enforced before lark runs (length, bracket nesting, runs of prefix operators) and while
+the tree is built (depth and node count), so hostile text meets a coded error, never deep recursion.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from importlib import resources
+
+from lark import Lark, Transformer_NonRecursive, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import ast
+from .errors import Location, MprError, define
+from .limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_TERM, MAX_EXPRESSION_LENGTH,
+                     MAX_FACES, MAX_INT_BITS)
+from .normalize import at, locate, normalize
+
+TOO_LONG = define(
+    "MPR100", "the expression is too long: {length} characters (the limit is {limit})",
+    "式が長すぎます: {length} 文字（上限 {limit} 文字）")
+EMPTY = define("MPR105", "the expression is empty", "式が空です")
+BAD_CHARACTER = define(
+    "MPR110", "unexpected character {char!r} here; expected {expected}",
+    "ここで文字 {char!r} は使えません。{expected_ja}が来るはずです")
+BAD_TOKEN = define(
+    "MPR111", "unexpected {got} here; expected {expected}",
+    "ここで {got} は使えません。{expected_ja}が来るはずです")
+EARLY_END = define(
+    "MPR112", "the expression ends too early; expected {expected}",
+    "式が途中で終わっています。{expected_ja}が来るはずです")
+UNBALANCED = define(
+    "MPR113", "{problem}", "{problem_ja}")
+TOO_DEEP = define(
+    "MPR114", "the expression is nested too deeply: more than {limit} levels of brackets, "
+    "operators or calls", "式の入れ子が深すぎます（括弧・演算子・関数呼び出しが {limit} 段を超えています）")
+TOO_MANY_NODES = define(
+    "MPR115", "the expression is too large: more than {limit} parts",
+    "式が大きすぎます（要素数が上限 {limit} を超えています）")
+NUMBER_TOO_LARGE = define(
+    "MPR116", "the number {digits} is too large (more than {limit} bits)",
+    "数 {digits} が大きすぎます（{limit} ビットを超えています）")
+TOO_MANY_DICE = define(
+    "MPR120", "{text}: at most {limit} dice in one term", "{text}: 1つの項で振れるダイスは {limit} 個までです")
+TOO_MANY_FACES = define(
+    "MPR121", "{text}: a die has at most {limit} faces", "{text}: ダイスの面数は {limit} までです")
+NO_FACES = define(
+    "MPR122", "{text}: a die needs at least 1 face", "{text}: ダイスの面数は 1 以上が必要です")
+NO_DICE = define(
+    "MPR123", "{text} rolls no dice; write 0 if you mean zero",
+    "{text} はダイスを1個も振りません。0 のつもりなら 0 と書いてください")
+D66_COUNT = define(
+    "MPR124", "{text}: d66 is one roll of a tens die and a units die; write d66 + d66 for two",
+    "{text}: d66 は十の位と一の位のダイス1回分です。2回なら d66 + d66 と書いてください")
+
+_CLOSERS = {")": "(", "]": "["}
+_STRING_RE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
+_PREFIX_RUN_RE = re.compile(r"(?:(?<![\w)\]])[-+]\s*|\bnot\b\s*)+")
+_PREFIX_OP_RE = re.compile(r"[-+]|not")
+_SHOWN = {"RPAR": ")", "RSQB": "]", "COMMA": ",", "ELSE": "else", "IF": "if"}
+
+
+@functools.lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("rules_dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+
+
+def _span(meta) -> ast.Span:
+    return ast.Span(meta.line, meta.column, meta.end_column, meta.end_line)
+
+
+def _join(first: ast.Span, last: ast.Span) -> ast.Span:
+    return ast.Span(first.line, first.column, last.end_column, last.last_line)
+
+
+@v_args(meta=True)
+class _ToAst(Transformer_NonRecursive):
+    """Lark tree -> AST, folding flat chains; tracks depth and node count as it builds."""
+
+    def __init__(self, origin: Location | None) -> None:
+        super().__init__()
+        self.origin = origin
+        self.depth: dict[int, int] = {}
+        self.count = 0
+
+    def _made(self, node: ast.Node, *kids: ast.Node) -> ast.Node:
+        depth = 1 + max((self.depth.get(id(k), 1) for k in kids), default=0)
+        self.count += 1
+        if depth > MAX_AST_DEPTH:
+            raise MprError(TOO_DEEP, self._loc(node.span), limit=MAX_AST_DEPTH)
+        if self.count > MAX_AST_NODES:
+            raise MprError(TOO_MANY_NODES, self._loc(node.span), limit=MAX_AST_NODES)
+        self.depth[id(node)] = depth
+        return node
+
+    def _loc(self, span: ast.Span) -> Location:
+        return at(self.origin, span.line, span.column)
+
+    # literals
+    def number(self, meta, children):
+        token = children[0]
+        value = int(token)
+        if value.bit_length() > MAX_INT_BITS:
+            raise MprError(NUMBER_TOO_LARGE, self._loc(_span(meta)),
+                           digits=_short(str(token)), limit=MAX_INT_BITS)
+        return self._made(ast.Number(value=value, span=_span(meta)))
+
+    def string(self, meta, children):
+        return self._made(ast.String(value=_unescape(str(children[0])[1:-1]), span=_span(meta)))
+
+    def true(self, meta, children):
+        return self._made(ast.Boolean(value=True, span=_span(meta)))
+
+    def false(self, meta, children):
+        return self._made(ast.Boolean(value=False, span=_span(meta)))
+
+    def null(self, meta, children):
+        return self._made(ast.Null(span=_span(meta)))
+
+    def name(self, meta, children):
+        return self._made(ast.Name(name=str(children[0]), span=_span(meta)))
+
+    def list(self, meta, children):
+        return self._made(ast.ListLiteral(items=tuple(children), span=_span(meta)), *children)
+
+    def dice(self, meta, children):
+        text = str(children[0])
+        count_text, faces_text = re.split("[dD]", text)
+        span = _span(meta)
+        loc = self._loc(span)
+        if len(count_text) > 12 or (count_text and int(count_text) > MAX_DICE_PER_TERM):
+            raise MprError(TOO_MANY_DICE, loc, text=_short(text), limit=MAX_DICE_PER_TERM)
+        if len(faces_text) > 12 or int(faces_text) > MAX_FACES:
+            raise MprError(TOO_MANY_FACES, loc, text=_short(text), limit=MAX_FACES)
+        count = int(count_text) if count_text else 1
+        faces = int(faces_text)
+        if faces == 0:
+            raise MprError(NO_FACES, loc, text=text)
+        if count == 0:
+            raise MprError(NO_DICE, loc, text=text)
+        if faces == 66:
+            if count != 1:
+                raise MprError(D66_COUNT, loc, text=text)
+            return self._made(ast.D66(span=span))
+        return self._made(ast.Dice(count=count, faces=faces, span=span))
+
+    # paths and calls
+    def attribute(self, meta, children):
+        target, name = children
+        return self._made(ast.Attribute(target=target, name=str(name), span=_span(meta)), target)
+
+    def index(self, meta, children):
+        target, index = children
+        return self._made(ast.Index(target=target, index=index, span=_span(meta)), target, index)
+
+    def call(self, meta, children):
+        name, *args = children
+        name_span = ast.Span(name.line, name.column, name.end_column, name.end_line)
+        node = ast.Call(name=str(name), args=tuple(args), name_span=name_span, span=_span(meta))
+        return self._made(node, *args)
+
+    # operators
+    def conditional(self, meta, children):
+        then, condition, otherwise = children
+        node = ast.Conditional(condition=condition, then=then, otherwise=otherwise,
+                               span=_span(meta))
+        return self._made(node, *children)
+
+    def _fold_logical(self, op: str, children):
+        node = children[0]
+        for right in children[1:]:
+            node = self._made(ast.Logical(op=op, left=node, right=right,
+                                          span=_join(node.span, right.span)), node, right)
+        return node
+
+    def or_expr(self, meta, children):
+        return self._fold_logical("or", children)
+
+    def and_expr(self, meta, children):
+        return self._fold_logical("and", children)
+
+    def not_(self, meta, children):
+        return self._made(ast.Unary(op="not", operand=children[0], span=_span(meta)), children[0])
+
+    def comp_op(self, meta, children):
+        return " ".join(str(t) for t in children)
+
+    def comparison(self, meta, children):
+        operands, ops = tuple(children[0::2]), tuple(children[1::2])
+        return self._made(ast.Compare(ops=ops, operands=operands, span=_span(meta)), *operands)
+
+    def _fold_binary(self, children):
+        node = children[0]
+        for i in range(1, len(children), 2):
+            op, right = str(children[i]), children[i + 1]
+            node = self._made(ast.Binary(op=op, left=node, right=right,
+                                         span=_join(node.span, right.span)), node, right)
+        return node
+
+    def sum(self, meta, children):
+        return self._fold_binary(children)
+
+    def product(self, meta, children):
+        return self._fold_binary(children)
+
+    def power(self, meta, children):
+        left, _, right = children
+        return self._made(ast.Binary(op="**", left=left, right=right, span=_span(meta)),
+                          left, right)
+
+    def sign(self, meta, children):
+        op, operand = children
+        return self._made(ast.Unary(op=str(op), operand=operand, span=_span(meta)), operand)
+
+
+def _unescape(body: str) -> str:
+    if "\\" not in body:
+        return body
+    out, i = [], 0
+    while i < len(body):
+        ch = body[i]
+        if ch == "\\" and i + 1 < len(body):
+            nxt = body[i + 1]
+            out.append({"n": "\n", "t": "\t"}.get(nxt, nxt))
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 24 else text[:20] + "…"
+
+
+def precheck(text: str, origin: Location | None) -> None:
+    """Cheap checks on normalised text before lark runs: balanced brackets, bracket depth and
+    runs of prefix operators within MAX_AST_DEPTH (so nothing later can recurse deeply)."""
+    masked = _STRING_RE.sub(lambda m: m.group()[0] + " " * (len(m.group()) - 2) + m.group()[-1],
+                            text)
+    stack: list[int] = []
+    for index, ch in enumerate(masked):
+        if ch in "([":
+            stack.append(index)
+            if len(stack) > MAX_AST_DEPTH:
+                raise MprError(TOO_DEEP, locate(origin, text, index), limit=MAX_AST_DEPTH)
+        elif ch in ")]":
+            if not stack:
+                raise MprError(UNBALANCED, locate(origin, text, index),
+                               problem=f"'{ch}' has no matching '{_CLOSERS[ch]}'",
+                               problem_ja=f"'{ch}' に対応する '{_CLOSERS[ch]}' がありません")
+            opener = masked[stack.pop()]
+            if opener != _CLOSERS[ch]:
+                raise MprError(UNBALANCED, locate(origin, text, index),
+                               problem=f"'{opener}' is closed by '{ch}'",
+                               problem_ja=f"'{opener}' が '{ch}' で閉じられています")
+    if stack:
+        opener = masked[stack[-1]]
+        closer = ")" if opener == "(" else "]"
+        raise MprError(UNBALANCED, locate(origin, text, stack[-1]),
+                       problem=f"this '{opener}' is never closed: add '{closer}'",
+                       problem_ja=f"この '{opener}' が閉じられていません。'{closer}' を書いてください")
+    for run in _PREFIX_RUN_RE.finditer(masked):
+        if len(_PREFIX_OP_RE.findall(run.group())) > MAX_AST_DEPTH:
+            raise MprError(TOO_DEEP, locate(origin, text, run.start()), limit=MAX_AST_DEPTH)
+
+
+def _expected(names: set[str]) -> tuple[str, str]:
+    """(English, Japanese) descriptions of what the parser would have accepted."""
+    en: list[str] = []
+    ja: list[str] = []
+    if names & {"INT", "NAME", "STRING"}:
+        en.append("a value (a number, a name, 2d6, 'text', a list or a bracket)")
+        ja.append("値（数・名前・2d6・'文字列'・リスト・括弧）")
+    elif names & {"STAR", "SLASH", "PLUS", "MINUS"}:
+        en.append("an operator")
+        ja.append("演算子")
+    else:
+        for name in sorted(names & set(_SHOWN), key=list(_SHOWN).index):
+            en.append(f"'{_SHOWN[name]}'")
+            ja.append(f"'{_SHOWN[name]}'")
+    if "$END" in names:
+        en.append("the end of the expression")
+        ja.append("式の終わり")
+    return " or ".join(en) or "something else", "・".join(ja) or "別のもの"
+
+
+def _lark_error(error: UnexpectedInput, text: str, origin: Location | None) -> MprError:
+    if isinstance(error, UnexpectedCharacters):
+        en, ja = _expected(set(error.allowed or ()))
+        return MprError(BAD_CHARACTER, at(origin, error.line, error.column),
+                        char=text[error.pos_in_stream], expected=en, expected_ja=ja)
+    expected = set(getattr(error, "expected", ()) or ())
+    en, ja = _expected(expected)
+    token = getattr(error, "token", None)
+    if not isinstance(error, UnexpectedToken) or token is None or token.type == "$END":
+        line, column = _end(text)
+        return MprError(EARLY_END, at(origin, line, column), expected=en, expected_ja=ja)
+    got = f"'{_short(str(token))}'"
+    return MprError(BAD_TOKEN, at(origin, token.line, token.column), got=got,
+                    expected=en, expected_ja=ja)
+
+
+def _end(text: str) -> tuple[int, int]:
+    stripped = text.rstrip()
+    line = stripped.count("\n") + 1
+    return line, len(stripped) - (stripped.rfind("\n") + 1) + 1
+
+
+def parse(text: str, origin: Location | None = None) -> ast.Node:
+    """Parse expression text into its AST; every error is an MprError located in ``origin``'s file."""
+    if len(text) > MAX_EXPRESSION_LENGTH:
+        raise MprError(TOO_LONG, at(origin, 1, 1), length=len(text), limit=MAX_EXPRESSION_LENGTH)
+    normal = normalize(text, origin)
+    if not normal.strip():
+        raise MprError(EMPTY, at(origin, 1, 1))
+    precheck(normal, origin)
+    try:
+        tree = _lark().parse(normal)
+    except UnexpectedInput as error:
+        raise _lark_error(error, normal, origin) from None
+    try:
+        node = _ToAst(origin).transform(tree)
+    except VisitError as error:
+        if isinstance(error.orig_exc, MprError):
+            raise error.orig_exc from None
+        raise
+    return node

@@ -1,0 +1,347 @@
+"""Exact distributions of expressions: each dice term is its own independent random variable, so a
+recursion over the syntax tree combines the distributions of a node's random parts by convolution,
+exactly (whole-number weights over a common denominator, then ``Fraction``s), never by sampling.
+
+The operators keep the language's own meaning: a node with random parts is compiled once with each
+random part replaced by a placeholder name, and that closure is called on every combination of the
+parts' values. Parts without dice are evaluated once, normally. ``if``/``and``/``or`` choose among
+their branches' distributions, so a branch is only computed when some roll reaches it.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Callable, Hashable, Mapping
+from fractions import Fraction
+from typing import Any
+
+from . import ast
+from .distribution import TOO_LARGE, Distribution
+from .errors import MprError, define
+from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
+
+BOOL_NUMBER_CLASH = define(
+    "MPR190", "the outcomes mix true/false with the numbers 1/0, which a distribution cannot tell "
+    "apart; make every branch give the same type",
+    "結果に true/false と数値 1/0 が混在しており、確率分布では区別できません。"
+    "すべての分岐が同じ型の値を返すようにしてください")
+
+Closure = Callable[[Mapping[str, Any], Any], Any]
+_FOLDABLE = ("sum", "min", "max", "any", "all")  # f(xs) == f([f(xs[:-1]), xs[-1]])
+Compiler = Callable[[ast.Node], Closure]
+
+
+class _Truth:
+    """A boolean inside a distribution, kept apart from the numbers 1 and 0 (``True == 1``)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: bool) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "true" if self.value else "false"
+
+
+TRUE, FALSE = _Truth(True), _Truth(False)
+
+
+class _Map(tuple):
+    """A mapping inside a distribution: its (key, value) items sorted by key, hashable."""
+
+
+def freeze(value: Any) -> Hashable:
+    """A value as a distribution key: booleans apart from numbers, lists as tuples, dicts as _Map."""
+    if value is True:
+        return TRUE
+    if value is False:
+        return FALSE
+    if isinstance(value, list):
+        return tuple(freeze(v) for v in value)
+    if isinstance(value, dict):
+        return _Map(sorted(((k, freeze(v)) for k, v in value.items()), key=lambda kv: str(kv[0])))
+    return value
+
+
+def thaw(key: Hashable) -> Any:
+    """The language value of a distribution key."""
+    if isinstance(key, _Truth):
+        return key.value
+    if isinstance(key, _Map):
+        return {k: thaw(v) for k, v in key}
+    if isinstance(key, tuple):
+        return [thaw(v) for v in key]
+    return key
+
+
+def _external(key: Hashable) -> Hashable:
+    """The key shown to callers: real booleans, lists as tuples, mappings as tuples of items."""
+    if isinstance(key, _Truth):
+        return key.value
+    if isinstance(key, _Map):
+        return tuple((k, _external(v)) for k, v in key)
+    if isinstance(key, tuple):
+        return tuple(_external(v) for v in key)
+    return key
+
+
+class _Weights:
+    """A distribution as whole-number weights over one denominator: P(v) = weights[v] / total.
+    Whole numbers keep convolution fast; probabilities become ``Fraction``s only at the end."""
+
+    __slots__ = ("weights", "total")
+
+    def __init__(self, weights: dict[Hashable, int], total: int) -> None:
+        if len(weights) > MAX_DISTRIBUTION_SIZE:
+            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+        self.weights = weights
+        self.total = total
+
+    @classmethod
+    def constant(cls, key: Hashable) -> "_Weights":
+        return cls({key: 1}, 1)
+
+    def __len__(self) -> int:
+        return len(self.weights)
+
+
+class _Prob:
+    """One computation: the environment, the compiler of placeholder nodes, the work budget."""
+
+    def __init__(self, tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler) -> None:
+        self.random = random_nodes(tree)
+        self.scope: dict[str, Any] = dict(env)
+        self.compile_node = compile_node
+        self.work = 0
+        self.placeholders = 0
+        self.truth_tests: dict[int, tuple[str, Closure]] = {}
+        self.dice: dict[tuple[int, int], _Weights] = {}
+
+    # --- the arithmetic of weights -------------------------------------------------------------
+    def _charge(self, pairs: int) -> None:
+        self.work += pairs
+        if self.work > MAX_PROB_WORK:
+            raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what="combinations")
+
+    def _map(self, a: _Weights, f: Callable[[Any], Hashable]) -> _Weights:
+        self._charge(len(a))
+        out: dict[Hashable, int] = {}
+        for x, w in a.weights.items():
+            y = f(x)
+            out[y] = out.get(y, 0) + w
+        return _Weights(out, a.total)
+
+    def _combine(self, a: _Weights, b: _Weights, f: Callable[[Any, Any], Hashable]) -> _Weights:
+        """``f(x, y)`` for independent x ~ a and y ~ b."""
+        self._charge(len(a) * len(b))
+        out: dict[Hashable, int] = {}
+        for x, wx in a.weights.items():
+            for y, wy in b.weights.items():
+                z = f(x, y)
+                out[z] = out.get(z, 0) + wx * wy
+            if len(out) > MAX_DISTRIBUTION_SIZE:
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+        return _Weights(out, a.total * b.total)
+
+    def _bind(self, a: _Weights, f: Callable[[Any], _Weights]) -> _Weights:
+        """For each x ~ a the distribution ``f(x)``, weighted by P(x) (branches of if/and/or)."""
+        self._charge(len(a))
+        inner = [(w, f(x)) for x, w in a.weights.items()]
+        common = math.lcm(*(d.total for _, d in inner))
+        out: dict[Hashable, int] = {}
+        for w, d in inner:
+            self._charge(len(d))
+            scale = w * (common // d.total)
+            for y, wy in d.weights.items():
+                out[y] = out.get(y, 0) + scale * wy
+        return _Weights(out, a.total * common)
+
+    # --- placeholders and truth ------------------------------------------------------------------
+    def _placeholder(self, like: ast.Node) -> ast.Name:
+        self.placeholders += 1
+        return ast.Name(span=like.span, name=f"${self.placeholders}")
+
+    def _truth(self, key: Hashable, node: ast.Node) -> bool:
+        """The language's truth of a value, through its own conditional (compiled once per node)."""
+        test = self.truth_tests.get(id(node))
+        if test is None:
+            name = self._placeholder(node)
+            closure = self.compile_node(ast.Conditional(
+                span=node.span, condition=name, then=ast.Boolean(span=node.span, value=True),
+                otherwise=ast.Boolean(span=node.span, value=False)))
+            test = self.truth_tests[id(node)] = (name.name, closure)
+        self.scope[test[0]] = thaw(key)
+        return bool(test[1](self.scope, None))
+
+    # --- the recursion ---------------------------------------------------------------------------
+    def of(self, node: ast.Node) -> _Weights:
+        if id(node) not in self.random:
+            return _Weights.constant(freeze(self.compile_node(node)(self.scope, None)))
+        if isinstance(node, ast.Dice):
+            return self._dice(node.count, node.faces)
+        if isinstance(node, ast.D66):
+            die = self._dice(1, 6)
+            return self._combine(die, die, lambda tens, units: 10 * tens + units)
+        if isinstance(node, ast.Conditional):
+            return self._conditional(node)
+        if isinstance(node, ast.Logical):
+            return self._logical(node)
+        if isinstance(node, ast.Call) and node.name in _FOLDABLE:
+            if len(node.args) == 1 and isinstance(node.args[0], ast.ListLiteral) \
+                    and len(node.args[0].items) >= 2:
+                listed = node.args[0]
+                return self._folded(node, listed.items, lambda a, b: dataclasses.replace(
+                    node, args=(dataclasses.replace(listed, items=(a, b)),)))
+            if len(node.args) >= 2 and node.name in ("min", "max"):
+                return self._folded(node, node.args, lambda a, b: dataclasses.replace(node, args=(a, b)))
+        return self._lifted(node)
+
+    def _dice(self, count: int, faces: int) -> _Weights:
+        """The sum of ``count`` dice of ``faces`` faces: the ways to reach each total, one die at a
+        time (a sliding window over the previous ways), over faces**count (cached)."""
+        known = self.dice.get((count, faces))
+        if known is None:
+            if count * (faces - 1) + 1 > MAX_DISTRIBUTION_SIZE:
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+            # one step per added die k = 2..count, each building k * (faces - 1) + 1 counts
+            self._charge(sum(k * (faces - 1) + 1 for k in range(2, count + 1)))
+            ways = [1] * faces  # ways[i]: ways to roll (dice so far) + i
+            for _ in range(count - 1):
+                prefix = [0]
+                for w in ways:
+                    prefix.append(prefix[-1] + w)
+                n = len(ways)
+                ways = [prefix[min(i + 1, n)] - prefix[max(0, i - faces + 1)]
+                        for i in range(n + faces - 1)]
+            known = _Weights({count + i: w for i, w in enumerate(ways)}, faces ** count)
+            self.dice[(count, faces)] = known
+        return known
+
+    def _conditional(self, node: ast.Conditional) -> _Weights:
+        branches: dict[bool, _Weights] = {}
+
+        def chosen(key: Hashable) -> _Weights:
+            truth = self._truth(key, node.condition)
+            if truth not in branches:
+                branches[truth] = self.of(node.then if truth else node.otherwise)
+            return branches[truth]
+
+        return self._bind(self.of(node.condition), chosen)
+
+    def _logical(self, node: ast.Logical) -> _Weights:
+        a, b = self._placeholder(node.left), self._placeholder(node.right)
+        closure = self.compile_node(dataclasses.replace(node, left=a, right=b))
+        scope = self.scope
+        right: list[_Weights] = []
+
+        def value(key: Hashable) -> _Weights:
+            if self._truth(key, node.left) == (node.op == "or"):  # decided by the left side alone
+                scope[a.name], scope[b.name] = thaw(key), None
+                return _Weights.constant(freeze(closure(scope, None)))
+            if not right:
+                right.append(self.of(node.right))
+
+            def both(other: Hashable) -> Hashable:
+                scope[a.name], scope[b.name] = thaw(key), thaw(other)
+                return freeze(closure(scope, None))
+
+            return self._map(right[0], both)
+
+        return self._bind(self.of(node.left), value)
+
+    def _folded(self, node: ast.Node, items: tuple[ast.Node, ...],
+                pair: Callable[[ast.Name, ast.Name], ast.Node]) -> _Weights:
+        """sum/min/max/any/all of several items, one item at a time: f([f(earlier), item]) is
+        f(all items) for these functions, and the running value stays small."""
+        a, b = self._placeholder(node), self._placeholder(node)
+        closure = self.compile_node(pair(a, b))
+        scope = self.scope
+
+        def step(acc: Hashable, x: Hashable) -> Hashable:
+            scope[a.name], scope[b.name] = thaw(acc), thaw(x)
+            return freeze(closure(scope, None))
+
+        state = self._combine(self.of(items[0]), self.of(items[1]), step)
+        for item in items[2:]:
+            state = self._combine(state, self.of(item), step)
+        return state
+
+    def _lifted(self, node: ast.Node) -> _Weights:
+        """Any other node: its random children as placeholders, evaluated on every combination."""
+        names: list[str] = []
+        parts: list[_Weights] = []
+
+        def swap(child: Any) -> Any:
+            if isinstance(child, ast.Node) and id(child) in self.random:
+                placeholder = self._placeholder(child)
+                names.append(placeholder.name)
+                parts.append(self.of(child))
+                return placeholder
+            return child
+
+        changes = {}
+        for f in dataclasses.fields(node):
+            value = getattr(node, f.name)
+            if isinstance(value, ast.Node) and f.name != "span":
+                changes[f.name] = swap(value)
+            elif isinstance(value, tuple):
+                changes[f.name] = tuple(swap(v) for v in value)
+        closure = self.compile_node(dataclasses.replace(node, **changes))
+        scope = self.scope
+        if len(parts) == 1:
+            (k,) = names
+
+            def one(x: Hashable) -> Hashable:
+                scope[k] = thaw(x)
+                return freeze(closure(scope, None))
+
+            return self._map(parts[0], one)
+        if len(parts) == 2:
+            k1, k2 = names
+
+            def two(x: Hashable, y: Hashable) -> Hashable:
+                scope[k1], scope[k2] = thaw(x), thaw(y)
+                return freeze(closure(scope, None))
+
+            return self._combine(parts[0], parts[1], two)
+        joint = _Weights.constant(())
+        for part in parts:
+            joint = self._combine(joint, part, lambda acc, x: acc + (x,))
+
+        def many(values: tuple) -> Hashable:
+            for k, x in zip(names, values):
+                scope[k] = thaw(x)
+            return freeze(closure(scope, None))
+
+        return self._map(joint, many)
+
+
+def random_nodes(tree: ast.Node) -> set[int]:
+    """The ids of the nodes that contain a dice term (children are seen before their parents)."""
+    found: set[int] = set()
+    for node in reversed(list(ast.walk(tree))):
+        if isinstance(node, (ast.Dice, ast.D66)) or any(id(c) in found for c in node.children()):
+            found.add(id(node))
+    return found
+
+
+def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler) -> Distribution:
+    """The exact distribution of the expression ``tree`` in ``env``; ``compile_node`` gives the
+    language's closure ``(env, dice) -> value`` of a node."""
+    result = _Prob(tree, env, compile_node).of(tree)
+    out: dict[Hashable, Fraction] = {}
+    for key, weight in result.weights.items():
+        shown = _external(key)
+        if shown in out:
+            raise MprError(BOOL_NUMBER_CLASH)
+        if weight:
+            out[shown] = Fraction(weight, result.total)
+    return Distribution(out)
+
+
+def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
+    """The exact distribution of a compiled ``Expression`` (``rules_dsl.compile_expression``) in ``env``."""
+    from .compiler import compile_ast
+
+    origin = getattr(expression, "origin", None)
+    return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin))

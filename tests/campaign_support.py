@@ -1,0 +1,52 @@
+"""Helpers of the campaign tests: a private copy of the campaign's rule files (so that edits to the
+bundled ruleset during a run do not look like a changed ruleset), a roster, state dumps."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from interpreter.campaign import commands
+from interpreter.campaign.store import Store
+from interpreter.resources import bundled_ruleset
+
+RULE_FILES = ("ruleset.yaml", "cards.yaml", "rest.yaml", "briefing.yaml")
+
+CHARS = {"characters": [
+    {"id": "alice", "name": "アリス", "hand": ["SA", "H10"], "hand_size": 4,
+     "items": [{"id": "battery", "name": "Aバッテリー", "held_cards": ["JK1"], "held_size": 2}]},
+    {"id": "bob", "hand_size": 3},
+]}
+
+
+def make_ruleset(folder: Path, manifest: dict[str, Any] | None = None) -> Path:
+    """The campaign's rule files copied to ``folder``, with ``manifest`` merged into ruleset.yaml."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for name in RULE_FILES:
+        shutil.copy(bundled_ruleset() / name, folder / name)
+    if manifest:
+        data = yaml.safe_load((folder / "ruleset.yaml").read_text(encoding="utf-8"))
+        data.update(manifest)
+        (folder / "ruleset.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return folder
+
+
+def make_campaign(tmp: Path, *, seed: int = 1, chars: dict | None = None,
+                  manifest: dict[str, Any] | None = None, name: str = "c.db", **options: Any) -> str:
+    ruleset = make_ruleset(tmp / f"rules_{name}", manifest)
+    chars_file = tmp / f"chars_{name}.yaml"
+    chars_file.write_text(yaml.safe_dump(chars or CHARS, allow_unicode=True), encoding="utf-8")
+    path = str(tmp / name)
+    commands.init(path, str(chars_file), ruleset=str(ruleset), seed=seed, **options)
+    return path
+
+
+def dump(path: str) -> dict[str, Any]:
+    with Store.open(path) as store:
+        return store.load().dump()
+
+
+def holders(path: str) -> dict[str, list[str]]:
+    return dump(path)["cards"]["holders"]

@@ -1,0 +1,176 @@
+"""The core check (RULES.md Rc): every case of the rules as (notation, dice, expected JSON), and its
+exact probabilities cross-checked against brute-force enumeration of every dice tuple."""
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from interpreter import core_check
+from interpreter.core_check import CheckRules, CheckSpec
+from rules_dsl.dice import ScriptedDice, SeededDice
+from rules_dsl.errors import MprError
+
+
+def outcome(dice, success, special=None, value=None):
+    return {"dice": dice, "success": success, "result": "success" if success else "failure",
+            "special": special, "value": value}
+
+
+CASES = [
+    # normal success: the achieved value is the highest die <= m
+    ("3MP15C10", [9, 4, 12], outcome([9, 4, 12], True, None, 12)),
+    ("3MP15", [9, 4, 18], outcome([9, 4, 18], True, None, 9)),
+    ("MP12", [7], outcome([7], True, None, 7)),
+    ("2MP10", [3, 9], outcome([3, 9], True, None, 9)),
+    # failure: no die <= m
+    ("2MP5", [6, 20], outcome([6, 20], False)),
+    ("MP12", [13], outcome([13], False)),
+    # challenge: the die <= m must also be >= x
+    ("3MP15C10", [9, 4, 18], outcome([9, 4, 18], False)),
+    ("3MP15C10", [10, 4, 18], outcome([10, 4, 18], True, None, 10)),
+    ("2MP15C10", [16, 9], outcome([16, 9], False)),
+    # jackpot: a die equal to m succeeds, even against the challenge value
+    ("3MP15C10", [15, 4, 2], outcome([15, 4, 2], True, "JP", 15)),
+    ("2MP5C8", [5, 20], outcome([5, 20], True, "JP", 5)),
+    ("MP20", [20], outcome([20], True, "JP", 20)),
+    # bad beat: every die 1 fails, and beats the jackpot
+    ("3MP15", [1, 1, 1], outcome([1, 1, 1], False, "BB")),
+    ("MP1", [1], outcome([1], False, "BB")),
+    ("2MP1C1", [1, 1], outcome([1, 1], False, "BB")),
+    ("3MP15", [1, 1, 2], outcome([1, 1, 2], True, None, 2)),
+    # zero dice: two dice, the worse counts
+    ("0MP15C5", [6, 12], outcome([6, 12], True, None, 6)),  # every die <= m and >= x: the lowest
+    ("0MP15", [6, 16], outcome([6, 16], False)),  # one die above m
+    ("0MP15C5", [4, 12], outcome([4, 12], False)),  # one die below x
+    ("0MP15C18", [15, 15], outcome([15, 15], True, "JP", 15)),  # JP needs every die = m
+    ("0MP15C18", [15, 17], outcome([15, 17], False)),  # one die = m is no JP
+    ("0MP15", [1, 12], outcome([1, 12], False, "BB")),  # any die 1 is BB
+    ("0MP1", [1, 1], outcome([1, 1], False, "BB")),  # BB beats JP
+]
+
+
+@pytest.mark.parametrize("notation, dice, expected", CASES)
+def test_resolve(notation, dice, expected):
+    spec = core_check.parse_notation(notation)
+    assert core_check.resolve(spec, dice).to_json() == expected
+    assert core_check.roll(spec, ScriptedDice(dice)).to_json() == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("3MP15C10", CheckSpec(3, 15, 10)),
+    ("MP12", CheckSpec(1, 12, None)),
+    ("0MP15C5", CheckSpec(0, 15, 5)),
+    ("３ＭＰ１５Ｃ１０", CheckSpec(3, 15, 10)),
+    (" 2mp8c3 ", CheckSpec(2, 8, 3)),
+    ("12MP7", CheckSpec(12, 7, None)),
+])
+def test_parse(text, expected):
+    assert core_check.parse_notation(text) == expected
+
+
+@pytest.mark.parametrize("text, code", [
+    ("3MP", "MPR010"), ("MP", "MPR010"), ("3MP15C", "MPR010"), ("3D6", "MPR010"), ("", "MPR010"),
+    ("-1MP5", "MPR010"), ("3MP15C10x", "MPR010"), ("101MP5", "MPR011"), ("3MP10000", "MPR011"),
+    ("3MP5C10000", "MPR011"),
+])
+def test_bad_notation(text, code):
+    with pytest.raises(MprError) as info:
+        core_check.parse_notation(text)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize("notation, dice, code", [
+    ("3MP15", [1, 2], "MPR150"), ("3MP15", [1, 2, 3, 4], "MPR152"), ("2MP15", [0, 3], "MPR151"),
+    ("2MP15", [3, 21], "MPR151"), ("0MP15", [3], "MPR150"),
+])
+def test_wrong_dice(notation, dice, code):
+    with pytest.raises(MprError) as info:
+        core_check.resolve(core_check.parse_notation(notation), dice)
+    assert info.value.code == code
+
+
+@pytest.mark.parametrize("notation, line", [
+    ("3MP15C10", "(3MP15C10) > [9,4,18] > 失敗"),
+    ("3MP15C10", "(3MP15C10) > [9,4,12] > 成功（達成値12）"),
+    ("3MP15C10", "(3MP15C10) > [15,4,2] > ジャックポット！ 成功（達成値15）"),
+    ("3MP15", "(3MP15) > [1,1,1] > バッドビート… 失敗"),
+])
+def test_text(notation, line):
+    dice = [int(d) for d in line.split("[")[1].split("]")[0].split(",")]
+    assert core_check.resolve(core_check.parse_notation(notation), dice).text("ja") == line
+
+
+def brute_force(spec: CheckSpec, faces: int, zero_roll: int = 2) -> dict:
+    """Rc read directly, over every tuple of dice: {(success, special, value): probability}."""
+    m, x = spec.target, spec.challenge or 1
+    count = zero_roll if spec.dice == 0 else spec.dice
+    tally: dict = {}
+    for dice in itertools.product(range(1, faces + 1), repeat=count):
+        if spec.dice == 0:
+            bb, jp = 1 in dice, all(d == m for d in dice)
+            ok = all(x <= d <= m for d in dice)
+            value = min(dice)
+        else:
+            bb, jp = all(d == 1 for d in dice), m in dice
+            ok = any(x <= d <= m for d in dice)
+            value = max((d for d in dice if d <= m), default=None)
+        if bb:
+            key = (False, "BB", None)
+        elif jp:
+            key = (True, "JP", m)
+        elif ok:
+            key = (True, None, value)
+        else:
+            key = (False, None, None)
+        tally[key] = tally.get(key, 0) + 1
+    total = faces ** count
+    return {k: Fraction(v, total) for k, v in tally.items()}
+
+
+@pytest.mark.parametrize("notation, faces", [
+    ("3MP15C10", 20), ("MP12", 20), ("0MP15C5", 20), ("0MP12", 20), ("2MP5C8", 20),
+    ("3MP1", 20), ("4MP4C2", 8), ("0MP3C3", 6), ("2MP25", 20), ("3MP0", 10), ("5MP6C4", 6),
+])
+def test_distribution_matches_enumeration(notation, faces):
+    spec = core_check.parse_notation(notation)
+    dist = core_check.success_distribution(spec, faces=faces)
+    got = {(r.success, r.special, r.value): p for r, p in dist.items()}
+    assert got == brute_force(spec, faces)
+    assert dist.total() == 1
+
+
+@pytest.mark.parametrize("notation, probability", [
+    ("3MP15C10", Fraction(657, 1000)),  # 1 - (14/20)^3: six faces 10..15 succeed
+    ("2MP15C7", Fraction(279, 400)),  # 1 - (11/20)^2
+    ("0MP15C5", Fraction(121, 400)),  # (11/20)^2: both dice within 5..15
+    ("MP12", Fraction(11, 20)),  # 2..12 succeed, 1 is a bad beat
+    ("MP1", Fraction(0)),
+])
+def test_success_probability(notation, probability):
+    assert core_check.success_probability(core_check.parse_notation(notation)) == probability
+
+
+def test_game_numbers_come_from_the_manifest():
+    rules = core_check.bundled_rules()
+    assert rules == CheckRules(faces=20, default_dice=1, zero_dice_roll=2)
+    custom = CheckRules(faces=6, default_dice=2, zero_dice_roll=3)
+    spec = core_check.parse_notation("MP4", rules=custom)
+    assert spec.dice == 2
+    assert len(core_check.roll(CheckSpec(0, 4), SeededDice(1), rules=custom).dice) == 3
+    with pytest.raises(MprError) as info:
+        CheckRules.from_parameters({"core_check": {"faces": 0, "default_dice": 1, "zero_dice_roll": 2}})
+    assert info.value.code == "MPR012"
+
+
+def test_seeded_roll_repeats():
+    spec = core_check.parse_notation("3MP15C10")
+    first = core_check.roll(spec, SeededDice(42)).to_json()
+    assert first == core_check.roll(spec, SeededDice(42)).to_json()
+    assert len(first["dice"]) == 3 and all(1 <= d <= 20 for d in first["dice"])
+
+
+def test_hundred_dice_is_fast_and_exact():
+    p = core_check.success_probability(core_check.parse_notation("100MP15C10"))
+    assert p == 1 - Fraction(14, 20) ** 100  # every die 1 (BB) is among the failures already

@@ -1,0 +1,109 @@
+"""Every limit of the language, at and past its bound: hostile text is a coded error, never a
+hang, a deep recursion or a huge number."""
+from __future__ import annotations
+
+import pytest
+
+from rules_dsl import compile_expression, parse
+from rules_dsl.dice import ScriptedDice, SeededDice
+from rules_dsl.errors import MprError
+from rules_dsl.limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_EVALUATION,
+                              MAX_DICE_PER_TERM, MAX_EXPONENT, MAX_EXPRESSION_LENGTH, MAX_FACES,
+                              MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH)
+
+D = MAX_AST_DEPTH
+
+REFUSED = [
+    ("10,000 nested parentheses", "(" * 10_000 + "1" + ")" * 10_000, "MPR100"),
+    ("nested parentheses within the length", "(" * 1_999 + "1" + ")" * 1_999, "MPR114"),
+    ("10,000 unary minus", "-" * 10_000 + "1", "MPR100"),
+    ("unary minus within the length", "-" * 3_999 + "1", "MPR114"),
+    ("spaced unary minus", "- " * 1_999 + "1", "MPR114"),
+    ("a run of not", "not " * 999 + "true", "MPR114"),
+    ("a 1 MB expression", "1+" * 500_000 + "1", "MPR100"),
+    ("a tower of powers", "2" + "**2" * 1_300, "MPR114"),
+    ("a long path", "a" + ".b" * 1_900, "MPR114"),
+    ("nested lists", "[" * 2_000 + "]" * 2_000, "MPR114"),
+    ("nested calls", "abs(" * (D + 1) + "1" + ")" * (D + 1), "MPR114"),
+    ("too many nodes", "[" + ",".join(["-1"] * (MAX_AST_NODES // 2 + 1)) + "]", "MPR115"),
+    ("a long flat sum", "+".join(["1"] * (D + 2)), "MPR114"),
+    ("a huge literal", "9" * 3_000, "MPR116"),
+    ("too many dice", f"{MAX_DICE_PER_TERM + 1}d6", "MPR120"),
+    ("a billion dice", "1000000000d6", "MPR120"),
+    ("too many faces", f"d{MAX_FACES + 1}", "MPR121"),
+    ("an absurd die", "1d" + "9" * 100, "MPR121"),
+    ("d0", "d0", "MPR122"),
+    ("0d0", "0d0", "MPR122"),
+    ("0d6", "0d6", "MPR123"),
+    ("NUL", "1 + \x00", "MPR101"),
+]
+
+
+@pytest.mark.parametrize("label,text,code", REFUSED, ids=[r[0] for r in REFUSED])
+def test_refused_before_evaluation(label: str, text: str, code: str) -> None:
+    with pytest.raises(MprError) as caught:
+        compile_expression(text)
+    assert caught.value.code == code
+    assert caught.value.loc is not None and caught.value.loc.column is not None
+
+
+AT_THE_BOUND = [
+    ("(" * D + "1" + ")" * D, {}),
+    ("-" * (D - 1) + "1", {}),
+    ("[" + ",".join(["1"] * 500) + "]", {}),
+    (f"{MAX_DICE_PER_TERM}d{MAX_FACES}", {}),
+    ("+".join(["1"] * (D - 1)), {}),
+    ("1" + " " * (MAX_EXPRESSION_LENGTH - 1), {}),
+]
+
+
+@pytest.mark.parametrize("text,env", AT_THE_BOUND)
+def test_accepted_at_the_bound(text: str, env: dict) -> None:
+    compile_expression(text).evaluate(env, SeededDice(1))
+
+
+EVALUATION = [
+    ("9**9**9", {}, "MPR144"),
+    (f"2 ** {MAX_EXPONENT + 1}", {}, "MPR144"),
+    ("n ** 64", {"n": 2 ** 10}, "MPR143"),
+    ("n * n", {"n": 2 ** (MAX_INT_BITS - 10)}, "MPR143"),
+    ("(n / 3) ** 64", {"n": 2 ** 8}, "MPR143"),
+    ("s + s", {"s": "x" * MAX_STRING_LENGTH}, "MPR149"),
+    ("l + l", {"l": [0] * MAX_LIST_LENGTH}, "MPR149"),
+    ("1 / 0", {}, "MPR141"),
+]
+
+
+@pytest.mark.parametrize("text,env,code", EVALUATION)
+def test_refused_at_evaluation(text: str, env: dict, code: str) -> None:
+    with pytest.raises(MprError) as caught:
+        compile_expression(text).evaluate(env)
+    assert caught.value.code == code
+
+
+def test_power_at_the_bound() -> None:
+    assert compile_expression("(2 ** 63) ** 4").evaluate({}) == 2 ** 252
+    with pytest.raises(MprError) as caught:
+        compile_expression("(2 ** 64) ** 4").evaluate({})
+    assert caught.value.code == "MPR143"
+
+
+def test_dice_per_evaluation() -> None:
+    terms = MAX_DICE_PER_EVALUATION // MAX_DICE_PER_TERM + 1
+    text = f"sum([{', '.join([f'{MAX_DICE_PER_TERM}d6'] * terms)}])"
+    with pytest.raises(MprError) as caught:
+        compile_expression(text).evaluate({}, SeededDice(3))
+    assert caught.value.code == "MPR153"
+
+
+def test_too_few_scripted_dice_names_the_die() -> None:
+    with pytest.raises(MprError) as caught:
+        compile_expression("d20 + d20").evaluate({}, ScriptedDice([5]))
+    assert caught.value.code == "MPR150"
+    assert "d20" in caught.value.message("en")
+
+
+def test_parse_of_the_longest_text_is_bounded() -> None:
+    text = "[" + ",".join(["x"] * (MAX_AST_NODES - 1)) + "]"
+    assert len(text) <= MAX_EXPRESSION_LENGTH
+    assert len(parse(text).items) == MAX_AST_NODES - 1

@@ -1,0 +1,188 @@
+"""Property tests of the rebuild checks against brute force and against plans built legal:
+every plan called legal satisfies every constraint of R17-R20, and every legal plan is found legal."""
+from __future__ import annotations
+
+from itertools import product
+
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from interpreter.rebuild.abilities import AbilityRules, check_abilities, nearest_legal, split
+from interpreter.rebuild.items import check_items
+from interpreter.rebuild.skills import check_skills
+from interpreter.rebuild.spells import check_spells
+from interpreter.resources import bundled_ruleset
+
+DOCS = {d["id"]: d for d in yaml.safe_load_all(
+    (bundled_ruleset() / "rebuild.yaml").read_text(encoding="utf-8"))}
+AP = DOCS["rebuild.abilities"]["params"]
+SP = DOCS["rebuild.skills"]["params"]
+IP = DOCS["rebuild.items"]["params"]
+PP = DOCS["rebuild.spells"]["params"]
+NAMES = tuple(AP["minimums"])
+SETTINGS = settings(max_examples=150, deadline=None)
+
+
+def brute_split(after: dict, placed: int) -> list[tuple[dict, dict]]:
+    """Every split of ``after`` into a base and an extra, by enumerating the extras."""
+    found = []
+    for extra in product(range(AP["extra_max"] + 1), repeat=len(NAMES)):
+        base = {a: after[a] - e for a, e in zip(NAMES, extra)}
+        if (sum(extra) == placed and sum(base.values()) == AP["base_total"]
+                and all(AP["minimums"][a] <= base[a] <= AP["maximum"] for a in NAMES)):
+            found.append((base, dict(zip(NAMES, extra))))
+    return found
+
+
+def oracle(plan: dict) -> bool:
+    """R17 read literally: permission, conversion from the excess only, and some split."""
+    points = sum(plan["before"].values())
+    excess = max(0, points - AP["base_total"])
+    converted = plan["to_skills"] + plan["to_money"]
+    if points < AP["base_total"] or converted > excess:
+        return False
+    if converted and not plan["gm_permits_conversion"]:
+        return False
+    return bool(brute_split(plan["after"], excess - converted))
+
+
+abilities = st.fixed_dictionaries({a: st.integers(0, 22) for a in NAMES})
+plans = st.fixed_dictionaries({
+    "before": st.fixed_dictionaries({a: st.integers(5, 16) for a in NAMES}),
+    "after": abilities,
+    "to_skills": st.integers(0, 3), "to_money": st.integers(0, 3),
+    "gm_permits_conversion": st.booleans()})
+
+
+@SETTINGS
+@given(plans)
+def test_abilities_agree_with_brute_force(plan: dict) -> None:
+    outcome = check_abilities(plan, AP)
+    assert outcome.legal == oracle(plan)
+    if outcome.legal:
+        base, extra = outcome.values["base"], outcome.values["extra"]
+        assert (base, extra) in brute_split(plan["after"], outcome.values["placed"])
+        assert outcome.values["money_mj"] == plan["to_money"] * AP["mj_per_point"]
+    else:
+        assert outcome.violations and outcome.values["base"] is None
+
+
+@st.composite
+def legal_plans(draw: st.DrawFn) -> dict:
+    """A plan legal by construction: a base of 40 within the bounds, extras within +5, conversions
+    within the excess, and any ``before`` with the right total."""
+    base = {a: AP["minimums"][a] for a in NAMES}
+    left = AP["base_total"] - sum(base.values())
+    for a in draw(st.permutations(NAMES)):
+        step = draw(st.integers(0, min(left, AP["maximum"] - base[a])))
+        base[a] += step
+        left -= step
+    for a in NAMES:  # place what the random pass left (the maximums hold more than 40)
+        step = min(left, AP["maximum"] - base[a])
+        base[a] += step
+        left -= step
+    extra = {a: draw(st.integers(0, AP["extra_max"])) for a in NAMES}
+    to_skills, to_money = draw(st.integers(0, 4)), draw(st.integers(0, 4))
+    total = AP["base_total"] + sum(extra.values()) + to_skills + to_money
+    cuts = sorted(draw(st.lists(st.integers(0, total), min_size=3, max_size=3)))
+    parts = [b - a for a, b in zip([0, *cuts], [*cuts, total])]
+    return {"before": dict(zip(NAMES, parts)), "after": {a: base[a] + extra[a] for a in NAMES},
+            "to_skills": to_skills, "to_money": to_money,
+            "gm_permits_conversion": bool(to_skills or to_money) or draw(st.booleans())}
+
+
+@SETTINGS
+@given(legal_plans())
+def test_every_legal_ability_plan_is_found_legal(plan: dict) -> None:
+    outcome = check_abilities(plan, AP)
+    assert outcome.legal, outcome.violations
+
+
+@SETTINGS
+@given(abilities, st.integers(0, 22))
+def test_split_agrees_with_brute_force(after: dict, placed: int) -> None:
+    found = split(after, placed, AbilityRules.from_params(AP))
+    assert (found is not None) == bool(brute_split(after, placed))
+
+
+@settings(max_examples=25, deadline=None)
+@given(abilities, st.integers(0, 22))
+def test_the_proposal_is_legal_and_nearest(after: dict, placed: int) -> None:
+    rules = AbilityRules.from_params(AP)
+    proposal = nearest_legal(after, placed, rules)
+    total = AP["base_total"] + placed
+    candidates = [dict(zip(NAMES, (*p, total - sum(p)))) for p in product(range(21), repeat=3)]
+    legal = [c for c in candidates if split(c, placed, rules) is not None]
+    if not legal:
+        assert proposal is None
+        return
+    assert proposal is not None and brute_split(proposal, placed)
+    distance = min(sum(abs(c[a] - after[a]) for a in NAMES) for c in legal)
+    assert sum(abs(proposal[a] - after[a]) for a in NAMES) == distance
+
+
+ranks = st.sampled_from(sorted(SP["ranks"]))
+
+
+def skill_list(prefix: str) -> st.SearchStrategy:
+    return st.lists(ranks, max_size=6).map(
+        lambda rs: [{"name": f"{prefix}{i}", "rank": r} for i, r in enumerate(rs)])
+
+
+@SETTINGS
+@given(skill_list("b"), skill_list("a"), st.integers(0, 3), st.integers(0, 3), st.integers(0, 3),
+       st.booleans())
+def test_skills_agree_with_the_rule(before: list, after: list, to_abilities: int, to_money: int,
+                                    from_abilities: int, permitted: bool) -> None:
+    plan = {"before": before, "after": after, "to_abilities": to_abilities, "to_money": to_money,
+            "from_abilities": from_abilities, "gm_permits_conversion": permitted}
+    count = sum(SP["ranks"][s["rank"]] for s in before)
+    converted = to_abilities + to_money
+    legal = ((permitted or not converted) and converted <= max(0, count - SP["base_acquisitions"])
+             and sum(SP["ranks"][s["rank"]] for s in after) == count - converted + from_abilities)
+    assert check_skills(plan, SP).legal == legal
+
+
+@SETTINGS
+@given(st.integers(0, 9000), st.integers(0, 9000), st.integers(0, 9000),
+       st.lists(st.tuples(st.integers(0, 6000), st.sampled_from(IP["phases"])), max_size=4),
+       st.booleans())
+def test_items_agree_with_the_rule(a: int, b: int, c: int, buys: list, single: bool) -> None:
+    plan = {"money": {"initial": a, "scenarios": b, "spells_spent": c},
+            "purchases": [{"name": "x", "price": p, "phase": ph} for p, ph in buys],
+            "gm_allows_single_phase": single}
+    refund = a + b - c
+    first = sum(p for p, ph in buys if ph == IP["phases"][0])
+    legal = refund >= 0 and sum(p for p, _ in buys) <= refund and (single or first <= min(a, refund))
+    outcome = check_items(plan, IP)
+    assert outcome.legal == legal
+    assert outcome.values["refund"] == refund
+
+
+spell_records = st.lists(st.tuples(st.sampled_from(["炎", "水"]), st.integers(1, 4),
+                                   st.integers(0, 3000)), max_size=6)
+
+
+@SETTINGS
+@given(spell_records, spell_records, st.lists(st.sampled_from(["spell_only", "ordinary", "free"]),
+                                              min_size=6, max_size=6),
+       st.integers(0, 4000), st.integers(0, 4000))
+def test_spells_agree_with_the_rule(learned: list, relearn: list, sources: list, spell_only: int,
+                                    ordinary: int) -> None:
+    plan = {"learned": [{"name": f"l{i}", "school": s, "tier": t, "cost": c, "paid_from": p}
+                        for i, ((s, t, c), p) in enumerate(zip(learned, sources))],
+            "relearn": [{"name": f"r{i}", "school": s, "tier": t, "cost": c}
+                        for i, (s, t, c) in enumerate(relearn)],
+            "money": {"spell_only": spell_only, "ordinary": ordinary}}
+    refund_only = sum(c for (_, _, c), p in zip(learned, sources) if p == "spell_only")
+    refund_ordinary = sum(c for (_, _, c), p in zip(learned, sources) if p != "spell_only")
+    cost = sum(c for _, _, c in relearn)
+    held = {(s, t) for s, t, _ in relearn}
+    ordered = all(t == PP["first_tier"] or (s, t - 1) in held for s, t, _ in relearn)
+    outcome = check_spells(plan, PP)
+    assert outcome.legal == (ordered and cost <= spell_only + ordinary + refund_only + refund_ordinary)
+    if outcome.legal:
+        assert outcome.values["spent"]["spell_only"] == min(cost, spell_only + refund_only)
+        assert sum(outcome.values["left"].values()) == (spell_only + ordinary + refund_only
+                                                        + refund_ordinary - cost)

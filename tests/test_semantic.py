@@ -1,0 +1,141 @@
+"""Semantic checks: the broken-document corpus (each file's first finding, exactly located), roll
+table coverage against the exact dice range, sum table conditions, names in expressions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from interpreter.ruleset import collect
+from interpreter.semantic import annotated_paths, kind_schema_file
+from interpreter.validation import validate_paths
+
+BROKEN = Path(__file__).parent / "broken"
+EXPECTED = yaml.safe_load((BROKEN / "expected_semantic.yaml").read_text(encoding="utf-8"))
+
+
+def _rel(file: str) -> str:
+    return Path(file).resolve().relative_to(BROKEN.resolve()).as_posix()
+
+
+@pytest.mark.parametrize("target", sorted(EXPECTED))
+def test_corpus_first_finding(target, monkeypatch):
+    monkeypatch.chdir(BROKEN.parent.parent)
+    expected = EXPECTED[target]
+    findings = [d for d in validate_paths([str(BROKEN / target)])
+                if d.severity in ("error", "warning")]
+    assert findings, f"{target}: no finding"
+    first = findings[0]
+    assert (first.code, first.line, first.column) == \
+        (expected["code"], expected["line"], expected["column"]), first
+    assert _rel(first.file) == expected.get("at", target)
+
+
+def test_corpus_is_large_enough():
+    assert len(EXPECTED) >= 10
+    on_disk = {p.relative_to(BROKEN).as_posix() for p in (BROKEN / "semantic").iterdir()}
+    assert on_disk == {k for k in EXPECTED if k.startswith("semantic/")}
+
+
+DOC = """\
+id: t.table
+kind: RollTable
+source: R16
+title: {{en: T}}
+params: {{roll: '{roll}'}}
+{extra}rows:
+{rows}
+"""
+
+
+def roll_findings(tmp_path: Path, roll: str, rows: list[str], extra: str = "") -> list[tuple]:
+    path = tmp_path / "t.yaml"
+    path.write_text(DOC.format(roll=roll, extra=extra, rows="\n".join(f"  - {r}" for r in rows)),
+                    encoding="utf-8")
+    _, findings = collect(path)
+    return [(d.code, d.line) for d in findings]
+
+
+@pytest.mark.parametrize("roll, rows, extra, expected", [
+    ("2d6", ["{roll: [2, 12]}"], "", []),
+    ("2d6", ["{roll: [2, 6]}", "{roll: [8, 12]}"], "", [("MPR370", 7)]),
+    ("2d6", ["{roll: [2, 6]}"], "default: {id: other}\n", []),
+    ("1d6", ["{roll: [1, 4]}", "{roll: [4, 6]}"], "", [("MPR371", 8)]),
+    ("1d6", ["{roll: [1, 6]}", "{roll: 7}"], "", [("MPR372", 8)]),
+    ("1d6", ["{roll: [1, 6]}", "{roll: 7}"], "range: [1, 8]\n", [("MPR370", 8)]),
+    ("1d6", ["{roll: [1, 6]}", "{roll: 9}"], "range: [1, 8]\ndefault: {id: x}\n",
+     [("MPR373", 10)]),
+    ("1d6", ["{roll: [6, 1]}"], "", [("MPR370", 7), ("MPR374", 7)]),
+    ("d66", ["{roll: [11, 66]}"], "", []),
+    ("d66", ["{roll: [11, 16]}", "{roll: [21, 26]}", "{roll: [31, 36]}", "{roll: [41, 46]}",
+             "{roll: [51, 56]}", "{roll: [61, 66]}"], "", []),
+    ("1d6 + 1d6 * 0", ["{roll: [1, 6]}"], "", []),
+    ("2d6 / 2", ["{roll: [1, 6]}"], "", [("MPR375", 5)]),
+])
+def test_roll_table_coverage(tmp_path, roll, rows, extra, expected):
+    assert roll_findings(tmp_path, roll, rows, extra) == expected
+
+
+SUM = """\
+id: t.sum
+kind: SumTable
+source: R9
+title: {{en: S}}
+inputs:
+  type: object
+  properties:
+    item:
+      type: object
+      properties:
+        quality: {{enum: [標準, 傑作]}}
+        tags: {{type: array, items: {{enum: [a, b]}}}}
+      additionalProperties: false
+    n: {{type: integer}}
+params: {{divisor: 2, names: [a]}}
+rows:
+  - when: {when}
+    value: {value}
+"""
+
+
+@pytest.mark.parametrize("when, value, expected", [
+    ("item.quality == '傑作'", "1", []),
+    ("item.quality == '傑做'", "1", ["MPR355"]),
+    ("item.quality in ['標準', '標凖']", "1", ["MPR355"]),
+    ("n > 0 and 'c' in item.tags", "1", ["MPR355"]),
+    ("n > 0 and 'a' in item.tags", "n // params.divisor", []),
+    ("n > 0", "n // params.divisr", ["MPR352"]),
+    ("m > 0", "1", ["MPR351"]),
+    ("item.grade == 1", "1", ["MPR353"]),
+    ("1 > 2", "1", ["MPR360"]),
+    ("n >", "1", ["MPR112"]),
+    ("n > 0", "2d6 +", ["MPR112"]),
+])
+def test_sum_table_expressions(tmp_path, when, value, expected):
+    path = tmp_path / "s.yaml"
+    path.write_text(SUM.format(when=when, value=value), encoding="utf-8")
+    _, findings = collect(path)
+    assert [d.code for d in findings] == expected
+
+
+def test_expressions_are_found_through_the_kind_schema():
+    rule = {"params": {"roll": "2d6"}, "rows": [{"roll": 2}], "range": [1, 2]}
+    file = kind_schema_file("RollTable")
+    from interpreter.semantic import _schema_file
+
+    assert [p for p, _, _ in annotated_paths(rule, _schema_file(file), file, "x-expression")] \
+        == [("params", "roll")]
+    rows = {"rows": [{"when": "x", "value": 1}, {"each": "xs", "as": "m", "when": "m", "value": "m"}]}
+    file = kind_schema_file("SumTable")
+    found = list(annotated_paths(rows, _schema_file(file), file, "x-expression"))
+    assert [(p, sorted(b)) for p, _, b in found] == [
+        (("rows", 0, "when"), []), (("rows", 1, "each"), ["m"]), (("rows", 1, "when"), ["m"]),
+        (("rows", 1, "value"), ["m"])]
+
+
+def test_messages_in_japanese(tmp_path):
+    path = tmp_path / "t.yaml"
+    path.write_text(DOC.format(roll="2d6", extra="", rows="  - {roll: [2, 6]}"), encoding="utf-8")
+    _, findings = collect(path, "ja")
+    assert findings[0].code == "MPR370" and "到達しうる出目 7-12" in findings[0].message
