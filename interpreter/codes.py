@@ -7,7 +7,6 @@ import argparse
 import importlib
 import pkgutil
 import sys
-from pathlib import Path
 
 import rules_dsl
 from rules_dsl.errors import MESSAGES
@@ -37,9 +36,11 @@ def corpus_examples() -> dict[str, str]:
     for expected in sorted(CORPUS.glob("expected*.yaml")):
         data = yaml.safe_load(expected.read_text(encoding="utf-8")) or {}
         for file, finding in sorted(data.items()):
-            code = finding.get("code") if isinstance(finding, dict) else None
-            if code and code not in examples:
-                examples[code] = f"tests/broken/{file}"
+            if not isinstance(finding, dict) or not finding.get("code"):
+                continue
+            where = finding.get("at", file)
+            examples.setdefault(finding["code"], f"tests/broken/{where}:{finding.get('line')}:"
+                                                 f"{finding.get('column')}")
     return examples
 
 

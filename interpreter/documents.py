@@ -444,7 +444,7 @@ class _Builder:
                 if not math.isfinite(value):
                     raise self._error(NOT_FINITE, event, text=text)
                 return value, text if plain else None
-        except (KeyError, ValueError):
+        except (KeyError, ValueError, IndexError):
             raise self._error(BAD_TAGGED, event, text=text, tag=_short(tag)) from None
         return text, None
 

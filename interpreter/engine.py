@@ -82,6 +82,7 @@ class Context:
         with self.trace.group("rule", rule_id, source=rule.source) as step:
             value = _kind_of(rule).run(rule, _with_defaults(rule, inputs), self)
             step.value = value
+        _annotate_rows(rule, step)
         return value
 
 
@@ -96,6 +97,13 @@ def _kind_of(rule: Rule) -> kinds.Kind:
 def _require_adopted(rule: Rule, lang: str) -> None:
     if not rule.adopted:
         raise MprError(NOT_ADOPTED, Location(path=rule.id), rule=rule.id, title=rule.title(lang))
+
+
+def _annotate_rows(rule: Rule, step: Any) -> None:
+    """Name the layer of each row in the trace (interpreter.variants)."""
+    from .variants import annotate_rows
+
+    annotate_rows(rule, step.children)
 
 
 def _with_defaults(rule: Rule, inputs: dict[str, Any]) -> dict[str, Any]:
@@ -124,6 +132,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
     with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
         value = kind.run(rule, _with_defaults(rule, inputs), ctx)
         step.value = value
+    _annotate_rows(rule, step)
     return Result(rule.id, value, ctx.trace.root, getattr(dice, "seed", None), dice.values)
 
 

@@ -77,6 +77,24 @@ def _enum(schema: Any) -> list[Any] | None:
     return None
 
 
+def compiled(rule: Rule, path: tuple) -> Any:
+    """The compiled expression at ``path`` of ``rule``; under ``params`` the effective value
+    (perhaps a variant's or the command line's), else the document's text."""
+    if not path or path[0] != "params":
+        return rule.expression(*path)
+    key = ("__param__",) + tuple(path)
+    expression = rule._compiled.get(key)
+    if expression is None:
+        from rules_dsl import compile_expression
+
+        value: Any = rule.params
+        for part in path[1:]:
+            value = value[part]
+        expression = compile_expression(str(value), origin=rule.loc(*path))
+        rule._compiled[key] = expression
+    return expression
+
+
 def params_used(expression: Any) -> list[str]:
     """The names ``NAME`` of every ``params.NAME`` in an expression, in order of appearance."""
     tree = _tree(expression)

@@ -15,7 +15,8 @@ class Rule:
     """One rule document after loading and layering.
 
     ``doc`` is the plain data of the document (after variant overrides); ``params`` the effective
-    parameters; ``param_layers`` names the ruleset layer that set each parameter;
+    parameters; ``param_layers`` names the ruleset layer that set each parameter, ``row_layers``
+    the layer of each row (by id, or ``#N``);
     ``positions`` maps a path inside ``doc`` to (file, line, column).
     """
 
@@ -24,6 +25,7 @@ class Rule:
     doc: dict[str, Any]
     params: dict[str, Any] = field(default_factory=dict)
     param_layers: dict[str, str] = field(default_factory=dict)
+    row_layers: dict[str, str] = field(default_factory=dict)  # row id (or "#N") -> its layer
     adopted: bool = True
     layer: str = ""
     file: str | None = None

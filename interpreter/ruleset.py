@@ -10,6 +10,7 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_USAGE, Diagnostic, Location, MprError, define, diagnostic
 
+from .documents import KEY, load_file, locate
 from .engine import did_you_mean
 from .model import Rule, Ruleset
 
@@ -70,24 +71,11 @@ class _Collector:
         self.findings.append(error.diagnostic(self.lang))
 
 
-def _pos_loc(positions: dict, path: tuple, file: str | None) -> Location:
-    probe = tuple(path)
-    while True:
-        pos = positions.get(probe)
-        if pos is not None:
-            return Location(pos[0], pos[1], pos[2], ".".join(map(str, path)) or None)
-        if not probe:
-            return Location(file, 1, 1, ".".join(map(str, path)) or None)
-        probe = probe[:-1]
-
-
 def _key_loc(positions: dict, path: tuple, file: str | None) -> Location:
     """Where the key of ``path`` is written (its value's position when the key has none)."""
-    from .documents import KEY
-
     pos = positions.get((*path, KEY))
     if pos is None:
-        return _pos_loc(positions, path, file)
+        return locate(positions, path, file)
     return Location(pos[0], pos[1], pos[2], ".".join(map(str, path)))
 
 
@@ -99,13 +87,14 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def rule_files(root: Path) -> list[Path]:
-    """The rule files of a ruleset directory: every ``*.yaml`` but the manifest, sorted."""
-    return sorted(p for p in root.glob("*.yaml") if p.name != MANIFEST and p.is_file())
+def rule_files(root: Path, globs: list[str] | None = None) -> list[Path]:
+    """The rule files of a ruleset directory: those matching the manifest's ``files`` globs,
+    by default every ``*.yaml`` but the manifest; sorted."""
+    found = {p for pattern in (globs or ["*.yaml"]) for p in root.glob(pattern)}
+    return sorted(p for p in found if p.name != MANIFEST and p.is_file())
 
 
 def _read_layer(root: Path, out: _Collector) -> _Layer | None:
-    from .documents import load_file
     from .schema import validate_document
 
     manifest_path = root / MANIFEST
@@ -125,7 +114,8 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
                 and isinstance(v, str)}
     layer = _Layer(str(data.get("id") or root.name), root, data, manifest_doc.positions,
                    display_path(manifest_path), files=[manifest_path])
-    for path in rule_files(root):
+    globs = data.get("files") if isinstance(data.get("files"), list) else None
+    for path in rule_files(root, globs):
         layer.files.append(path)
         try:
             layer.documents.extend(load_file(display_path(path)))
@@ -158,7 +148,7 @@ def _read_chain(root: Path, out: _Collector) -> list[_Layer]:
         if current in seen:
             names = [p.name for p in seen[seen.index(current):]] + [current.name]
             last = chain[-1]
-            out.add(EXTENDS_CYCLE, _pos_loc(last.positions, ("extends",), last.manifest_file),
+            out.add(EXTENDS_CYCLE, locate(last.positions, ("extends",), last.manifest_file),
                     chain=" -> ".join(names))
             break
         seen.append(current)
@@ -173,17 +163,18 @@ def _read_chain(root: Path, out: _Collector) -> list[_Layer]:
             name = str(layer.manifest["extends"])
             known = [p.name for p in rulesets_dir().iterdir() if (p / MANIFEST).is_file()] \
                 if rulesets_dir().is_dir() else []
-            out.add(EXTENDS_MISSING, _pos_loc(layer.positions, ("extends",), layer.manifest_file),
+            out.add(EXTENDS_MISSING, locate(layer.positions, ("extends",), layer.manifest_file),
                     name=name, looked=f"{display_path(rulesets_dir())}, {display_path(layer.root)}",
                     hint=did_you_mean(name, known))
     chain.reverse()
     return chain
 
 
-def _add_documents(ruleset: Ruleset, layer: _Layer, out: _Collector,
-                   defined_here: dict[str, Location]) -> None:
+def _add_documents(ruleset: Ruleset, layer: _Layer, out: _Collector) -> None:
+    """The layer's documents as rules; a document replaces one of an earlier layer by id."""
     from .schema import validate_document
 
+    defined_here: dict[str, Location] = {}
     for doc in layer.documents:
         data = doc.data
         problems = validate_document(doc, "rule.json", out.lang)
@@ -191,7 +182,7 @@ def _add_documents(ruleset: Ruleset, layer: _Layer, out: _Collector,
         if not isinstance(data, dict) or not isinstance(data.get("id"), str):
             continue
         rule_id = data["id"]
-        loc = _pos_loc(doc.positions, ("id",), doc.file)
+        loc = locate(doc.positions, ("id",), doc.file)
         if rule_id in defined_here:
             first = defined_here[rule_id]
             out.add(DUPLICATE_ID, loc, id=rule_id, other=f"{first.file}:{first.line}:{first.column}")
@@ -235,13 +226,13 @@ def _apply_manifest(ruleset: Ruleset, layer: _Layer, out: _Collector) -> None:
         for rule_id, adopted in adopt.items():
             rule = _named_rule(ruleset, rule_id, ("adopt", rule_id), layer, out)
             if rule is not None:
-                _set_adopted(rule, bool(adopted), _pos_loc(positions, ("adopt", rule_id), file), out)
+                _set_adopted(rule, bool(adopted), locate(positions, ("adopt", rule_id), file), out)
     not_adopted = manifest.get("not_adopted")
     if isinstance(not_adopted, list):
         for index, rule_id in enumerate(not_adopted):
             rule = _named_rule(ruleset, rule_id, ("not_adopted", index), layer, out)
             if rule is not None:
-                _set_adopted(rule, False, _pos_loc(positions, ("not_adopted", index), file), out)
+                _set_adopted(rule, False, locate(positions, ("not_adopted", index), file), out)
 
 
 def _named_rule(ruleset: Ruleset, rule_id: Any, path: tuple, layer: _Layer,
@@ -320,15 +311,13 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
 
 def _single_file(path: Path, out: _Collector) -> Ruleset:
     """A rule file outside any ruleset directory: a ruleset of its documents alone."""
-    from .documents import load_file
-
     ruleset = Ruleset(id=path.stem, root=str(path.parent), manifest={}, layers=[path.stem])
     layer = _Layer(path.stem, path.parent, {}, {}, display_path(path), files=[path])
     try:
         layer.documents = load_file(display_path(path))
     except MprError as error:
         out.error(error)
-    _add_documents(ruleset, layer, out, {})
+    _add_documents(ruleset, layer, out)
     ruleset.content_hash = _content_hash([path])
     return ruleset
 
@@ -369,7 +358,7 @@ def _load_directory(root: Path, out: _Collector) -> Ruleset | None:
     ruleset = Ruleset(id=top.id, root=str(top.root), manifest=top.manifest,
                       layers=[layer.id for layer in chain])
     for layer in chain:
-        _add_documents(ruleset, layer, out, {})
+        _add_documents(ruleset, layer, out)
         _apply_manifest(ruleset, layer, out)
     ruleset.content_hash = _content_hash([f for layer in chain for f in layer.files])
     return ruleset

@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
+from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
 from . import kinds
 from .engine import UNKNOWN_KIND, did_you_mean
@@ -64,7 +64,9 @@ def kind_schema_file(kind: str) -> str | None:
     return None
 
 
+@cache
 def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
+    """The schema a ``$ref`` in file ``base`` points to, and the file it is in."""
     target, _, pointer = ref.partition("#")
     file = base if not target else str(Path(base).parent / target).replace("\\", "/")
     parts = [p for p in Path(file).parts if p != "."]
@@ -78,13 +80,44 @@ def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
     return node, file
 
 
+_REACHES: dict[tuple[int, str], bool] = {}
+
+
+def _subschemas(schema: dict[str, Any], base: str) -> Iterator[tuple[Any, str]]:
+    if "$ref" in schema:
+        yield _resolve(schema["$ref"], base)
+    for key in ("allOf", "oneOf", "anyOf", "prefixItems"):
+        for sub in schema.get(key, ()):
+            yield sub, base
+    for key in ("properties", "$defs"):
+        for sub in (schema.get(key) or {}).values():
+            yield sub, base
+    for key in ("items", "additionalProperties"):
+        yield schema.get(key), base
+
+
+def _reaches(schema: dict[str, Any], base: str, keyword: str) -> bool:
+    """Whether ``keyword`` appears in ``schema`` or anything it leads to (memoised; the schema
+    files are loaded once, so their nodes' identities are stable)."""
+    key = (id(schema), keyword)
+    known = _REACHES.get(key)
+    if known is not None:
+        return known
+    _REACHES[key] = False  # a cycle of $refs adds nothing
+    found = keyword in schema or schema.get("x-binds") is not None and keyword == "x-expression" \
+        or any(isinstance(sub, dict) and _reaches(sub, file, keyword)
+               for sub, file in _subschemas(schema, base))
+    _REACHES[key] = found
+    return found
+
+
 def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: str,
                     path: tuple = (), bound: frozenset[str] = frozenset(),
                     depth: int = 0) -> Iterator[tuple[tuple, Any, frozenset[str]]]:
     """``(path, annotation, bound)`` for every string of ``instance`` whose schema carries
     ``keyword``; ``bound`` holds the names bound around it (``"x-binds": "<key>"`` on an object
     schema: the string at ``<key>`` names a variable for the expressions inside that object)."""
-    if depth > 40 or not isinstance(schema, dict):
+    if depth > 40 or not isinstance(schema, dict) or not _reaches(schema, base, keyword):
         return
     binds = schema.get("x-binds")
     if binds and isinstance(instance, dict) and isinstance(instance.get(binds), str):
@@ -133,18 +166,7 @@ def _annotated(rule: Rule, keyword: str) -> list[tuple[tuple, Any, frozenset[str
     file = kind_schema_file(rule.kind)
     if file is None:
         return []
-    return list(annotated_paths(rule.doc, _schema_file(file), file, keyword)) + \
-        [(("params",) + p, a, b) for p, a, b in _param_paths(rule, file, keyword)]
-
-
-def _param_paths(rule: Rule, file: str, keyword: str) -> Iterator[tuple[tuple, Any, frozenset]]:
-    """Annotated parameters whose effective value (perhaps a variant's) differs from the document."""
-    schema = (_schema_file(file).get("properties") or {}).get("params")
-    if not isinstance(schema, dict):
-        return
-    own = rule.doc.get("params") or {}
-    changed = {k: v for k, v in rule.params.items() if own.get(k) != v}
-    yield from annotated_paths(changed, schema, file, keyword)
+    return list(annotated_paths(rule.doc, _schema_file(file), file, keyword))
 
 
 # --- the checks --------------------------------------------------------------------------------
@@ -156,41 +178,21 @@ def input_names(rule: Rule) -> set[str]:
 
 
 def _expressions(rule: Rule) -> Iterator[tuple[tuple, frozenset[str]]]:
+    """Paths of the rule's expressions (parameters: their effective values) and their bound names."""
     for path, _role, bound in _annotated(rule, "x-expression"):
-        if path and path[0] == "params" and path[1:2] and path[1] in rule.params:
-            text = _get(rule.params, path[1:])
-        else:
-            text = rule.get(*path)
-        if isinstance(text, str):
-            yield path, bound
-
-
-def _get(data: Any, path: tuple) -> Any:
-    for key in path:
-        data = data[key]
-    return data
-
-
-def _compiled(rule: Rule, path: tuple) -> Any:
-    if path and path[0] == "params":
-        from rules_dsl import compile_expression
-
-        key = ("__param__",) + path
-        if key not in rule._compiled:
-            rule._compiled[key] = compile_expression(str(_get(rule.params, path[1:])),
-                                                     origin=rule.loc(*path))
-        return rule._compiled[key]
-    return rule.expression(*path)
+        if path[0] == "params" and not isinstance(rule.params.get(path[1]), str):
+            continue
+        yield path, bound
 
 
 def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Every expression parses and passes the static checker; its names resolve."""
-    from .expression_names import check_names, unknown_roots
+    from .expression_names import check_names, compiled, unknown_roots
 
     for path, bound in _expressions(rule):
         allowed = input_names(rule) | bound
         try:
-            expression = _compiled(rule, path)
+            expression = compiled(rule, path)
         except MprError as error:
             yield error.at(rule.loc(*path)).diagnostic(lang)
             continue
@@ -245,10 +247,3 @@ def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
                 expression_errors |= check is check_expressions and finding.severity == "error"
     return findings
 
-
-def location_in(rule: Rule, path: tuple, span: Any) -> Location:
-    """The file position of a node ``span`` inside the expression at ``rule.doc[path]``."""
-    origin = rule.loc(*path)
-    if span is None:
-        return origin
-    return origin.shifted(span.line - 1, span.column)

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 
 from . import ast
 from .errors import Location, MprError, define
-from .functions import FUNCTIONS, KIND_JA
+from .functions import BAD_ARGUMENT, FUNCTIONS, KIND_JA
 from .normalize import at
 from .operators import NOT_BOOLEAN, TYPE_MISMATCH, did_you_mean
 
@@ -155,7 +155,8 @@ class Checker:
         for i, (arg, k) in enumerate(zip(node.args, kinds)):
             want = wanted[min(i, len(wanted) - 1)]
             if k != ANY and want != "value" and k != want:
-                self._mismatch(f"{node.name}()", arg, k)
+                self._error(BAD_ARGUMENT, arg, function=node.name, wanted=f"a {want}",
+                            wanted_ja=KIND_JA[want], kind=k, kind_ja=KIND_JA.get(k, k))
         return "boolean" if node.name in ("any", "all") else "number"
 
 

@@ -26,7 +26,7 @@ class _Fallback(Exception):
 
 _HELPERS: dict[str, Any] = {
     "_Fallback": _Fallback, "_field": field, "_index": index, "_contains": contains,
-    "_floor": fn_floor, "_ceil": fn_ceil, "_SMALL": _SMALL,
+    "_floor": fn_floor, "_ceil": fn_ceil,
     **{f"_op{i}": fn for i, fn in enumerate(BINARY.values())},
     **{f"_cmp{i}": fn for i, fn in enumerate(COMPARE.values())},
     **{f"_un{i}": fn for i, fn in enumerate(UNARY.values())},
@@ -127,7 +127,7 @@ class _Generator:
         if op in ("+", "-"):
             self.emit(d, f"{t} = {a} {op} {b} if {self.guard(a, b)} else {slow}")
         elif op == "*":
-            ranges = " and ".join(f"-_SMALL < {c} < _SMALL" for c in (a, b)
+            ranges = " and ".join(f"-{_SMALL} < {c} < {_SMALL}" for c in (a, b)
                                   if not (_is_int_literal(c) and abs(int(c)) < 2 ** 16)) or "True"
             self.emit(d, f"{t} = {a} * {b} if {self.guard(a, b)} and {ranges} else {slow}")
         elif op in ("//", "%"):

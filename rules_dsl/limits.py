@@ -51,3 +51,7 @@ CAMPAIGN_BUSY_TIMEOUT_SECONDS = 5  # how long a command waits for another one wr
 MAX_ADVANCE_MINUTES = 525_600  # one clock advance or rest: at most a year (and so 365 dawns)
 MAX_SLEEP_HOURS = 10_000  # --hours of one sleep
 MAX_JOURNAL_SHOWN = 1_000  # entries `campaign log` prints (the newest)
+
+# Variants, diff and handout (variants engineer)
+MAX_VARIANT_LAYERS = 32  # rulesets in one extends graph
+MAX_DIFF_PROBES = 50  # probe inputs compared per rule by mprules diff and doc

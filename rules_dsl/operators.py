@@ -193,9 +193,9 @@ COMPARE: dict[str, Callable[[Any, Any], bool]] = {
 def field(value: Any, name: str) -> Any:
     """``value.name``: a mapping's key, projected over a list, null for null."""
     if type(value) is list:
-        try:
-            return [item[name] if type(item) is dict else field(item, name) for item in value]
-        except KeyError:
+        try:  # exact for lists of mappings; anything else takes the general way below
+            return [item[name] for item in value]
+        except (KeyError, TypeError, IndexError):
             return [field(item, name) for item in value]
     if isinstance(value, Mapping):
         try:

@@ -2,7 +2,9 @@
 bundled ruleset during a run do not look like a changed ruleset), a roster, state dumps."""
 from __future__ import annotations
 
+import json
 import shutil
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +35,24 @@ def make_ruleset(folder: Path, manifest: dict[str, Any] | None = None) -> Path:
     return folder
 
 
+_SHARED: dict[str, Path] = {}
+_BASE = Path(tempfile.mkdtemp(prefix="mprules-campaign-rules-"))
+
+
+def shared_ruleset(manifest: dict[str, Any] | None = None) -> Path:
+    """One copy per manifest for the whole test run (loaded once, thanks to the pin cache)."""
+    key = json.dumps(manifest, sort_keys=True)
+    if key not in _SHARED:
+        _SHARED[key] = make_ruleset(_BASE / f"r{len(_SHARED)}" / "rules", manifest)
+    return _SHARED[key]
+
+
 def make_campaign(tmp: Path, *, seed: int = 1, chars: dict | None = None,
-                  manifest: dict[str, Any] | None = None, name: str = "c.db", **options: Any) -> str:
-    ruleset = make_ruleset(tmp / f"rules_{name}", manifest)
+                  manifest: dict[str, Any] | None = None, name: str = "c.db", private: bool = False,
+                  **options: Any) -> str:
+    """A campaign file in ``tmp``; ``private`` gives it its own copy of the rules to edit
+    (``tmp / f"rules_{name}"``)."""
+    ruleset = make_ruleset(tmp / f"rules_{name}", manifest) if private else shared_ruleset(manifest)
     chars_file = tmp / f"chars_{name}.yaml"
     chars_file.write_text(yaml.safe_dump(chars or CHARS, allow_unicode=True), encoding="utf-8")
     path = str(tmp / name)

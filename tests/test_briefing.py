@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from functools import cache
+
 import pytest
 import yaml
 from hypothesis import given, settings
@@ -14,8 +16,14 @@ from interpreter import engine
 from interpreter.kinds import package
 from interpreter.model import Rule
 from interpreter.resources import bundled_ruleset, rulesets_dir
-from interpreter.ruleset import load_ruleset
+from interpreter.ruleset import load_ruleset as _load_ruleset
 from rules_dsl.errors import MprError
+
+
+@cache
+def load_ruleset(path=None):
+    """Each ruleset is loaded once per test session (runs do not change it)."""
+    return _load_ruleset(path)
 
 
 def _documents(name: str) -> dict[str, dict]:
@@ -198,6 +206,11 @@ def _rule(rule_id: str, doc: dict, **params) -> Rule:
     ("briefing.instant", {"allowance": -3, "options": ["o1"]}, [("MPR706", "error")]),
     ("rest.medium", {"effects": [{"effect": "sleep", "hours": 1}]}, []),
     ("rest.short", {"effects": [{"effect": "sleep", "hours": 1}]}, [("MPR709", "warning")]),
+    ("rest.long", {"effects": [{"effect": "nap"}]}, [("MPR708", "error")]),
+    ("rest.long", {"duration_minutes": "8h"}, [("MPR707", "error")]),
+    ("briefing.ample", {"options": ["o1", 7]}, [("MPR707", "error")]),
+    ("briefing.ample", {"options": "o1"}, [("MPR707", "error")]),
+    ("briefing.ample", {"options": ["o1"], "enemy_symmetry": "yes"}, [("MPR707", "error")]),
 ])
 def test_semantic_check(rule_id, params, findings) -> None:
     doc = (BRIEFING | REST)[rule_id]

@@ -338,18 +338,20 @@ def test_a_file_that_is_not_a_usable_campaign_is_refused_unchanged(tmp_path, cap
 
 
 def test_a_changed_ruleset_is_refused_until_repinned(tmp_path):
-    path = make_campaign(tmp_path)
+    path = make_campaign(tmp_path, private=True)
     rest = tmp_path / "rules_c.db" / "rest.yaml"
     rest.write_text(rest.read_text(encoding="utf-8").replace("duration_minutes: 10", "duration_minutes: 15"),
                     encoding="utf-8")
     assert refused(path, "rest", "short") == "MPR632"
+    assert run(path, "show")["ruleset_changed"] is True
     assert [n["code"] for n in run(path, "repin")["notes"]] == ["MPR664"]
+    assert run(path, "show")["ruleset_changed"] is False
     assert run(path, "rest", "short")["clock_minutes"] == 360 + 15
     assert [n["code"] for n in run(path, "repin")["notes"]] == ["MPR665"]
 
 
 def test_repin_refuses_a_changed_deck(tmp_path):
-    path = make_campaign(tmp_path)
+    path = make_campaign(tmp_path, private=True)
     cards = tmp_path / "rules_c.db" / "cards.yaml"
     cards.write_text(cards.read_text(encoding="utf-8").replace("jokers: [JK1, JK2]", "jokers: [JK1, JK2, JK3]"),
                      encoding="utf-8")
@@ -400,3 +402,43 @@ def test_cli_init_and_export_to_a_file(tmp_path, capsys):
     assert main(["campaign", "export", path, "--output", str(tmp_path / "out.yaml")]) == 0
     assert yaml.safe_load((tmp_path / "out.yaml").read_text(encoding="utf-8"))["characters"][1]["id"] == "bob"
     assert main(["campaign", "init", path, "--characters", str(chars), "--adopt", "x"]) == 2
+
+
+def test_an_older_file_is_migrated_on_open(tmp_path, monkeypatch):
+    from interpreter.campaign import store as store_module
+
+    path = make_campaign(tmp_path)
+    state = dump(path)
+    monkeypatch.setattr(store_module, "MIGRATIONS",
+                        [*store_module.MIGRATIONS, (2, "CREATE TABLE notes (text TEXT)")])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+    with Store.open(path) as store:
+        versions = [v for (v,) in store.conn.execute("SELECT version FROM schema_version ORDER BY version")]
+        assert versions == [1, 2]
+        assert store.conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 0
+    assert dump(path) == state
+
+
+def test_a_ruleset_that_no_longer_loads_is_refused(tmp_path):
+    import shutil
+
+    path = make_campaign(tmp_path, private=True)
+    shutil.rmtree(tmp_path / "rules_c.db")
+    assert refused(path, "sleep", "alice", 8) == "MPR628"
+    assert run(path, "show")["ruleset_changed"] is True
+
+
+@pytest.mark.parametrize("command, args, code", [
+    ("sleep", ("alice", 10**6), "MPR636"),
+    ("sleep", ("alice", "8"), "MPR636"),
+    ("advance", (10**9,), "MPR635"),
+    ("circulate", ("alice",), "MPR608"),
+])
+def test_limits(tmp_path, command, args, code):
+    path = make_campaign(tmp_path)
+    kwargs = {"count": -1} if command == "circulate" else {}
+    assert refused(path, command, *args, **kwargs) == code
+
+
+def test_campaign_without_a_subcommand_is_a_usage_error(capsys):
+    assert main(["campaign"]) == 2

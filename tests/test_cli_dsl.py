@@ -228,3 +228,24 @@ def test_prob_rule_of_the_bundled_ruleset(capsys):
     assert sum(Fraction(row["p"]) for row in rows) == 1
     code, _, err = run(capsys, "prob", "procurement.chek")
     assert code == 1 and "MPR401" in err and "procurement.check" in err
+
+
+@pytest.mark.parametrize("text, argv, expected", [
+    ("bonus: 2\n", [], {3: "1/2", 4: "1/2"}),
+    ("bonus: 2\n", ["--var", "bonus=10"], {11: "1/2", 12: "1/2"}),  # --var wins over --input
+    ("", ["--var", "bonus=0"], {1: "1/2", 2: "1/2"}),
+])
+def test_prob_input_file(capsys, tmp_path, text, argv, expected):
+    source = tmp_path / "input.yaml"
+    source.write_text(text, encoding="utf-8")
+    code, out, _ = run(capsys, "prob", "1d2 + bonus", "--input", str(source), *argv, "--format", "json")
+    assert code == 0
+    assert {row["value"]: row["p"] for row in json.loads(out)["distribution"]} == expected
+
+
+@pytest.mark.parametrize("text, code", [("[1, 2]\n", "MPR015"), ("a: [1,\n", "MPR015")])
+def test_prob_bad_input_file(capsys, tmp_path, text, code):
+    source = tmp_path / "input.yaml"
+    source.write_text(text, encoding="utf-8")
+    status, _, err = run(capsys, "prob", "1d2", "--input", str(source))
+    assert status == 1 and code in err

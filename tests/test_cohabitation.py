@@ -251,3 +251,30 @@ def test_no_shared_event_twice(ruleset, table: str, window: int, tie: str,
             assert event.id not in obtained
             obtained.add(event.id)
 
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("  rent_split: cohabitation.rent_split", "  rent_split: cohabitation.rent_splitt", "MPR354"),
+    ("  rent_split: cohabitation.rent_split", "  rent_split: cohabitation.leisure", "MPR536"),
+    ("wilderness: cohabitation.leisure.wilderness}", "wilderness: cohabitation.rent_split}", "MPR544"),
+    ("  window: safety", "  window: safty", "MPR351"),
+    ("  remainder_to: first\n", "  remainder_to: middle\n", "MPR3"),
+    ("  tie: lower", "  tie: sideways", "MPR3"),
+    ("  shared_tag: shared", "  shared_tag: common", "MPR546"),
+], ids=["unknown rent rule", "rent rule of the wrong kind", "leisure table of the wrong kind",
+        "misspelt safety", "bad remainder order", "bad tie-break", "no shared rows (warning)"])
+def test_document_checks(tmp_path, old: str, new: str, code: str) -> None:
+    from interpreter.resources import bundled_ruleset
+    from interpreter.ruleset import collect
+
+    for name in ("ruleset.yaml", "cohabitation.yaml"):
+        text = (bundled_ruleset() / name).read_text(encoding="utf-8")
+        if name == "cohabitation.yaml":
+            assert old in text
+            text = text.replace(old, new, 1)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    _, findings = collect(tmp_path)
+    errors = [d for d in findings if d.severity == "error"] or \
+        [d for d in findings if d.severity == "warning"]
+    assert errors and errors[0].code.startswith(code), errors
+    assert errors[0].file.endswith("cohabitation.yaml") and errors[0].line is not None

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import copy
 
+from functools import cache
+
 import pytest
 import yaml
 from hypothesis import given, settings
@@ -15,8 +17,15 @@ from interpreter.kinds import combat_action
 from interpreter.kinds.combat_action import area_distance
 from interpreter.model import Rule
 from interpreter.resources import bundled_ruleset
-from interpreter.ruleset import load_ruleset
+from interpreter.ruleset import load_ruleset as _load_ruleset
 from rules_dsl.errors import MprError
+
+
+@cache
+def load_ruleset(path=None):
+    """Each ruleset is loaded once per test session (runs do not change it)."""
+    return _load_ruleset(path)
+
 
 DOCS = {doc["id"]: doc for doc in
         yaml.safe_load_all((bundled_ruleset() / "combat.yaml").read_text(encoding="utf-8"))}

@@ -6,6 +6,8 @@ import itertools
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from interpreter import core_check
 from interpreter.core_check import CheckRules, CheckSpec
@@ -139,6 +141,14 @@ def test_distribution_matches_enumeration(notation, faces):
     got = {(r.success, r.special, r.value): p for r, p in dist.items()}
     assert got == brute_force(spec, faces)
     assert dist.total() == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 3), st.integers(0, 10), st.one_of(st.none(), st.integers(0, 10)), st.integers(1, 8))
+def test_any_small_check_matches_enumeration(dice, target, challenge, faces):
+    spec = CheckSpec(dice, target, challenge)
+    dist = core_check.success_distribution(spec, faces=faces)
+    assert {(r.success, r.special, r.value): p for r, p in dist.items()} == brute_force(spec, faces)
 
 
 @pytest.mark.parametrize("notation, probability", [

@@ -240,3 +240,51 @@ def test_circulation_keeps_the_multiset_and_the_counts(sizes, seed, ops):
             current = circ.special(current, SPEC, holder, dice, count=min(index, held)).state
         assert not any(invariant_problems(current, SPEC))
         assert {h: len(c) for h, c in current.holders} == counts
+
+
+# -- the documents of rulesets/magipunk/cards.yaml, run by the engine ----------------------------
+
+def _cards_ruleset():
+    from interpreter.resources import bundled_ruleset
+    from interpreter.ruleset import load_ruleset
+
+    return load_ruleset(bundled_ruleset() / "cards.yaml")
+
+
+def test_the_examples_of_cards_yaml_pass(capsys):
+    from interpreter.cli import main
+    from interpreter.resources import bundled_ruleset
+
+    assert main(["test", str(bundled_ruleset() / "cards.yaml")]) == 0
+    assert main(["validate", str(bundled_ruleset() / "cards.yaml")]) == 0
+
+
+@pytest.mark.parametrize("rule, inputs, dice, expect", [
+    ("cards.deck", {"operations": [{"op": "draw", "holder": "pc", "count": 2},
+                                   {"op": "discard", "holder": "pc", "cards": ["S2"]}]}, [],
+     {"deck_count": 52, "discard": ["S2"], "holders": {"pc": ["SA"]}, "drawn": ["SA", "S2"],
+      "composition_count": 54}),
+    ("cards.deck", {"operations": [{"op": "draw", "count": 2}]}, [], "MPR609"),
+    ("circulation.sleep", {"state": {"holders": {"pc": ["SA"]}}, "holder": "pc", "hours": 2}, [],
+     {"circulated": True, "reason": None, "changes": [{"holder": "pc", "out": ["SA"], "to": "pc", "in": ["S2"]}],
+      "deck_count": 52, "discard": ["SA"], "holders": {"pc": ["S2"]}}),
+    ("circulation.sleep", {"state": {"holders": {"pc": ["SA"]}}, "holder": "pc", "hours": -2}, [], "MPR500"),
+    ("circulation.dawn", {"state": {"holders": {"pc": [], "bat": ["SA", "HA"]}}, "items": {"bat": "pc"}}, [],
+     {"circulated": True, "reason": None, "changes": [{"holder": "bat", "out": ["SA", "HA"], "to": "bat", "in": ["S2", "S3"]}],
+      "deck_count": 50, "discard": ["SA", "HA"], "holders": {"pc": [], "bat": ["S2", "S3"]}}),
+    ("circulation.special", {"state": {"holders": {"pc": ["SA", "HA", "DA"]}}, "holder": "pc", "count": 2},
+     [3, 1], {"circulated": True, "reason": None,
+              "changes": [{"holder": "pc", "out": ["DA", "SA"], "to": "pc", "in": ["S2", "S3"]}],
+              "deck_count": 49, "discard": ["DA", "SA"], "holders": {"pc": ["HA", "S2", "S3"]}}),
+    ("circulation.special", {"state": {"holders": {"pc": ["SA"]}}, "holder": "pc", "count": 1}, [], "MPR150"),
+])
+def test_run_through_the_engine(rule, inputs, dice, expect):
+    from interpreter import engine
+
+    ruleset = _cards_ruleset()
+    if isinstance(expect, str):
+        with pytest.raises(MprError) as error:
+            engine.run(ruleset, rule, inputs, ScriptedDice(dice))
+        assert error.value.code == expect
+        return
+    assert engine.run(ruleset, rule, inputs, ScriptedDice(dice)).value == expect

@@ -72,3 +72,49 @@ def expressions(draw: st.DrawFn, depth: int = 0) -> str:
 @given(expressions())
 def test_well_formed_expressions(text: str) -> None:
     run(text)
+
+
+ENVS = [ENV, {**ENV, "x": Fraction(7, 2), "y": 0, "b": 1, "xs": "abc", "s": 2},
+        {**ENV, "x": True, "y": None, "xs": [Fraction(1, 2), 2], "item": [{"parts": None}]},
+        {**ENV, "x": 2 ** 200, "y": -3, "b": False, "n": [1], "s": ["鋼"]}]
+
+
+def outcome(fn, env):
+    try:
+        return ("value", fn(env))
+    except MprError as error:
+        return ("error", error.code, error.loc)
+
+
+@SETTINGS
+@given(st.lists(st.sampled_from(TOKENS[:70]), min_size=1, max_size=25), st.sampled_from(ENVS))
+def test_fast_path_agrees_with_the_closures(tokens: list[str], env: dict) -> None:
+    """The generated fast function gives exactly the value or the error of the closure compiler."""
+    from rules_dsl.compiler import compile_ast
+
+    try:
+        expr = compile_expression(" ".join(tokens))
+    except MprError:
+        return
+    if expr.has_dice:
+        return
+    slow = compile_ast(expr.ast, expr.origin)
+    fast = outcome(expr.evaluate, env)
+    reference = outcome(lambda e: slow(e, None), env)
+    assert fast == reference
+    if fast[0] == "value":
+        assert type(fast[1]) is type(reference[1])
+
+
+@SETTINGS
+@given(expressions(), st.sampled_from(ENVS))
+def test_fast_path_agrees_on_well_formed_expressions(text: str, env: dict) -> None:
+    from rules_dsl.compiler import compile_ast
+
+    try:
+        expr = compile_expression(text.replace("2d6", "x").replace("d66", "y"))
+    except MprError:
+        return
+    slow = compile_ast(expr.ast, expr.origin)
+    fast = outcome(expr.evaluate, env)
+    assert fast == outcome(lambda e: slow(e, None), env)

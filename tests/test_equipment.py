@@ -2,6 +2,8 @@
 bundled equipment.yaml (its slot field, effect groups and result flag)."""
 from __future__ import annotations
 
+from functools import cache
+
 import pytest
 import yaml
 
@@ -9,8 +11,15 @@ from interpreter import engine
 from interpreter.kinds import equipment
 from interpreter.model import Rule
 from interpreter.resources import bundled_ruleset
-from interpreter.ruleset import load_ruleset
+from interpreter.ruleset import load_ruleset as _load_ruleset
 from rules_dsl.errors import MprError
+
+
+@cache
+def load_ruleset(path=None):
+    """Each ruleset is loaded once per test session (runs do not change it)."""
+    return _load_ruleset(path)
+
 
 DOC = yaml.safe_load((bundled_ruleset() / "equipment.yaml").read_text(encoding="utf-8"))
 

@@ -3,6 +3,7 @@ a brute-force enumeration of every combination of rolls, and a seeded Monte-Carl
 leisures (tolerance: 4.5 binomial standard errors per outcome, plus 1e-4)."""
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import random
@@ -12,11 +13,14 @@ from fractions import Fraction
 import pytest
 
 from interpreter import engine
+from interpreter.kinds import leisure_dedup
 from interpreter.kinds.leisure import leisure_table
 from interpreter.kinds.leisure_dedup import Policy, leisure_distribution, resolve_leisure
 from interpreter.kinds.roll_table import roll_distribution
 from interpreter.ruleset import load_ruleset
 from rules_dsl.distribution import Distribution
+from rules_dsl.errors import MprError
+from rules_dsl.limits import MAX_LEISURE_RESIDENTS, MAX_LEISURE_TABLE_SPAN, MAX_RESIDENTS
 
 MC_RUNS = 200_000
 SIGMAS = 4.5
@@ -103,3 +107,45 @@ def test_distribution_through_the_engine(ruleset) -> None:
     # 2d6 never rolls 13 or 15, and only a repeated shared event is moved: 12 and 14 are not
     # shared, so 13 and 15 never come up in the bundled city table
     assert chances.rows[5].p == 0 and chances.rows[6].p == 0
+
+
+# --- limits, at and past their bounds ------------------------------------------------------------
+
+def test_residents_limit(ruleset) -> None:
+    leisure, rolls = _setup(ruleset, "city")
+    at_bound = leisure_distribution(leisure, rolls, MAX_LEISURE_RESIDENTS, Policy(1))
+    assert at_bound.shared_sets.total() == 1
+    with pytest.raises(MprError) as raised:
+        leisure_distribution(leisure, rolls, MAX_LEISURE_RESIDENTS + 1, Policy(1))
+    assert raised.value.code == leisure_dedup.TOO_MANY_STATES
+
+
+def test_states_limit(ruleset, monkeypatch) -> None:
+    leisure, rolls = _setup(ruleset, "wilderness")
+    reachable = len(leisure_distribution(leisure, rolls, 2, Policy(1)).shared_sets)
+    monkeypatch.setattr(leisure_dedup, "MAX_LEISURE_STATES", reachable)
+    assert len(leisure_distribution(leisure, rolls, 2, Policy(1)).shared_sets) == reachable
+    monkeypatch.setattr(leisure_dedup, "MAX_LEISURE_STATES", reachable - 1)
+    with pytest.raises(MprError) as raised:
+        leisure_distribution(leisure, rolls, 2, Policy(1))
+    assert raised.value.code == leisure_dedup.TOO_MANY_STATES
+
+
+def test_table_span_limit(ruleset) -> None:
+    rule = copy.deepcopy(ruleset.rules["cohabitation.leisure.city"])
+    rule.doc["range"] = [1, MAX_LEISURE_TABLE_SPAN]
+    assert leisure_table(rule, "shared").hi == MAX_LEISURE_TABLE_SPAN
+    rule.doc["range"] = [1, MAX_LEISURE_TABLE_SPAN + 1]
+    with pytest.raises(MprError) as raised:
+        leisure_table(rule, "shared")
+    assert raised.value.code == leisure_dedup.TOO_MANY_STATES
+
+
+def test_resident_count_limit(ruleset) -> None:
+    value = engine.run(ruleset, "cohabitation.rent_split",
+                       {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_RESIDENTS)]}).value
+    assert sum(value.values()) == 1000
+    with pytest.raises(MprError) as raised:
+        engine.run(ruleset, "cohabitation.rent_split",
+                   {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_RESIDENTS + 1)]})
+    assert raised.value.code == "MPR526"

@@ -148,3 +148,25 @@ def test_bad_input(ruleset, inputs: dict[str, Any], code: str) -> None:
     with pytest.raises(MprError) as raised:
         _run(ruleset, inputs)
     assert raised.value.code == code
+
+
+@pytest.mark.parametrize("old, new, code", [
+    ("challenge: rarity + reputation_modifier", "challenge: rarity + reputation_modifer", "MPR553"),
+    ("dice: max(1 + dice_bonus, 0)", "dice: max(1 + dice_bonus, challenge)", "MPR553"),  # not yet known
+    ("rarity: {rule: procurement.rarity,", "rarity: {rule: procurement.rarty,", "MPR354"),
+    ("required: rarity >= params.required_from", "required: rarity >= (", "MPR113"),
+], ids=["misspelt input", "a later formula", "unknown derived rule", "syntax error"])
+def test_document_checks(tmp_path, old: str, new: str, code: str) -> None:
+    from interpreter.resources import bundled_ruleset
+    from interpreter.ruleset import collect
+
+    for name in ("ruleset.yaml", "procurement.yaml"):
+        text = (bundled_ruleset() / name).read_text(encoding="utf-8")
+        if name == "procurement.yaml":
+            assert old in text
+            text = text.replace(old, new)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    _, findings = collect(tmp_path)
+    errors = [d for d in findings if d.severity == "error"]
+    assert errors and errors[0].code == code and errors[0].file.endswith("procurement.yaml")
+    assert errors[0].line is not None

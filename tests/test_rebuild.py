@@ -15,6 +15,7 @@ import yaml
 from interpreter import engine
 from interpreter.kinds import procedure
 from interpreter.model import Rule, Ruleset
+from interpreter.rebuild import abilities
 from interpreter.rebuild.abilities import AbilityRules, check_abilities, split
 from interpreter.rebuild.character import check_character
 from interpreter.rebuild.items import check_items
@@ -23,6 +24,7 @@ from interpreter.rebuild.spells import check_spells
 from interpreter.resources import bundled_ruleset
 from interpreter.ruleset import load_ruleset
 from rules_dsl.errors import MprError
+from rules_dsl.limits import MAX_REBUILD_ENTRIES
 
 DOCS = {d["id"]: d for d in yaml.safe_load_all(
     (bundled_ruleset() / "rebuild.yaml").read_text(encoding="utf-8"))}
@@ -219,6 +221,7 @@ def test_split_returns_none_for_the_wrong_total() -> None:
 BAD = [
     ("unknown ability", "abilities", abl((10, 10, 10, 15)) | {"after": {**B45, "strength": 1}}, {},
      "MPR800", "after.strength"),
+    ("before missing", "abilities", {"after": B45}, {}, "MPR801", "before"),
     ("missing ability", "abilities", {"before": B45, "after": {"body": 45}}, {}, "MPR801", "after.sense"),
     ("negative ability", "abilities", abl((-1, 20, 16, 10)), {}, "MPR802", "after.body"),
     ("negative conversion", "abilities", abl((12, 12, 12, 9), to_money=-1), {}, "MPR802", "to_money"),
@@ -228,6 +231,9 @@ BAD = [
     ("after not a mapping", "abilities", {"before": B45, "after": [1, 2]}, {}, "MPR806", "after"),
     ("immature minimums not set", "abilities", abl((3, 15, 12, 15), immature=True), {},
      "MPR808", "params.immature_minimums"),
+    ("a minimum above the maximum", "abilities", abl((12, 12, 12, 9), immature=True),
+     {"immature_minimums": {"body": 16, "sense": 3, "intellect": 3, "magic": 0}}, "MPR823",
+     "params.immature_minimums.body"),
     ("unknown rank", "skills", {"before": sk("grandmaster"), "after": []}, {}, "MPR800", "before[0].rank"),
     ("skill without a name", "skills", {"before": [{"rank": "novice"}], "after": []}, {},
      "MPR801", "before[0].name"),
@@ -407,8 +413,9 @@ def test_character_errors_use_each_part_code(ruleset_dir: Path) -> None:
 
 def house_document() -> dict:
     doc = copy.deepcopy(DOCS["rebuild.abilities"])
-    doc.update(id="house.abilities", examples=[{"name": "no drop", "input": abl((12, 12, 12, 9)),
-                                                "expect_error": "MPR808"}])
+    example = {"name": "immature", "input": abl((12, 12, 12, 9), immature=True),
+               "expect_error": "MPR808"}
+    doc.update(id="house.abilities", examples=[example])
     doc["params"]["max_drop"] = 3
     doc["derive"] = [{"name": "body_drop", "expr": "before.body - after.body"}]
     doc["constraints"].append({
@@ -423,9 +430,34 @@ def house_document() -> dict:
 def house_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("house")
     shutil.copy(bundled_ruleset() / "ruleset.yaml", root / "ruleset.yaml")
-    (root / "house.yaml").write_text(yaml.safe_dump(house_document(), allow_unicode=True),
-                                     encoding="utf-8")
+    (root / "house.yaml").write_text(yaml.safe_dump_all([house_document(), NO_SOLVER],
+                                                        allow_unicode=True), encoding="utf-8")
     return root
+
+
+NO_SOLVER = {  # a procedure with no solver: only derived values and checked constraints
+    "id": "house.allowance", "kind": "Procedure", "source": "R19",
+    "title": {"ja": "小遣い", "en": "Allowance"},
+    "inputs": {"type": "object", "properties": {"weeks": {"type": "integer"}}, "required": ["weeks"]},
+    "params": {"per_week": 500, "cap": 3000},
+    "derive": [{"name": "total", "expr": "weeks * params.per_week"}],
+    "constraints": [{"id": "over_cap", "code": "MPR881", "check": "total <= params.cap",
+                     "args": {"over": "total - params.cap"}, "path": "weeks",
+                     "message": {"ja": "{over}Mj超過", "en": "{over} Mj over the cap"}}],
+    "messages": {"legal": {"en": "ok"}, "illegal": {"en": "not ok"}},
+    "examples": [{"name": "six weeks", "input": {"weeks": 6},
+                  "expect": {"legal": True, "total": 3000, "errors": []}}]}
+
+
+@pytest.mark.parametrize("weeks,value", [
+    (6, {"legal": True, "total": 3000, "errors": []}),
+    (7, {"legal": False, "total": 3500,
+         "errors": [{"code": "MPR881", "message": "500 Mj over the cap", "path": "weeks"}]}),
+])
+def test_procedure_without_solver(house_dir: Path, weeks: int, value: dict) -> None:
+    result = run(house_dir, "house.allowance", {"weeks": weeks})
+    assert result.value == value
+    assert report(result)[0] == ("ok" if value["legal"] else "not ok")
 
 
 @pytest.mark.parametrize("after,legal,errors", [
@@ -482,3 +514,34 @@ def test_bundled_documents_pass_their_checks() -> None:
 def test_document_checks(doc: dict, code: str) -> None:
     others = tuple(d for i, d in DOCS.items() if i != doc["id"])
     assert code in [c for c, _ in _findings(doc, others)]
+
+
+# ---- limits at and past their bounds ---------------------------------------------------------
+
+@pytest.mark.parametrize("count,code", [(MAX_REBUILD_ENTRIES, None), (MAX_REBUILD_ENTRIES + 1, "MPR809")])
+def test_entries_limit(count: int, code: str | None) -> None:
+    plan = {"money": {"initial": 0, "scenarios": 0, "spells_spent": 0},
+            "purchases": [{"name": "x", "price": 0, "phase": "after"}] * count}
+    if code is None:
+        assert check_items(plan, PARAMS["items"]).legal
+    else:
+        with pytest.raises(MprError) as caught:
+            check_items(plan, PARAMS["items"])
+        assert (caught.value.code, caught.value.loc.path) == (code, "purchases")
+
+
+@pytest.mark.parametrize("limit,found", [(17 ** 3, True), (17 ** 3 - 1, False)])  # body, sense, intellect: 4..20
+def test_search_limit(monkeypatch: pytest.MonkeyPatch, limit: int, found: bool) -> None:
+    monkeypatch.setattr(abilities, "MAX_REBUILD_CANDIDATES", limit)
+    outcome = check_abilities(abl((21, 10, 10, 4)), PARAMS["abilities"])
+    assert (outcome.values["proposal"] is not None) == found
+    assert not outcome.legal and "no_proposal" not in [line.message for line in outcome.report]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_bundled_examples_pass(ruleset_dir: Path, lang: str) -> None:
+    from interpreter.examples import run_examples
+
+    outcomes = run_examples(load_ruleset(ruleset_dir, lang=lang), lang)
+    assert len(outcomes) == sum(len(d["examples"]) for d in DOCS.values())
+    assert [o.name for o in outcomes if not o.passed] == []

@@ -8,6 +8,7 @@ import pytest
 
 from interpreter import engine
 from interpreter.ruleset import collect, load_ruleset
+from rules_dsl.dice import ScriptedDice
 from rules_dsl.errors import MprError
 
 TABLE = """\
@@ -157,3 +158,43 @@ def test_not_a_ruleset(tmp_path):
     with pytest.raises(MprError) as caught:
         load_ruleset(tmp_path)
     assert caught.value.code == "MPR406" and "MPR407" in str(caught.value)
+
+
+ROLL = """\
+id: t.roll
+kind: RollTable
+source: R16
+title: {en: Roll}
+inputs: {type: object, properties: {roll: {type: integer}}}
+params: {roll: 2d6}
+default: {id: other}
+rows:
+  - {roll: [2, 12], id: any}
+"""
+
+
+def test_variant_parameter_expression_is_checked_and_used(base, tmp_path):
+    (base / "roll.yaml").write_text(ROLL, encoding="utf-8")
+    variant = write(tmp_path / "variant", {
+        "ruleset.yaml": manifest("variant", "extends: ../base\n"
+                                 "overrides:\n  t.roll:\n    params: {roll: 1d20}\n")})
+    ruleset = load_ruleset(variant)
+    assert ruleset.rule("t.roll").params["roll"] == "1d20"
+    value = engine.run(ruleset, "t.roll", {}, ScriptedDice([17])).value
+    assert value == {"roll": 17, "id": "other", "text": None, "value": None}
+    broken = write(tmp_path / "broken", {
+        "ruleset.yaml": manifest("broken", "extends: ../base\n"
+                                 "overrides:\n  t.roll:\n    params: {roll: 2d6 +}\n")})
+    _, findings = collect(broken)
+    (finding,) = findings
+    assert finding.code == "MPR112" and finding.file.endswith("broken/ruleset.yaml")
+    assert (finding.line, finding.column) == (7, 25)
+
+
+def test_manifest_files_globs(tmp_path):
+    root = write(tmp_path / "g", {
+        "ruleset.yaml": manifest("g", "files: ['rules/*.yaml']\n"),
+        "rules/a.yaml": TABLE.format(id="t.a"),
+        "ignored.yaml": TABLE.format(id="t.ignored"),
+    })
+    assert set(load_ruleset(root).rules) == {"t.a"}

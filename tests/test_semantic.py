@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import yaml
 
 from interpreter.ruleset import collect
@@ -109,6 +111,10 @@ rows:
     ("m > 0", "1", ["MPR351"]),
     ("item.grade == 1", "1", ["MPR353"]),
     ("1 > 2", "1", ["MPR360"]),
+    ("item.quality == '標準' and n > 0 and item.quality == '傑作'", "1", ["MPR360"]),
+    ("n == 1 and 1 == n", "1", []),
+    ("n == 1 or n == 2", "1", []),
+    ("n == 1 and n == 2d6", "1", []),
     ("n >", "1", ["MPR112"]),
     ("n > 0", "2d6 +", ["MPR112"]),
 ])
@@ -139,3 +145,28 @@ def test_messages_in_japanese(tmp_path):
     path.write_text(DOC.format(roll="2d6", extra="", rows="  - {roll: [2, 6]}"), encoding="utf-8")
     _, findings = collect(path, "ja")
     assert findings[0].code == "MPR370" and "到達しうる出目 7-12" in findings[0].message
+
+
+def test_whole_corpus_gives_findings_and_no_crash(capsys, monkeypatch):
+    from interpreter.cli import main
+
+    monkeypatch.chdir(BROKEN.parent.parent)
+    assert main(["validate", "tests/broken", "--format", "json"]) == 1
+    assert "MPR000" not in capsys.readouterr().out
+
+
+PROCUREMENT = (Path(__file__).parent.parent / "rulesets" / "magipunk" / "procurement.yaml") \
+    .read_text(encoding="utf-8").splitlines(keepends=True)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=len(PROCUREMENT) - 1), min_size=1, max_size=3),
+       st.sampled_from(["", "x", ":", "  - ", "'", "params.", "(", "9"]))
+def test_mangled_rule_files_give_findings_not_tracebacks(tmp_path_factory, lines, junk):
+    text = list(PROCUREMENT)
+    for index in lines:
+        text[index] = text[index].rstrip("\n")[: len(text[index]) // 2] + junk + "\n"
+    path = tmp_path_factory.mktemp("mangled") / "procurement.yaml"
+    path.write_text("".join(text), encoding="utf-8")
+    _, findings = collect(path)
+    assert all(d.code != "MPR000" and d.line is not None for d in findings)

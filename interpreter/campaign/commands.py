@@ -16,7 +16,7 @@ from ..kinds.package import checked_allowance, option_ids
 from .characters import deal, load_roster
 from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset
 from .store import State, Store
-from .timeline import (Outcome, apply_sleep, check_hours, check_minutes, next_dawn, pass_time,
+from .timeline import (NO_CARDS, Outcome, apply_sleep, check_hours, check_minutes, next_dawn, pass_time,
                        rule_params)
 
 UNKNOWN_PC = define(
@@ -119,8 +119,14 @@ def show_state(state: State) -> dict[str, Any]:
 
 
 def show(store: Store) -> dict[str, Any]:
+    """The state, and whether the pinned ruleset changed on disk (then other commands refuse)."""
     state = store.load()
-    return {**show_state(state), "clock": clock_text(state.clock_minutes),
+    try:
+        check_pin(state.pin, store.path)
+        changed = False
+    except MprError:
+        changed = True
+    return {**show_state(state), "ruleset_changed": changed, "clock": clock_text(state.clock_minutes),
             "dawn": clock_text(state.dawn_minutes)[-5:],
             "characters": [h.id for h in state.characters],
             "items": {h.id: h.owner for h in state.items}}
@@ -218,7 +224,7 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
                          count=count, selection=selection, cards=cards,
                          allowed=params.get("selection", ["random", "player", "gm"]))
         if result.reason == "no_cards":
-            out.note("MPR652", holder=holder)
+            out.note(NO_CARDS, holder=holder)
         out.absorb(result)
         return {"holder": holder, "selection": "all" if take_all else selection}
     inputs = {"holder": holder, "all": take_all, "count": count, "select": selection, "cards": cards}
@@ -329,7 +335,6 @@ def export(store: Store) -> dict[str, Any]:
         if pc.id in items_of:
             entry["items"] = items_of[pc.id]
         characters.append(entry)
-    campaign = {"ruleset": state.pin.path or "(bundled)", "content_hash": state.pin.content_hash,
-                "clock_minutes": state.clock_minutes, "clock": clock_text(state.clock_minutes),
+    campaign = {"ruleset": state.pin.path or "(bundled)", "clock_minutes": state.clock_minutes, "clock": clock_text(state.clock_minutes),
                 "deck": list(state.cards.deck), "discard": list(state.cards.discard)}
     return {"characters": characters, "campaign": campaign}

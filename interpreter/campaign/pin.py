@@ -3,6 +3,7 @@ parameter overrides, and a copy of the parameters of the rules a campaign runs (
 packages), so that a ruleset changed on disk is noticed and re-pinned on purpose."""
 from __future__ import annotations
 
+import copy
 import json
 from pathlib import Path
 from typing import Any
@@ -19,6 +20,11 @@ RULESET_CHANGED = define(
     "このキャンペーンのルールセットがディスク上で変更されています（{path}: 固定時 {pinned}、現在 {now}）。"
     "何も変更していません。`mprules campaign repin {file}` で固定し直すか（カードはそのまま。山札の構成は同じである必要があります）、"
     "`mprules campaign init --force` でやり直してください")
+RULESET_UNUSABLE = define(
+    "MPR628", "the ruleset of this campaign ({path}) cannot be loaded now: {detail}; nothing was changed. "
+              "Fix it, or re-pin with `mprules campaign repin {file}` once it loads",
+    "このキャンペーンのルールセット（{path}）を読み込めません: {detail}。何も変更していません。"
+    "修正するか、読み込めるようになってから `mprules campaign repin {file}` で固定し直してください")
 NO_DECK = define(
     "MPR633", "ruleset {ruleset} has no deck rule cards.deck (kind Deck): a campaign needs one",
     "ルールセット {ruleset} に山札のルール cards.deck（種別 Deck）がありません。キャンペーンには必要です")
@@ -30,10 +36,22 @@ CAMPAIGN_KINDS = ("Deck", "Circulation", "Package")
 DAY_MINUTES = 24 * 60
 
 
+_LOADED: dict[tuple, Any] = {}
+
+
 def load(path: str, adopt: dict[str, bool], param_overrides: dict[str, dict]) -> Any:
+    """The ruleset at ``path`` ("" is the bundled one) with the campaign's switches; loaded again
+    only when one of its files changed (see ``_fingerprint``)."""
     from ..ruleset import load_ruleset
 
-    return load_ruleset(path or None, param_overrides=param_overrides or None, adopt=adopt or None)
+    key = (path, json.dumps(adopt, sort_keys=True), json.dumps(param_overrides, sort_keys=True),
+           _fingerprint(path))
+    if key not in _LOADED:
+        if len(_LOADED) > 16:
+            _LOADED.clear()
+        _LOADED[key] = load_ruleset(path or None, param_overrides=param_overrides or None,
+                                    adopt=adopt or None)
+    return _LOADED[key]
 
 
 def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
@@ -41,7 +59,7 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
     """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
     ruleset = load(path or "", adopt, param_overrides)
-    rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": rule.params,
+    rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
                        "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
                        "deck": rule.doc.get("deck"), "package": rule.doc.get("package")}
              for rule in ruleset.rules.values() if rule.kind in CAMPAIGN_KINDS}
@@ -51,9 +69,6 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
     DeckSpec.from_params(deck["params"], Location(path="cards.deck.params"))
     return Pin(path or "", ruleset.content_hash, adopt, param_overrides, rules,
                dict(ruleset.parameters))
-
-
-_HASHES: dict[tuple, str] = {}
 
 
 def _fingerprint(path: str) -> tuple:
@@ -74,18 +89,13 @@ def _fingerprint(path: str) -> tuple:
     return tuple(seen)
 
 
-def current_hash(pin: Pin) -> str:
-    """The content hash of the pinned ruleset as it is on disk now (cached by file fingerprint)."""
-    key = (pin.path, json.dumps(pin.adopt, sort_keys=True), json.dumps(pin.param_overrides, sort_keys=True),
-           _fingerprint(pin.path))
-    if key not in _HASHES:
-        _HASHES[key] = load(pin.path, pin.adopt, pin.param_overrides).content_hash
-    return _HASHES[key]
-
-
 def check_pin(pin: Pin, file: str) -> None:
-    """Refuse to go on when the pinned ruleset's content changed on disk."""
-    now = current_hash(pin)
+    """Refuse to go on when the pinned ruleset's content changed on disk (or cannot be loaded)."""
+    try:
+        now = load(pin.path, pin.adopt, pin.param_overrides).content_hash
+    except MprError as error:
+        raise MprError(RULESET_UNUSABLE, Location(path=pin.path or "ruleset"),
+                       path=pin.path or "(bundled)", detail=str(error), file=file) from None
     if now != pin.content_hash:
         raise MprError(RULESET_CHANGED, Location(path=pin.path or "ruleset"), path=pin.path or "(bundled)",
                        pinned=pin.content_hash[:12], now=now[:12], file=file)

@@ -6,10 +6,12 @@ from typing import Any
 LABELS = {
     "en": {"out": "out", "in": "in", "deck": "deck", "cards": "cards", "discard": "discard",
            "clock": "clock", "dawn": "dawn", "none": "-", "seed": "seed", "undone": "undone by",
-           "no_change": "no cards changed", "used": "uses"},
+           "no_change": "no cards changed", "used": "uses",
+           "changed": "the ruleset changed on disk: re-pin it with `mprules campaign repin FILE`"},
     "ja": {"out": "捨て札", "in": "引いた札", "deck": "山札", "cards": "枚", "discard": "捨て札の山",
            "clock": "時刻", "dawn": "夜明け", "none": "なし", "seed": "シード", "undone": "取り消し",
-           "no_change": "カードの変化なし", "used": "使用回数"},
+           "no_change": "カードの変化なし", "used": "使用回数",
+           "changed": "ルールセットがディスク上で変更されています: `mprules campaign repin FILE` で固定し直してください"},
 }
 
 
@@ -40,7 +42,8 @@ def text_lines(command: str, result: dict[str, Any], lang: str) -> list[str]:
     label = LABELS.get(lang, LABELS["en"])
     if command == "show":
         head = f"{label['clock']}: {result['clock']} ({label['dawn']} {result['dawn']})"
-        return [head, *holder_lines(result, label)]
+        warning = [label["changed"]] if result.get("ruleset_changed") else []
+        return [head, *holder_lines(result, label), *warning]
     if command == "log":
         lines = []
         for entry in result["entries"]:

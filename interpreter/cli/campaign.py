@@ -20,10 +20,6 @@ BAD_SWITCH = define(
 CANNOT_WRITE = define(
     "MPR042", "cannot write {file}: {detail}", "{file} に書き込めません: {detail}", exit_code=EXIT_STATE)
 
-COMMANDS = ("init", "show", "sleep", "dawn", "circulate", "rest", "advance", "brief", "log",
-            "undo", "export", "repin")
-
-
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("campaign", help="keep a campaign's deck, clock and briefings")
     sub = parser.add_subparsers(dest="campaign_command", metavar="COMMAND",

@@ -12,7 +12,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     parser = subparsers.add_parser(
         "check", help="roll or resolve the core check nMPmCx (e.g. 3MP15C10), or its probability",
-        description="The core check: n d20 against m, challenge x (BCDice notation nMPmCx).")
+        description="The core check (RULES.md Rc): n dice against the ability value m, with the "
+                    "challenge value x (BCDice notation nMPmCx).")
     parser.add_argument("notation", metavar="NOTATION", help="e.g. 3MP15C10, MP12, 0MP15C5")
     parser.add_argument("--dice", metavar="LIST", help="the dice rolled at the table, e.g. 9,4,18")
     parser.add_argument("--seed", type=int, metavar="N", help="roll with this seed")

@@ -13,8 +13,8 @@ BAD_PARAM = define(
     "--param は RULE_ID.NAME=YAML の形で指定してください（例: procurement.rarity.rounding=ceil）。指定値: {text!r}",
     exit_code=EXIT_USAGE)
 BAD_INPUT_DOCUMENT = define(
-    "MPR022", "{file}: the input must be one YAML mapping, got {got}",
-    "{file}: 入力は YAML のマッピング1つでなければなりません（{got} でした）")
+    "MPR022", "the input must be one YAML mapping of names to values, got {got}",
+    "入力は名前と値の YAML マッピング1つでなければなりません（{got} でした）")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -68,7 +68,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None]:
         return {}, {}, file
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
-        raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), file=file, got=got)
+        raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
     return docs[0].data, docs[0].positions, file
 
 

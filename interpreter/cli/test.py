@@ -38,7 +38,7 @@ def handle(args: argparse.Namespace) -> int:
     outcomes, broken = [], []
     for target in targets:
         if not target.exists():
-            raise MprError(NO_SUCH_PATH, Location(path=str(target)), path=str(target))
+            raise MprError(NO_SUCH_PATH, Location(path="PATH"), path=str(target))
         only = None
         root = target
         if target.is_file() and target.name != MANIFEST and (target.parent / MANIFEST).is_file():

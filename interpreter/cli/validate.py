@@ -9,6 +9,9 @@ from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, define
 NO_SUCH_PATH = define(
     "MPR020", "{path}: no such file or directory", "{path}: ファイルもディレクトリもありません",
     exit_code=EXIT_USAGE)
+UNREADABLE_PATH = define(
+    "MPR024", "{path}: cannot be read (permission denied)", "{path}: 読み取れません（権限がありません）",
+    exit_code=EXIT_USAGE)
 COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 
 
@@ -26,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    import os
     from pathlib import Path
 
     from rules_dsl.errors import Location, MprError
@@ -36,7 +40,9 @@ def handle(args: argparse.Namespace) -> int:
     paths = args.paths or [str(p) for p in bundled_targets()]
     for path in paths:
         if not Path(path).exists():
-            raise MprError(NO_SUCH_PATH, Location(path=path), path=path)
+            raise MprError(NO_SUCH_PATH, Location(path="PATH"), path=path)
+        if not os.access(path, os.R_OK):
+            raise MprError(UNREADABLE_PATH, Location(path="PATH"), path=path)
     findings = validate_paths(paths, args.lang)
     if args.format == "json":
         print_json([d.to_json() for d in findings])

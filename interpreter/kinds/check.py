@@ -10,6 +10,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define, diagnostic
 
 from .. import core_check
+from ..engine import did_you_mean
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
 from .allocation import whole
@@ -20,20 +21,21 @@ BAD_CHECK_VALUE = define(
 CHECK_LIMIT = define(
     "MPR551", "{field} is {value}, more than the limit {limit}",
     "{field} が {value} で、上限 {limit} を超えています")
-BAD_DERIVE = define(
-    "MPR552", "derive.{name} of {rule} must name a rule of the ruleset, got {value!r}",
-    "{rule} の derive.{name} はルールセットのルールを指定しなければなりません（値: {value!r}）")
 
 UNKNOWN_FORMULA_NAME = define(
-    "MPR553", "{field} of {rule} uses {name!r}, which is not an input, a derived value or an earlier formula ({known})",
-    "{rule} の {field} が使う {name!r} は入力・導出値・先の式のいずれでもありません（{known}）")
+    "MPR553", "{field} of {rule} uses {name!r}, which is not an input, a derived value or an earlier formula{hint}",
+    "{rule} の {field} が使う {name!r} は入力・導出値・先の式のいずれでもありません{hint}")
 
 FORMULAS = ("required", "dice_bonus", "dice", "challenge")
-_OUTCOME_NAMES = {
+_WORDS = {
     "en": {"success": "success", "failure": "failure", core_check.JACKPOT: "jackpot (success)",
-           core_check.BAD_BEAT: "bad beat (failure)"},
+           core_check.BAD_BEAT: "bad beat (failure)", "head": "{dice} dice, challenge {challenge}",
+           "no_check": "no check", "by": "chance of success by",
+           "separate": "each row is a separate chance; the rows do not sum to 1"},
     "ja": {"success": "成功", "failure": "失敗", core_check.JACKPOT: "ジャックポット（成功）",
-           core_check.BAD_BEAT: "バッドビート（失敗）"},
+           core_check.BAD_BEAT: "バッドビート（失敗）", "head": "ダイス{dice}個、チャレンジ値{challenge}",
+           "no_check": "判定なし", "by": "成功率：",
+           "separate": "各行は別々の確率です（合計は1になりません）"},
 }
 
 
@@ -118,9 +120,10 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     env = _formulas(rule, inputs, ctx)
     attribute = rule.doc["attribute"]
     rules = core_check.CheckRules.from_parameters(ctx.ruleset.parameters)
-    head = f"{rule.title(ctx.lang)}: {env['dice']} dice, challenge {env['challenge']}"
+    words = _WORDS["ja" if ctx.lang == "ja" else "en"]
+    head = f"{rule.title(ctx.lang)}: " + words["head"].format(dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
-        return [ProbTable(head, [ProbRow("success", Fraction(1), "no check")])]
+        return [ProbTable(head, [ProbRow("success", Fraction(1), words["no_check"])])]
     if inputs.get(attribute) is not None:
         spec = _spec(rule, env, whole(inputs[attribute], attribute))
         outcomes = core_check.success_distribution(spec, rules=rules)
@@ -128,28 +131,21 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
         for result, p in outcomes.items():
             key = result.special or result.result
             rows[key] = rows.get(key, Fraction(0)) + p
-        names = _OUTCOME_NAMES["ja" if ctx.lang == "ja" else "en"]
-        table = [ProbRow(k, p, names[k]) for k, p in rows.items()]
+        table = [ProbRow(k, p, words[k]) for k, p in rows.items()]
         success = outcomes.probability(lambda r: r.success)
         return [ProbTable(f"{head}, {attribute} {spec.target}", table,
-                          note=f"P(success) = {fraction_text(success)}")]
+                          note=f"{words['success']} = {fraction_text(success)}")]
     rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
                                f"{attribute} {m}") for m in range(1, rules.faces + 1)]
-    return [ProbTable(f"{head}: P(success) by {attribute}", rows_by_ability,
-                      note="each row is a separate chance; the rows do not sum to 1")]
+    return [ProbTable(f"{head}: {words['by']} {attribute}", rows_by_ability, note=words["separate"])]
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
-    """Semantic checks: every ``derive`` names a rule of the ruleset; every formula compiles and
-    uses only the inputs, ``params``, the derived values and the formulas before it."""
+    """Semantic check: every formula compiles and uses only the inputs, ``params``, the derived
+    values and the formulas before it (``derive`` targets are ``x-rule-ref`` in the schema)."""
     from rules_dsl import compile_expression
 
     derived = rule.doc.get("derive") or {}
-    for name, spec in derived.items():
-        target = spec.get("rule") if isinstance(spec, dict) else None
-        if target not in getattr(ruleset, "rules", {}):
-            yield diagnostic(BAD_DERIVE, rule.loc("derive", name, "rule"), lang, name=name,
-                             rule=rule.id, value=target)
     known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params"} | set(derived)
     for name in FORMULAS:
         try:
@@ -159,7 +155,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
             continue
         for unknown in sorted(expression.names - known):
             yield diagnostic(UNKNOWN_FORMULA_NAME, rule.loc(name), lang, name=unknown,
-                             field=name, rule=rule.id, known=", ".join(sorted(known)))
+                             field=name, rule=rule.id, hint=did_you_mean(unknown, sorted(known)))
         known.add(name)
 
 

@@ -135,7 +135,8 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
-    """Semantic checks: the parameters' types and that ``rent_split`` names a rule of the ruleset."""
+    """Semantic checks: the parameters' types and that ``rent_split`` names an Allocation (the
+    schema's ``x-rule-ref`` already reports a missing rule)."""
     from rules_dsl.errors import diagnostic
 
     params = rule.params
@@ -149,11 +150,11 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
         yield diagnostic(BAD_RULE_PARAM, rule.loc("params", "min_residents"), lang,
                          name="min_residents", rule=rule.id, expected="a whole number >= 1",
                          value=minimum)
-    target = params.get("rent_split")
-    if target not in getattr(ruleset, "rules", {}):
+    target = ruleset.rules.get(params.get("rent_split"))
+    if target is not None and target.kind != "Allocation":
         yield diagnostic(BAD_RULE_PARAM, rule.loc("params", "rent_split"), lang,
-                         name="rent_split", rule=rule.id, expected="the id of a rule of the ruleset",
-                         value=target)
+                         name="rent_split", rule=rule.id, expected="the id of an Allocation rule",
+                         value=params.get("rent_split"))
 
 
 KIND = Kind("Cohabitation", run, check=check)

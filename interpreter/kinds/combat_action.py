@@ -12,11 +12,11 @@ from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
 from ..engine import did_you_mean
 from . import Kind
-from ._reasons import reason, text
+from ._reasons import EXPECTED, reason, text
 
 NOT_IN_BATTLE = define(
-    "MPR720", "{role} {name!r} is not a character of the battle (characters: {known}){hint}",
-    "{role} {name!r} はバトルのキャラクターにいません（キャラクター: {known}）{hint}")
+    "MPR720", "{role[en]} {name!r} is not a character of the battle (characters: {known}){hint}",
+    "{role[ja]} {name!r} はバトルのキャラクターにいません（キャラクター: {known}）{hint}")
 UNKNOWN_STEP = define(
     "MPR721", "{step!r} is not a step of an attack (steps: {known}){hint}",
     "{step!r} は攻撃の処理ステップにありません（ステップ: {known}）{hint}")
@@ -24,10 +24,10 @@ UNKNOWN_AREA = define(
     "MPR722", "{area!r} is not an area of the battle (areas: {known}){hint}",
     "{area!r} はバトルのエリアにありません（エリア: {known}）{hint}")
 DUPLICATE_NAME = define(
-    "MPR723", "{what} {name!r} appears twice", "{what} {name!r} が二重に記載されています")
+    "MPR723", "{what[en]} {name!r} appears twice", "{what[ja]} {name!r} が二重に記載されています")
 BAD_BATTLE = define(
-    "MPR724", "{field} must be {expected}; got {value!r}",
-    "{field} は {expected} でなければなりません（値: {value!r}）")
+    "MPR724", "{field} must be {expected[en]}; got {value!r}",
+    "{field} は {expected[ja]} でなければなりません（値: {value!r}）")
 NEGATIVE_DAMAGE = define(
     "MPR725", "damage must be 0 or more; got {value}", "ダメージは 0 以上でなければなりません（値: {value}）")
 WRONG_STEP = define(
@@ -47,10 +47,11 @@ UNSTATED = {"en": "no effect of the rule applies to the user's state: it is left
             "ja": "使用者のこの状態に当てはまる効果がルールにないため、状態は変更していません。GMが判断してください"}
 AREAS_WORD = {"en": "{n} area(s)", "ja": "{n}エリア"}
 UNREACHABLE = {"en": "not connected", "ja": "つながっていません"}
+WHAT = {"area": {"en": "area", "ja": "エリア"}, "character": {"en": "character", "ja": "キャラクター"}}
 ROLES = {"user": {"en": "the user", "ja": "使用者"}, "attacker": {"en": "the attacker", "ja": "攻撃者"},
          "target": {"en": "the target", "ja": "攻撃の対象"}}
 CHARACTER_FIELDS = {"id": str, "area": str, "hp": int, "acted": bool, "turn_started": bool}
-TYPE_WORDS = {str: "a name", int: "a whole number", bool: "true or false"}
+TYPE_WORDS = {str: "name", int: "integer", bool: "boolean"}
 
 
 @dataclass(frozen=True)
@@ -94,7 +95,8 @@ def area_distance(areas: tuple[str, ...] | list[str], adjacent: Any, start: str,
 
 
 def _bad(field: str, expected: str, value: Any) -> MprError:
-    return MprError(BAD_BATTLE, Location(path=field), field=field, expected=expected, value=value)
+    return MprError(BAD_BATTLE, Location(path=field), field=field, expected=EXPECTED[expected],
+                    value=value)
 
 
 def _is(value: Any, kind: type) -> bool:
@@ -114,57 +116,57 @@ def check_step(step: Any, steps: list[Mapping[str, Any]], field: str = "attack.s
     return step
 
 
-def _character_id(value: Any, role: str, characters: Mapping[str, Any], field: str, lang: str) -> str:
+def _character_id(value: Any, role: str, characters: Mapping[str, Any], field: str) -> str:
     if not isinstance(value, str) or value not in characters:
         known = list(characters)
-        raise MprError(NOT_IN_BATTLE, Location(path=field), role=ROLES[role][lang], name=value,
+        raise MprError(NOT_IN_BATTLE, Location(path=field), role=ROLES[role], name=value,
                        known=", ".join(known) or "-", hint=did_you_mean(value, known))
     return value
 
 
-def parse_battle(state: Mapping[str, Any], steps: list[Mapping[str, Any]], lang: str = "en") -> Battle:
+def parse_battle(state: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> Battle:
     """Check a battle state (the contract shape) and return it as a ``Battle``; bad input is an error."""
     round_ = state.get("round", 1)
     if not _is(round_, int) or round_ < 0:
-        raise _bad("round", "a round number, 0 or more", round_)
+        raise _bad("round", "round", round_)
     areas = state.get("areas")
     if not isinstance(areas, list) or not areas or not all(_is(a, str) for a in areas):
-        raise _bad("areas", "a non-empty list of area names", areas)
+        raise _bad("areas", "areas", areas)
     known_areas: set[str] = set()
     for area in areas:
         if area in known_areas:
-            raise MprError(DUPLICATE_NAME, Location(path="areas"), what="area", name=area)
+            raise MprError(DUPLICATE_NAME, Location(path="areas"), what=WHAT["area"], name=area)
         known_areas.add(area)
     adjacent = state.get("adjacent")
     if adjacent is not None:
         if not isinstance(adjacent, list):
-            raise _bad("adjacent", "a list of pairs of areas", adjacent)
+            raise _bad("adjacent", "adjacent", adjacent)
         for i, pair in enumerate(adjacent):
             if not isinstance(pair, list) or len(pair) != 2:
-                raise _bad(f"adjacent[{i}]", "a pair of areas [a, b]", pair)
+                raise _bad(f"adjacent[{i}]", "pair", pair)
             for j, area in enumerate(pair):
                 _known_area(area, known_areas, areas, f"adjacent[{i}][{j}]")
         adjacent = tuple((a, b) for a, b in adjacent)
     characters: dict[str, dict[str, Any]] = {}
     listed = state.get("characters")
     if not isinstance(listed, list):
-        raise _bad("characters", "a list of characters", listed)
+        raise _bad("characters", "characters", listed)
     for i, character in enumerate(listed):
         if not isinstance(character, Mapping):
-            raise _bad(f"characters[{i}]", "a character {id, area, hp, acted, turn_started}", character)
+            raise _bad(f"characters[{i}]", "character", character)
         for name, kind in CHARACTER_FIELDS.items():
             if not _is(character.get(name), kind):
                 raise _bad(f"characters[{i}].{name}", TYPE_WORDS[kind], character.get(name))
         if character["id"] in characters:
-            raise MprError(DUPLICATE_NAME, Location(path=f"characters[{i}].id"), what="character",
+            raise MprError(DUPLICATE_NAME, Location(path=f"characters[{i}].id"), what=WHAT["character"],
                            name=character["id"])
         _known_area(character["area"], known_areas, areas, f"characters[{i}].area")
         characters[character["id"]] = dict(character)
     attack = state.get("attack")
     if not isinstance(attack, Mapping):
-        raise _bad("attack", "an attack {attacker, target, step}", attack)
-    attacker = _character_id(attack.get("attacker"), "attacker", characters, "attack.attacker", lang)
-    target = _character_id(attack.get("target"), "target", characters, "attack.target", lang)
+        raise _bad("attack", "attack", attack)
+    attacker = _character_id(attack.get("attacker"), "attacker", characters, "attack.attacker")
+    target = _character_id(attack.get("target"), "target", characters, "attack.target")
     step = check_step(attack.get("step"), steps)
     return Battle(round_, tuple(areas), adjacent, characters, attacker, target, step)
 
@@ -195,8 +197,8 @@ def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: s
     *before* the action sets fields of ``user_after``.
     Returns ``{legal, target_after, user_after: {acted, stays_acted_next_round}, errors}``.
     """
-    battle = parse_battle(state, steps, lang)
-    user = _character_id(user, "user", battle.characters, "user", lang)
+    battle = parse_battle(state, steps)
+    user = _character_id(user, "user", battle.characters, "user")
     check_step(declared_before, steps, "declared_before")
     labels = {str(s["id"]): text(s, lang) or str(s["id"]) for s in steps}
     errors = []
@@ -225,17 +227,18 @@ def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: s
 
 
 def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, hp_floor: int | None,
-                   action_cost: int) -> dict[str, Any]:
+                   action_cost: int, declared_by: str = "hold_back") -> dict[str, Any]:
     """The target's HP after an attack's damage (R7). When the action was declared, this attack's
-    damage cannot bring HP below ``hp_floor`` (HP already below it stays where it is)."""
+    damage cannot bring HP below ``hp_floor`` (HP already below it stays where it is). The step it
+    is declared at (``declared_before``) is data for the trace and handout: the input has no step."""
     if not _is(target_hp, int):
-        raise _bad("target_hp", "a whole number", target_hp)
+        raise _bad("target_hp", "integer", target_hp)
     if not _is(damage, int):
-        raise _bad("damage", "a whole number", damage)
+        raise _bad("damage", "integer", damage)
     if damage < 0:
         raise MprError(NEGATIVE_DAMAGE, Location(path="damage"), value=damage)
     if not _is(declared, bool):
-        raise _bad("hold_back", "true or false", declared)
+        raise _bad(declared_by, "boolean", declared)
     hp_after = target_hp - damage
     if declared and hp_floor is not None and hp_after < hp_floor:
         hp_after = min(target_hp, hp_floor)
@@ -250,18 +253,20 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     if rule.doc.get("applies_to") == "damage":
         floor = next((ctx.param(rule, "hp_floor") for e in effects if e.get("effect") == "hp_floor"),
                      None)
-        return resolve_damage(inputs.get("target_hp"), inputs.get("damage"),
-                              inputs.get(rule.doc.get("declared_by", "declared")),
-                              hp_floor=floor, action_cost=ctx.param(rule, "action_cost"))
+        declared_by = rule.doc["declared_by"]
+        return resolve_damage(inputs.get("target_hp"), inputs.get("damage"), inputs.get(declared_by),
+                              hp_floor=floor, action_cost=ctx.param(rule, "action_cost"),
+                              declared_by=declared_by)
+    if "action_type" in rule.params:
+        ctx.param(rule, "action_type")
     verdict = resolve_in_battle(inputs, user=inputs.get("user"), declared_before=declared_before,
                                 range_areas=ctx.param(rule, "range_areas"), steps=steps,
                                 effects=effects, action=rule.title(ctx.lang), lang=ctx.lang)
     ctx.trace.add("note", "legal", verdict["legal"], step=(inputs.get("attack") or {}).get("step"))
     before = next(c for c in inputs["characters"] if c["id"] == inputs["user"])
     if verdict["legal"] and not state_effects(effects, before):
-        ctx.trace.add("unresolved", "user_after", verdict["user_after"],
-                      note=UNSTATED[ctx.lang], acted=before["acted"],
-                      turn_started=before["turn_started"])
+        ctx.trace.add("unresolved", UNSTATED[ctx.lang], verdict["user_after"],
+                      acted=before["acted"], turn_started=before["turn_started"])
     return verdict
 
 

@@ -42,8 +42,8 @@ NEGATIVE_COUNT = define(
     "MPR608", "a number of cards cannot be negative: {count}",
     "カードの枚数に負の値は指定できません: {count}")
 BAD_OPERATION = define(
-    "MPR609", "unknown deck operation {op!r}: use draw, discard or shuffle",
-    "不明な山札操作 {op!r} です。draw、discard、shuffle のいずれかを指定してください")
+    "MPR609", "deck operation {op!r} is not usable: use draw or discard (each with a holder) or shuffle",
+    "山札操作 {op!r} は使えません。draw か discard（それぞれ holder を指定）、または shuffle を指定してください")
 
 ON_EMPTY = ("reshuffle_discards", "error", "draw_short")
 """What happens when a draw finds the deck empty:
@@ -258,22 +258,23 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     state = DeckState.from_json(inputs.get("state") or {}, spec)
     drawn: list[str] = []
     for number, op in enumerate(inputs.get("operations") or []):
-        name = op.get("op")
+        name, holder = op.get("op"), op.get("holder")
+        if name not in ("draw", "discard", "shuffle") or (name != "shuffle" and holder is None):
+            raise MprError(BAD_OPERATION, Location(path=f"operations.{number}"), op=name)
         if name == "draw":
-            state = state if op["holder"] in state.holder_ids() else state.with_held(op["holder"], ())
-            result = draw(state, spec, op["holder"], int(op["count"]), ctx.dice)
+            if holder not in state.holder_ids():
+                state = state.with_held(holder, ())
+            result = draw(state, spec, holder, int(op.get("count", 1)), ctx.dice)
             state = result.state
             drawn.extend(result.cards)
-            ctx.trace.add("draw", op["holder"], list(result.cards), reshuffles=result.reshuffles,
+            ctx.trace.add("draw", holder, list(result.cards), reshuffles=result.reshuffles,
                           short=result.short)
         elif name == "discard":
-            state = discard(state, op["holder"], op.get("cards") or [])
-            ctx.trace.add("discard", op["holder"], list(op.get("cards") or []))
-        elif name == "shuffle":
+            state = discard(state, holder, op.get("cards") or [])
+            ctx.trace.add("discard", holder, list(op.get("cards") or []))
+        else:
             state = shuffle_deck(state, ctx.dice)
             ctx.trace.add("shuffle", "deck", len(state.deck))
-        else:
-            raise MprError(BAD_OPERATION, Location(path=f"operations.{number}.op"), op=name)
     require_invariant(state, spec)
     if "on_empty" in rule.params:
         ctx.param(rule, "on_empty")

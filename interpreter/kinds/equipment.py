@@ -9,10 +9,11 @@ from typing import Any
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
 from . import Kind
+from ._reasons import EXPECTED
 
 BAD_ITEM = define(
-    "MPR760", "{field} must be {expected}; got {value!r}",
-    "{field} は {expected} でなければなりません（値: {value!r}）")
+    "MPR760", "{field} must be {expected[en]}; got {value!r}",
+    "{field} は {expected[ja]} でなければなりません（値: {value!r}）")
 NEGATIVE_SLOTS = define(
     "MPR761", "{field} must be 0 or more; got {value}", "{field} は 0 以上でなければなりません（値: {value}）")
 DUPLICATE_GROUP = define(
@@ -22,7 +23,7 @@ DUPLICATE_GROUP = define(
 
 def _slots(value: Any, field: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool):
-        raise MprError(BAD_ITEM, Location(path=field), field=field, expected="a whole number",
+        raise MprError(BAD_ITEM, Location(path=field), field=field, expected=EXPECTED["integer"],
                        value=value)
     if value < 0:
         raise MprError(NEGATIVE_SLOTS, Location(path=field), field=field, value=value)
@@ -33,7 +34,7 @@ def _effects(item: Mapping[str, Any], field: str) -> list[str]:
     value = item.get(field, [])
     if not isinstance(value, list) or not all(isinstance(e, str) for e in value):
         raise MprError(BAD_ITEM, Location(path=f"item.{field}"), field=f"item.{field}",
-                       expected="a list of effect names", value=value)
+                       expected=EXPECTED["effect_names"], value=value)
     return value
 
 
@@ -46,7 +47,7 @@ def equip(item: Any, available_slots: Any, *, slots_field: str, groups: list[Map
     only the groups that do not need slots work. Returns ``{equipped, <active_flag>, active_effects}``.
     """
     if not isinstance(item, Mapping):
-        raise MprError(BAD_ITEM, Location(path="item"), field="item", expected="an item", value=item)
+        raise MprError(BAD_ITEM, Location(path="item"), field="item", expected=EXPECTED["item"], value=item)
     required = _slots(item.get(slots_field), f"item.{slots_field}")
     available = _slots(available_slots, "available_slots")
     slots_met = available >= required

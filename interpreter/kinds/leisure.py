@@ -8,14 +8,14 @@ from fractions import Fraction
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, render
-from rules_dsl.limits import MAX_RESIDENTS
+from rules_dsl.limits import MAX_LEISURE_TABLE_SPAN, MAX_RESIDENTS
 
 from ..engine import did_you_mean
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
 from ._reasons import text as localized
 from .allocation import NO_RESIDENTS, check_members, whole
-from .leisure_dedup import (UNRESOLVED, Event, LeisureTable, Policy, Resolution,
+from .leisure_dedup import (TOO_MANY_STATES, UNRESOLVED, Event, LeisureTable, Policy, Resolution,
                             leisure_distribution, obtained_after, resolve_roll)
 from .roll_table import roll_distribution, row_for, table_range
 
@@ -32,6 +32,10 @@ UNRESOLVED_NOTE = define(
     "MPR545", "{pc}: roll {roll} repeats a shared event and no lower roll gives a different result; the GM decides (options: {options})",
     "{pc}: 出目 {roll} は既に出た全員に影響するイベントで、低い出目にも別の結果がありません。ＧＭが決めてください（候補: {options}）",
     severity="info")
+NO_SHARED_ROWS = define(
+    "MPR546", "table {table} has no row tagged {tag!r}: {rule} will never move a roll of it",
+    "表 {table} にはタグ {tag!r} の行がありません。{rule} はこの表の出目を増減しません",
+    severity="warning")
 
 TIES = ("lower", "higher")
 _TITLES = {
@@ -55,6 +59,9 @@ def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
 def leisure_table(table_rule: Any, shared_tag: str) -> LeisureTable:
     """The events of every roll in the roll table's range; rows tagged ``shared_tag`` are shared."""
     lo, hi = table_range(table_rule)
+    if hi - lo + 1 > MAX_LEISURE_TABLE_SPAN:
+        raise MprError(TOO_MANY_STATES, table_rule.loc("range"), limit=MAX_LEISURE_TABLE_SPAN,
+                       what="table rolls")
     events = []
     for roll in range(lo, hi + 1):
         row = row_for(table_rule, roll)
@@ -66,7 +73,7 @@ def leisure_table(table_rule: Any, shared_tag: str) -> LeisureTable:
 def _param_expression(rule: Any, name: str) -> Any:
     from rules_dsl import compile_expression
 
-    key = ("params", name)
+    key = ("__param__", "params", name)  # the key semantic checks use for parameter expressions
     compiled = rule._compiled.get(key)
     if compiled is None:
         compiled = compile_expression(str(rule.params[name]), origin=rule.loc("params", name))
@@ -78,7 +85,8 @@ def policy_of(rule: Any, inputs: dict[str, Any], ctx: Any) -> Policy:
     """The 治安 window (the ``window`` expression of the inputs, taken as ±) and the tie-break."""
     ctx.param(rule, "window")
     safety = whole(inputs.get("safety"), "safety")
-    window = _param_expression(rule, "window").evaluate({"safety": safety, "params": rule.params})
+    window = _param_expression(rule, "window").evaluate({"safety": safety, "params": rule.params},
+                                                        ctx.dice)
     if isinstance(window, bool) or not isinstance(window, int):
         raise MprError(BAD_LEISURE_PARAM, rule.loc("params", "window"), name="window", rule=rule.id,
                        expected="an expression giving a whole number", value=window)
@@ -185,7 +193,8 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
-    """Semantic checks: the tables named exist, and ``tie`` is a known tie-break."""
+    """Semantic checks: the tables named are roll tables with rows tagged ``shared_tag`` (a missing
+    rule is reported through the schema's ``x-rule-ref``), and ``tie`` is a known tie-break."""
     tables = rule.params.get("tables")
     if not isinstance(tables, dict) or not tables:
         yield diagnostic(BAD_LEISURE_PARAM, rule.loc("params", "tables"), lang, name="tables",
@@ -193,11 +202,16 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
                          value=tables)
     else:
         for name, rule_id in tables.items():
-            target = getattr(ruleset, "rules", {}).get(rule_id)
-            if target is None or target.kind != "RollTable":
+            target = ruleset.rules.get(rule_id)
+            if target is not None and target.kind != "RollTable":
                 yield diagnostic(BAD_LEISURE_PARAM, rule.loc("params", "tables", name), lang,
                                  name=f"tables.{name}", rule=rule.id,
                                  expected="the id of a RollTable of the ruleset", value=rule_id)
+            elif target is not None and not any(
+                    tag in (row.get("tags") or []) for row in target.doc.get("rows") or []
+                    for tag in [rule.params.get("shared_tag")]):
+                yield diagnostic(NO_SHARED_ROWS, target.loc("rows"), lang, table=rule_id,
+                                 tag=rule.params.get("shared_tag"), rule=rule.id)
     if rule.params.get("tie") not in TIES:
         yield diagnostic(BAD_LEISURE_PARAM, rule.loc("params", "tie"), lang, name="tie",
                          rule=rule.id, expected="'lower' or 'higher'", value=rule.params.get("tie"))

@@ -199,12 +199,12 @@ def leisure_distribution(table: LeisureTable, rolls: Distribution, residents: in
                 resolution = resolved(state, roll)
                 p = p_state * p_roll
                 after = obtained_after(state, resolution)
+                if after not in nxt and len(nxt) >= MAX_LEISURE_STATES:
+                    raise MprError(TOO_MANY_STATES, limit=MAX_LEISURE_STATES, what="states")
                 nxt[after] = nxt.get(after, Fraction(0)) + p
                 label = outcome_label(resolution)
                 labels[label] = labels.get(label, Fraction(0)) + p
                 hows[resolution.how] = hows.get(resolution.how, Fraction(0)) + p
-        if len(nxt) > MAX_LEISURE_STATES:
-            raise MprError(TOO_MANY_STATES, limit=MAX_LEISURE_STATES, what="states")
         states = nxt
         per_resident.append(Distribution(labels))
         per_how.append(Distribution(hows))

@@ -6,11 +6,11 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, render
 
 from ..engine import did_you_mean
 from . import Kind
-from ._reasons import reason
+from ._reasons import EXPECTED, reason
 
 OPTIONS_EMPTY = define(
     "MPR700",
@@ -32,14 +32,15 @@ ENEMY_OVER_ALLOWANCE = define(
     "MPR704", "enemy {name} plans {used} uses, but {rule} allows {allowed} (the same right as a PC)",
     "エネミー {name} の計画は {used} 回ですが、{rule} で行えるのは（PCと同様に）{allowed} 回までです")
 NOT_A_PARTICIPANT = define(
-    "MPR705", "{side} {name!r} is not in the battle (known: {known})",
-    "{side} {name!r} はこのバトルにいません（参加者: {known}）")
+    "MPR705", "{side[en]} {name!r} is not in the battle (known: {known})",
+    "{side[ja]} {name!r} はこのバトルにいません（参加者: {known}）")
 BAD_ALLOWANCE = define(
-    "MPR706", "{rule}: allowance must be a whole number of uses, 0 or more, or null for unlimited; got {value!r}",
+    "MPR706",
+    "{rule}: allowance must be a whole number of uses, 0 or more, or null for unlimited; got {value!r}",
     "{rule}: allowance は 0 以上の整数（回数）か、無制限を表す null でなければなりません（値: {value!r}）")
 BAD_PLAN = define(
-    "MPR707", "{field} must be {expected}; got {value!r}",
-    "{field} は {expected} でなければなりません（値: {value!r}）")
+    "MPR707", "{field} must be {expected[en]}; got {value!r}",
+    "{field} は {expected[ja]} でなければなりません（値: {value!r}）")
 BAD_EFFECT = define(
     "MPR708", "{rule}: effect {effect!r} is not an effect a rest can have (known: {known})",
     "{rule}: 効果 {effect!r} は休息の効果として使えません（使える効果: {known}）")
@@ -61,6 +62,14 @@ def option_ids(options: list[Any]) -> list[str]:
     return [str(o["id"]) if isinstance(o, Mapping) else str(o) for o in options or []]
 
 
+def _malformed_options(options: Any) -> list[Any]:
+    """The entries of an option list that are neither a name nor ``{id, ...}``."""
+    if not isinstance(options, list):
+        return [options]
+    return [o for o in options
+            if not isinstance(o, str) and not (isinstance(o, Mapping) and isinstance(o.get("id"), str))]
+
+
 def checked_allowance(value: Any, rule_id: str) -> int | None:
     """The allowance per PC (``None`` is unlimited), or an error for a negative or non-integer one."""
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
@@ -72,7 +81,7 @@ def _names(value: Any, field: str) -> list[str] | None:
     if value is None:
         return None
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise MprError(BAD_PLAN, Location(path=field), field=field, expected="a list of names",
+        raise MprError(BAD_PLAN, Location(path=field), field=field, expected=EXPECTED["names"],
                        value=value)
     return value
 
@@ -82,22 +91,22 @@ def _uses(value: Any, field: str) -> dict[str, list[str]]:
         return {}
     if not isinstance(value, Mapping):
         raise MprError(BAD_PLAN, Location(path=field), field=field,
-                       expected="a mapping from a name to a list of options", value=value)
+                       expected=EXPECTED["uses"], value=value)
     uses: dict[str, list[str]] = {}
     for name, chosen in value.items():
         uses[str(name)] = _names(chosen if chosen is not None else [], f"{field}.{name}") or []
     return uses
 
 
-def _require_known(uses: dict[str, list[str]], known: list[str] | None, side: str, field: str,
-                   lang: str) -> None:
+def _require_known(uses: dict[str, list[str]], known: list[str] | None, side: str,
+                   field: str) -> None:
     if known is None:
         return
     participants = set(known)
     for name in uses:
         if name not in participants:
             raise MprError(NOT_A_PARTICIPANT, Location(path=f"{field}.{name}"),
-                           side=SIDES[side][lang], name=name, known=", ".join(known) or "-")
+                           side=SIDES[side], name=name, known=", ".join(known) or "-")
 
 
 def _check_side(uses: dict[str, list[str]], *, side: str, field: str, rule_id: str,
@@ -131,13 +140,13 @@ def check_plan(plan_input: Mapping[str, Any], *, allowance: int | None, options:
     aware = plan_input.get("enemies_aware", False)
     if not isinstance(aware, bool):
         raise MprError(BAD_PLAN, Location(path="enemies_aware"), field="enemies_aware",
-                       expected="true or false", value=aware)
+                       expected=EXPECTED["boolean"], value=aware)
     pcs = _names(plan_input.get("pcs"), "pcs")
     enemies = _names(plan_input.get("enemies"), "enemies")
     plan = _uses(plan_input.get("plan"), "plan")
     enemy_plan = _uses(plan_input.get("enemy_plan"), "enemy_plan")
-    _require_known(plan, pcs, "pc", "plan", lang)
-    _require_known(enemy_plan, enemies, "enemy", "enemy_plan", lang)
+    _require_known(plan, pcs, "pc", "plan")
+    _require_known(enemy_plan, enemies, "enemy", "enemy_plan")
     ids = option_ids(options)
 
     errors = _check_side(plan, side="pc", field="plan", rule_id=rule_id, allowance=allowance,
@@ -161,16 +170,16 @@ def rest_outcome(duration_minutes: Any, effects: Any, rule_id: str = "rest") -> 
     """What a rest (R4) does: its duration and its effects (the campaign applies them)."""
     if not isinstance(duration_minutes, int) or isinstance(duration_minutes, bool) or duration_minutes < 0:
         raise MprError(BAD_PLAN, Location(path=f"{rule_id}.duration_minutes"),
-                       field=f"{rule_id}.duration_minutes", expected="a whole number of minutes, 0 or more",
+                       field=f"{rule_id}.duration_minutes", expected=EXPECTED["minutes"],
                        value=duration_minutes)
     if not isinstance(effects, list):
         raise MprError(BAD_PLAN, Location(path=f"{rule_id}.effects"), field=f"{rule_id}.effects",
-                       expected="a list of effects", value=effects)
+                       expected=EXPECTED["effects"], value=effects)
     outcome = []
     for i, item in enumerate(effects):
         if not isinstance(item, Mapping):
             raise MprError(BAD_PLAN, Location(path=f"{rule_id}.effects[{i}]"),
-                           field=f"{rule_id}.effects[{i}]", expected="an effect {effect: ...}",
+                           field=f"{rule_id}.effects[{i}]", expected=EXPECTED["effect"],
                            value=item)
         name = item.get("effect")
         if name not in REST_EFFECTS:
@@ -181,7 +190,7 @@ def rest_outcome(duration_minutes: Any, effects: Any, rule_id: str = "rest") -> 
         if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount < 0:
             raise MprError(BAD_PLAN, Location(path=f"{rule_id}.effects[{i}].{amount_field}"),
                            field=f"{rule_id}.effects[{i}].{amount_field}",
-                           expected="a number, 0 or more", value=amount)
+                           expected=EXPECTED["amount"], value=amount)
         outcome.append({"effect": name, amount_field: amount})
     return {"duration_minutes": duration_minutes, "effects": outcome}
 
@@ -190,9 +199,11 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     """The engine's entry: a rest's outcome, or the verdict on a briefing plan."""
     if rule.doc.get("package") == "rest":
         return rest_outcome(ctx.param(rule, "duration_minutes"), ctx.param(rule, "effects"), rule.id)
+    if "duration_seconds" in rule.params:
+        ctx.param(rule, "duration_seconds")
     options = ctx.param(rule, "options")
     if not options:
-        ctx.trace.add("note", "options", [], code=OPTIONS_EMPTY)
+        ctx.trace.add("note", render(OPTIONS_EMPTY, {"rule": rule.id}, ctx.lang), code=OPTIONS_EMPTY)
     verdict = check_plan(inputs, allowance=ctx.param(rule, "allowance"), options=options,
                          enemy_symmetry=ctx.param(rule, "enemy_symmetry"), rule_id=rule.id,
                          lang=ctx.lang)
@@ -204,10 +215,16 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
-    """Semantic findings: an empty option list (information), duplicate options, a sleep that
-    does not fit in its rest, a bad allowance."""
+    """Semantic findings on the effective parameters (after variants): an empty option list
+    (information), a malformed or duplicate option, a bad allowance or symmetry, a bad rest effect,
+    a sleep that does not fit in its rest."""
     params = rule.params
     if rule.doc.get("package") == "rest":
+        try:
+            rest_outcome(params.get("duration_minutes"), params.get("effects"), rule.id)
+        except MprError as error:
+            yield diagnostic(error.code, rule.loc("params"), lang, **error.args_)
+            return
         minutes = params.get("duration_minutes")
         for i, item in enumerate(params.get("effects") or []):
             hours = item.get("hours") if isinstance(item, Mapping) else None
@@ -220,7 +237,17 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
         checked_allowance(params.get("allowance"), rule.id)
     except MprError as error:
         yield diagnostic(error.code, rule.loc("params", "allowance"), lang, **error.args_)
-    ids = option_ids(params.get("options") or [])
+    if not isinstance(params.get("enemy_symmetry"), bool):
+        yield diagnostic(BAD_PLAN, rule.loc("params", "enemy_symmetry"), lang,
+                         field=f"{rule.id}.enemy_symmetry", expected=EXPECTED["boolean"],
+                         value=params.get("enemy_symmetry"))
+    options = params.get("options")
+    bad = _malformed_options(options)
+    if bad:
+        yield diagnostic(BAD_PLAN, rule.loc("params", "options"), lang, field=f"{rule.id}.options",
+                         expected=EXPECTED["options"], value=bad[0])
+        return
+    ids = option_ids(options)
     if not ids:
         yield diagnostic(OPTIONS_EMPTY, rule.loc("params", "options"), lang, rule=rule.id)
     seen: set[str] = set()

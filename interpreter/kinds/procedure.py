@@ -44,8 +44,8 @@ BAD_TEMPLATE = define(
     "MPR819", "rule {rule}: the text of {what} uses {{{name}}}, which is not one of its values "
     "({known})", "ルール {rule}: {what} の文面が {{{name}}} を使っていますが、その値はありません（使える値: {known}）")
 BAD_PART = define(
-    "MPR820", "rule {rule}: part {part} must name a Procedure rule with solver {solver}; {found}",
-    "ルール {rule}: 項目 {part} にはソルバー {solver} の Procedure ルールを指定してください。{found}")
+    "MPR820", "rule {rule}: part {part} must name a Procedure rule with solver {solver} (given: {found})",
+    "ルール {rule}: 項目 {part} にはソルバー {solver} の Procedure ルールを指定してください（指定: {found}）")
 NAME_CLASH = define(
     "MPR821", "rule {rule}: derived value {name!r} hides an input or a value of the solver",
     "ルール {rule}: 導出値 {name!r} が入力またはソルバーの値と同じ名前です")
@@ -74,9 +74,8 @@ def _parts(rule: Any, solver: Solver, ruleset: Any) -> dict[str, Any]:
         other = ruleset.rules.get(rule_id) if isinstance(rule_id, str) else None
         wanted = PART_SOLVERS[part]
         if other is None or other.kind != "Procedure" or other.doc.get("solver") != wanted:
-            what = f"{rule_id!r} is not one" if rule_id else "none is given"
             raise MprError(BAD_PART, rule.loc("parts", part), rule=rule.id, part=part,
-                           solver=wanted, found=what)
+                           solver=wanted, found=rule_id or "-")
         if not other.adopted:
             raise MprError(NOT_ADOPTED, rule.loc("parts", part), rule=other.id,
                            title=other.title())
@@ -106,10 +105,23 @@ def _solve(rule: Any, solver: Solver, inputs: dict[str, Any], ctx: Any) -> tuple
 
 def _error(rule: Any, violation: Violation, renderer: Renderer) -> dict[str, str]:
     """One item of ``errors``: the code and text the document gives the constraint."""
-    constraint = _constraints(rule)[violation.constraint]
-    return {"code": constraint["code"], "message": _text(rule, constraint["message"],
-                                                         violation.args, renderer, violation.constraint),
+    constraint = _constraints(rule).get(violation.constraint)
+    if constraint is None:
+        raise MprError(UNDECLARED_CONSTRAINT, rule.loc("constraints"), rule=rule.id,
+                       solver=rule.doc.get("solver"), constraint=violation.constraint)
+    return {"code": constraint["code"],
+            "message": _text(rule, constraint["message"], violation.args, renderer,
+                             violation.constraint),
             "path": violation.path}
+
+
+def _line(rule: Any, message: str, args: Mapping[str, Any], lang: str) -> str:
+    """One report line in the words of ``rule``'s ``messages``."""
+    template = (rule.doc.get("messages") or {}).get(message)
+    if template is None:
+        raise MprError(UNDECLARED_MESSAGE, rule.loc("messages"), rule=rule.id,
+                       solver=rule.doc.get("solver"), message=message)
+    return _text(rule, template, args, _renderer(rule, lang), message)
 
 
 def _text(rule: Any, template: Any, args: Mapping[str, Any], renderer: Renderer, what: str) -> str:
@@ -162,8 +174,8 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
             errors.append(_error(owner, violation, _renderer(owner, ctx.lang)))
         for line in outcome.report:
             owner = parts.get(line.part, rule) if line.part else rule
-            lines.append(_text(owner, owner.doc["messages"][line.message], line.args,
-                               _renderer(owner, ctx.lang), line.message))
+            text = _line(owner, line.message, line.args, ctx.lang)
+            lines.append(f"{owner.title(ctx.lang)}: {text}" if owner is not rule else text)
     env = {**inputs, **values, "params": rule.params}
     for i, derived in enumerate(rule.doc.get("derive") or []):
         value = ctx.evaluate(rule, ("derive", i, "expr"), env, label=derived["name"])

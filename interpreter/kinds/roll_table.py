@@ -12,6 +12,7 @@ from typing import Any
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
+from ..expression_names import compiled
 from ..trace import ProbRow, ProbTable
 from . import Kind
 
@@ -55,7 +56,7 @@ def _row_name(rule: Any, index: int) -> str:
 def roll_distribution(rule: Any, params: dict[str, Any] | None = None) -> Distribution:
     """The exact distribution of the table's roll expression."""
     params = rule.params if params is None else params
-    return rule.expression("params", "roll").distribution({"params": params})
+    return compiled(rule, ("params", "roll")).distribution({"params": params})
 
 
 def table_range(rule: Any) -> tuple[int, int]:
@@ -84,7 +85,9 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     roll = inputs.get("roll")
     if roll is None:
         ctx.param(rule, "roll")
-        roll = ctx.evaluate(rule, ("params", "roll"), {"params": rule.params}, label="roll")
+        mark = ctx.dice.mark()
+        roll = compiled(rule, ("params", "roll")).evaluate({"params": rule.params}, ctx.dice)
+        ctx.trace.add("dice", "roll", roll, dice=[d.value for d in ctx.dice.since(mark)])
     else:
         ctx.trace.add("input", "roll", roll)
     lo, hi = table_range(rule)

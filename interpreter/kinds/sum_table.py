@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
+from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
 from ..expression_names import params_used
@@ -31,8 +32,8 @@ NOT_A_LIST = define(
     "MPR513", "row {row} of {rule}: each gives {value!r}, not a list",
     "{rule} の行 {row}: each の値 {value!r} がリストではありません")
 NEVER_HOLDS = define(
-    "MPR360", "row {row} of {rule} can never count: its condition {condition!r} is always false",
-    "{rule} の行 {row} は決して数えられません: 条件 {condition!r} が常に偽です",
+    "MPR360", "row {row} of {rule} can never count: its condition {condition!r} is never true",
+    "{rule} の行 {row} は決して数えられません: 条件 {condition!r} が真になることはありません",
     severity="warning")
 EMPTY_TABLE = define(
     "MPR361", "sum table {rule} has no rows: its value is always 0",
@@ -41,6 +42,7 @@ CONDITION_NOT_BOOLEAN = define(
     "MPR512", "the condition of row {row} of {rule} is {value!r}, not true or false",
     "{rule} の行 {row} の条件が {value!r} で、真偽値ではありません")
 
+LITERALS = (ast.String, ast.Number, ast.Boolean, ast.Null)
 ROUNDINGS = {
     "floor": math.floor,
     "ceil": math.ceil,
@@ -130,6 +132,44 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> Any:
     return total
 
 
+def _constant_false(expression: Any) -> bool:
+    if expression.names or expression.has_dice:
+        return False
+    try:
+        return expression.evaluate({}) is False
+    except MprError:
+        return False
+
+
+def _conjuncts(node: ast.Node) -> Iterator[ast.Node]:
+    if isinstance(node, ast.Logical) and node.op == "and":
+        yield from _conjuncts(node.left)
+        yield from _conjuncts(node.right)
+    else:
+        yield node
+
+
+def _contradiction(tree: ast.Node) -> bool:
+    """``x == 'a' and ... and x == 'b'``: one path required to equal two different literals."""
+    required: dict[str, Any] = {}
+    for part in _conjuncts(tree):
+        if not (isinstance(part, ast.Compare) and part.ops == ("==",)):
+            continue
+        left, right = part.operands
+        if isinstance(left, LITERALS):
+            left, right = right, left
+        if not isinstance(right, LITERALS) or isinstance(left, LITERALS) or _has_dice(left):
+            continue
+        key, value = ast.dump(left), (type(right).__name__, getattr(right, "value", None))
+        if required.setdefault(key, value) != value:
+            return True
+    return False
+
+
+def _has_dice(node: ast.Node) -> bool:
+    return any(isinstance(n, (ast.Dice, ast.D66)) for n in ast.walk(node))
+
+
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     """Rows whose condition is decidably always false; an empty table; a bad ``rounding``."""
     rows = rule.doc.get("rows") or []
@@ -146,13 +186,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
             expression = rule.expression("rows", index, "when")
         except MprError:
             continue  # reported by the expression check
-        if expression.names or expression.has_dice:
-            continue
-        try:
-            value = expression.evaluate({})
-        except MprError:
-            continue
-        if value is False:
+        if _contradiction(expression.ast) or _constant_false(expression):
             yield diagnostic(NEVER_HOLDS, rule.loc("rows", index, "when"), lang, rule=rule.id,
                              row=row_name(rule, index), condition=condition)
 

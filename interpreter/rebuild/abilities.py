@@ -9,7 +9,7 @@ from typing import Any
 
 from rules_dsl.limits import MAX_REBUILD_CANDIDATES
 
-from .plan import Line, Outcome, Violation, flag, join, keyed, mapping, unset, whole
+from .plan import Line, Outcome, Violation, at_most, flag, join, keyed, mapping, unset, whole
 
 
 @dataclass(frozen=True)
@@ -30,22 +30,25 @@ class AbilityRules:
     def from_params(cls, params: Mapping[str, Any], immature: bool = False) -> "AbilityRules":
         minimums = mapping(params.get("minimums"), "params.minimums")
         names = [str(k) for k in minimums]
-        ordinary = keyed(minimums, names, "params.minimums", "ability")
-        chosen = ordinary
+        chosen = keyed(minimums, names, "params.minimums", "ability")
         if immature:
             lowered = params.get("immature_minimums")
             if lowered is None:
                 raise unset("params.immature_minimums", "immature: true")
             chosen = keyed(lowered, names, "params.immature_minimums", "ability")
-        return cls(whole(params.get("base_total"), "params.base_total"),
-                   whole(params.get("maximum"), "params.maximum"),
+        maximum = whole(params.get("maximum"), "params.maximum")
+        where = "params.immature_minimums" if immature else "params.minimums"
+        for a, low in chosen.items():
+            at_most(low, maximum, join(where, a))
+        return cls(whole(params.get("base_total"), "params.base_total"), maximum,
                    whole(params.get("extra_max"), "params.extra_max"),
                    chosen, whole(params.get("mj_per_point"), "params.mj_per_point"))
 
     def extra_bounds(self, after: Mapping[str, int]) -> dict[str, tuple[int, int]]:
-        """Per ability, the excess it may hold: ``[max(0, a - maximum), min(extra_max, a - minimum)]``."""
-        return {a: (max(0, after[a] - self.maximum), min(self.extra_max, after[a] - self.minimums[a]))
-                for a in self.abilities}
+        """Per ability, the excess it may hold: from ``max(0, a - maximum)`` to
+        ``min(extra_max, a - minimum)``."""
+        return {a: (max(0, after[a] - self.maximum),
+                    min(self.extra_max, after[a] - self.minimums[a])) for a in self.abilities}
 
 
 def split(after: Mapping[str, int], excess: int, rules: AbilityRules
@@ -207,12 +210,12 @@ def check_abilities(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outco
                    Line("extra", {"extra": {a: v for a, v in extra.items() if v},
                                   "placed": placed, "extra_max": rules.extra_max})]
     elif enough:
-        proposal = nearest_legal(after, placed, rules)
-        if proposal is None:
-            capacity = rules.extra_max * len(names)
+        capacity = rules.extra_max * len(names)
+        proposal = nearest_legal(after, placed, rules) if placed <= capacity else None
+        if placed > capacity:
             report.append(Line("no_proposal", {"excess": placed, "capacity": capacity,
                                                "over": placed - capacity}))
-        else:
+        elif proposal is not None:
             report.append(Line("proposal", {"after": proposal, "converted": granted}))
             report += moves(after, proposal, names)
     values = {"points": points, "excess": excess, "converted": converted, "placed": placed,

@@ -15,7 +15,7 @@ from rules_dsl.errors import Location, MprError
 
 from .abilities import check_abilities
 from .items import check_items
-from .plan import Line, Outcome, Violation, flag, join, linked, mapping, sequence, whole
+from .plan import Line, Outcome, Violation, choice, flag, join, linked, mapping, sequence, whole
 from .skills import check_skills
 from .spells import check_spells
 
@@ -27,7 +27,8 @@ PARTS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Outcome]] = {
 LINKED = {"abilities": ("from_skills",), "skills": ("from_abilities",)}
 """Fields of a part that the character plan fills in from another part."""
 
-LINKED_MONEY = ("spells_spent", "converted", "from_spells")
+LINKED_MONEY = ("converted", "from_spells")
+"""Money of the item plan that the character plan fills in from the other parts."""
 
 
 @contextmanager
@@ -55,7 +56,8 @@ def _refuse_linked(plan: Mapping[str, Any], fields: tuple[str, ...], path: str) 
 
 
 def _tag(outcome: Outcome, part: str) -> tuple[tuple[Violation, ...], tuple[Line, ...]]:
-    return (tuple(Violation(v.constraint, join(part, v.path), v.args, part) for v in outcome.violations),
+    return (tuple(Violation(v.constraint, join(part, v.path), v.args, part)
+                  for v in outcome.violations),
             tuple(Line(r.message, r.args, part) for r in outcome.report))
 
 
@@ -67,7 +69,7 @@ def check_character(plan: Mapping[str, Any], params: Mapping[str, Mapping[str, A
     for part, fields in LINKED.items():
         _refuse_linked(parts[part], fields + ("gm_permits_conversion",), part)
     money = dict(mapping(parts["items"].get("money"), "items.money"))
-    _refuse_linked(money, LINKED_MONEY[1:], "items.money")
+    _refuse_linked(money, LINKED_MONEY, "items.money")
     parts["skills"]["gm_permits_conversion"] = parts["abilities"]["gm_permits_conversion"] = permitted
     outcomes: dict[str, Outcome] = {}
     with within("skills"):
@@ -83,10 +85,10 @@ def check_character(plan: Mapping[str, Any], params: Mapping[str, Mapping[str, A
     with within("spells"):
         outcomes["spells"] = check_spells(parts["spells"], params["spells"])
 
-    spells_params = params["spells"]
-    spell_only = str(spells_params.get("spell_only_purse"))
-    free = str(spells_params.get("free_source"))
+    free = str(params["spells"].get("free_source"))
     with within("spells"):
+        spell_only = choice(params["spells"].get("spell_only_purse"),
+                            outcomes["spells"].values["left"], "params.spell_only_purse", "purse")
         learned = sequence(parts["spells"].get("learned", []), "learned")
     paid = sum(s["cost"] for s in learned if s["paid_from"] not in (spell_only, free))
     found: list[Violation] = []
@@ -96,9 +98,10 @@ def check_character(plan: Mapping[str, Any], params: Mapping[str, Mapping[str, A
         if stated != paid:
             found.append(Violation("spells_spent_mismatch", "items.money.spells_spent", {
                 "stated": stated, "paid": paid, "difference": abs(stated - paid)}))
-    money["spells_spent"] = paid if "spells_spent" not in money else money["spells_spent"]
-    money["converted"] = outcomes["abilities"].values["money_mj"] + outcomes["skills"].values["money_mj"]
-    money["from_spells"] = sum(v for p, v in outcomes["spells"].values["left"].items() if p != spell_only)
+    money.setdefault("spells_spent", paid)
+    money["converted"] = sum(outcomes[p].values["money_mj"] for p in ("abilities", "skills"))
+    money["from_spells"] = sum(v for purse, v in outcomes["spells"].values["left"].items()
+                               if purse != spell_only)
     with within("items"):
         outcomes["items"] = check_items({**parts["items"], "money": money}, params["items"])
 

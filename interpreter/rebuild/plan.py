@@ -10,46 +10,49 @@ from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_REBUILD_ENTRIES
 
 UNKNOWN_NAME = define(
-    "MPR800", "{path}: unknown {what_en} {name!r}; expected one of: {options}{hint}",
-    "{path}: 不明な{what_ja} {name!r} です。次のいずれかを指定してください: {options}{hint}")
+    "MPR800", "unknown {what_en} {name!r}; expected one of: {options}{hint}",
+    "不明な{what_ja} {name!r} です。次のいずれかを指定してください: {options}{hint}")
 MISSING = define(
-    "MPR801", "{path}: {what_en} {name!r} is missing", "{path}: {what_ja} {name!r} がありません")
+    "MPR801", "{what_en} {name!r} is missing", "{what_ja} {name!r} がありません")
 NEGATIVE = define(
-    "MPR802", "{path}: {value} is negative; a count or an amount is 0 or more",
-    "{path}: {value} は負の値です。回数や金額は0以上で指定してください")
+    "MPR802", "{value} is negative; a count or an amount is 0 or more",
+    "{value} は負の値です。回数や金額は0以上で指定してください")
 NOT_WHOLE = define(
-    "MPR803", "{path}: expected a whole number, got {value!r}",
-    "{path}: 整数を指定してください（{value!r} が与えられました）")
+    "MPR803", "expected a whole number, got {value!r}",
+    "整数を指定してください（{value!r} が与えられました）")
 DUPLICATE = define(
-    "MPR804", "{path}: {name!r} is listed twice (first at {first})",
-    "{path}: {name!r} が2回指定されています（最初は {first}）")
+    "MPR804", "{name!r} is listed twice (first at {first})",
+    "{name!r} が2回指定されています（最初は {first}）")
 NOT_TEXT = define(
-    "MPR805", "{path}: expected a non-empty name, got {value!r}",
-    "{path}: 空でない名前を指定してください（{value!r} が与えられました）")
+    "MPR805", "expected a non-empty name, got {value!r}",
+    "空でない名前を指定してください（{value!r} が与えられました）")
 NOT_MAPPING = define(
-    "MPR806", "{path}: expected a mapping of names to values, got {got}",
-    "{path}: 名前と値の対応（マッピング）を指定してください（{got} が与えられました）")
+    "MPR806", "expected a mapping of names to values, got {got}",
+    "名前と値の対応（マッピング）を指定してください（{got} が与えられました）")
 NOT_LIST = define(
-    "MPR810", "{path}: expected a list, got {got}",
-    "{path}: リストを指定してください（{got} が与えられました）")
+    "MPR810", "expected a list, got {got}",
+    "リストを指定してください（{got} が与えられました）")
 NOT_FLAG = define(
-    "MPR807", "{path}: expected true or false, got {value!r}",
-    "{path}: true か false を指定してください（{value!r} が与えられました）")
+    "MPR807", "expected true or false, got {value!r}",
+    "true か false を指定してください（{value!r} が与えられました）")
 PARAM_UNSET = define(
-    "MPR808", "{path}: this parameter has no value in the ruleset; the GM must set it "
+    "MPR808", "this parameter has no value in the ruleset; the GM must set it "
     "(from the rulebook) to check a plan with {option}",
-    "{path}: このパラメータはルールセットで値が設定されていません。{option} の計画を確認するには、"
+    "このパラメータはルールセットで値が設定されていません。{option} の計画を確認するには、"
     "GMが（ルールブックに従って）値を設定してください")
 TOO_MANY = define(
-    "MPR809", "{path}: {count} entries; at most {limit} are accepted in one plan",
-    "{path}: {count} 件あります。1つの計画で指定できるのは {limit} 件までです")
+    "MPR809", "{count} entries; at most {limit} are accepted in one plan",
+    "{count} 件あります。1つの計画で指定できるのは {limit} 件までです")
 TOO_LOW = define(
-    "MPR811", "{path}: {value} is below the lowest allowed value {minimum}",
-    "{path}: {value} は下限 {minimum} を下回っています")
+    "MPR811", "{value} is below the lowest allowed value {minimum}",
+    "{value} は下限 {minimum} を下回っています")
+TOO_HIGH = define(
+    "MPR823", "{value} is above the highest allowed value {maximum}",
+    "{value} は上限 {maximum} を上回っています")
 LINKED_FIELD = define(
-    "MPR812", "{path}: {name} is filled in by the whole-character plan from the other parts; "
+    "MPR812", "{name} is filled in by the whole-character plan from the other parts; "
     "leave it out",
-    "{path}: {name} はキャラクター全体の計画でほかの項目から自動的に設定されます。指定しないでください")
+    "{name} はキャラクター全体の計画でほかの項目から自動的に設定されます。指定しないでください")
 
 WHAT = {"ability": ("ability", "能力値"), "rank": ("rank", "ランク"), "field": ("field", "項目"),
         "phase": ("phase", "購入の段階"), "purse": ("purse", "支払い元"),
@@ -119,19 +122,33 @@ def at_least(value: Any, minimum: int, path: str) -> int:
     return number
 
 
+def at_most(value: int, maximum: int, path: str) -> int:
+    if value > maximum:
+        raise _fail(TOO_HIGH, path, value=value, maximum=maximum)
+    return value
+
+
 def flag(value: Any, path: str) -> bool:
     if not isinstance(value, bool):
         raise _fail(NOT_FLAG, path, value=value)
     return value
 
 
+def _absent(path: str) -> MprError:
+    return _fail(MISSING, path, what="field", name=path.rsplit(".", 1)[-1])
+
+
 def mapping(value: Any, path: str) -> Mapping[str, Any]:
+    if value is None:
+        raise _absent(path)
     if not isinstance(value, Mapping):
         raise _fail(NOT_MAPPING, path, got=type(value).__name__)
     return value
 
 
 def sequence(value: Any, path: str) -> Sequence[Any]:
+    if value is None:
+        raise _absent(path)
     if not isinstance(value, (list, tuple)):
         raise _fail(NOT_LIST, path, got=type(value).__name__)
     if len(value) > MAX_REBUILD_ENTRIES:

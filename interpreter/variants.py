@@ -1,0 +1,499 @@
+"""House-rule variants: how the layers of an ``extends`` graph combine into one ruleset (documents
+added or replaced, parameters, rows, examples, adoption), recording the layer of every parameter
+and row and reporting conflicts between independent layers. The semantics are in docs/variants.md."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from rules_dsl.errors import Location, define
+from rules_dsl.limits import MAX_VARIANT_LAYERS
+
+from .engine import did_you_mean
+from .model import Rule, Ruleset
+
+MANIFEST = "ruleset.yaml"
+PARAMETERS = "@parameters"  # the first element of the address of a ruleset-wide parameter
+
+EXTENDS_CYCLE = define(
+    "MPR409", "extends forms a cycle: {chain}", "extends が循環しています: {chain}")
+EXTENDS_MISSING = define(
+    "MPR410", "extends {name!r}: no such ruleset (looked for {looked}){hint}",
+    "extends {name!r}: そのようなルールセットはありません（探した場所: {looked}）{hint}")
+UNKNOWN_RULE_NAMED = define(
+    "MPR411", "{where} names rule {rule!r}, which is not in the ruleset{hint}",
+    "{where} がルール {rule!r} を指定していますが、ルールセットにありません{hint}")
+UNKNOWN_PARAM_OVERRIDE = define(
+    "MPR412", "rule {rule} has no parameter {name!r} to override{hint}",
+    "ルール {rule} に上書きできるパラメータ {name!r} はありません{hint}")
+NOT_OPTIONAL = define(
+    "MPR413", "rule {rule} is not optional (optional: false) and cannot be left out",
+    "ルール {rule} は必須（optional: false）なので不採用にできません")
+DUPLICATE_ID = define(
+    "MPR408", "rule id {id!r} is defined twice: here and at {other}",
+    "ルールID {id!r} が二重に定義されています: ここと {other}")
+REDEFINED = define(
+    "MPR900", "rule {id!r} is already defined by ruleset {layer} ({other}); write 'replaces: {id}' to replace it, or override its parameters or rows in {manifest}",
+    "ルール {id!r} はルールセット {layer} で定義済みです（{other}）。置き換えるには 'replaces: {id}' と書くか、{manifest} でパラメータや行を上書きしてください")
+REPLACES_NOTHING = define(
+    "MPR901", "replaces: {target!r} names no rule of the rulesets this one extends{hint}",
+    "replaces: {target!r} は継承元のルールセットにないルールです{hint}")
+CONFLICT = define(
+    "MPR902", "{field} is written by two rulesets that do not extend each other: {layer} (here) and {other} ({where}); write it in a ruleset that extends both to decide",
+    "{field} を、互いに継承関係にない2つのルールセットが書いています: {layer}（ここ）と {other}（{where}）。両方を継承するルールセットで値を決めてください")
+WRITTEN_TWICE = define(
+    "MPR903", "{field} is written twice by ruleset {layer}: here and at {other}",
+    "{field} をルールセット {layer} が二度書いています: ここと {other}")
+NO_SUCH_ROW = define(
+    "MPR904", "rule {rule} has no row {row} to {action}{hint}",
+    "ルール {rule} に{action}する行 {row} はありません{hint}")
+AMBIGUOUS_ROW = define(
+    "MPR905", "rule {rule} has {count} rows with id {row!r} (rows {positions}); address one with at: N",
+    "ルール {rule} には id {row!r} の行が {count} 個あります（{positions} 行目）。at: N で1つを指定してください")
+NO_ROWS = define(
+    "MPR906", "rule {rule} (kind {kind}) has no rows to override",
+    "ルール {rule}（種別 {kind}）には上書きできる行がありません")
+ROW_WITHOUT_ADDRESS = define(
+    "MPR907", "a row override of rule {rule} needs an id (replace or add) or at: N (replace or remove row N)",
+    "ルール {rule} の行の上書きには id（置き換えまたは追加）か at: N（N 行目を置き換えまたは削除）が必要です")
+SAME_ID = define(
+    "MPR908", "two rulesets of the extends graph have the id {id!r}: {first} and {second}",
+    "extends でつながるルールセットのうち2つが同じ id {id!r} です: {first} と {second}")
+TOO_MANY_LAYERS = define(
+    "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
+ROW_ACTIONS = {"en": {"replace": "replace", "remove": "remove"}, "ja": {"replace": "置き換え", "remove": "削除"}}
+
+
+@dataclass(frozen=True)
+class Write:
+    """One layer setting one field: ``address`` is ``(rule_id,)`` for a whole document,
+    ``(rule_id, "params", name)``, ``(rule_id, "rows", key)``, ``(rule_id, "adopted")`` or
+    ``("@parameters", group, ..., leaf)``."""
+
+    address: tuple
+    layer: str
+    value: Any
+    loc: Location
+
+
+def field_name(address: tuple) -> str:
+    """An address as a user reads it: ``procurement.check params.time_dice_cap``."""
+    if address[0] == PARAMETERS:
+        return "parameters." + ".".join(map(str, address[1:]))
+    return " ".join([address[0], ".".join(map(str, address[1:]))]).strip()
+
+
+def extends_of(manifest: dict[str, Any]) -> list[str]:
+    """The rulesets a manifest extends, in order (``extends`` is a name or a list of names)."""
+    value = manifest.get("extends")
+    if isinstance(value, str) and value:
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, str) and v]
+    return []
+
+
+def resolve_extends(root: Path, name: str) -> Path | None:
+    """A bundled ruleset's name, or a path relative to the directory ``root``."""
+    from .resources import rulesets_dir
+
+    candidates = [root / name]
+    if "/" not in name and "\\" not in name:
+        candidates.insert(0, rulesets_dir() / name)
+    for candidate in candidates:
+        if (candidate / MANIFEST).is_file():
+            return candidate.resolve()
+    return None
+
+
+@dataclass
+class Graph:
+    """The layers of an ``extends`` graph, parents before children (the variant last)."""
+
+    layers: list[Any] = field(default_factory=list)
+    parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def independent(self, a: str, b: str) -> bool:
+        return a != b and a not in self.ancestors.get(b, ()) and b not in self.ancestors.get(a, ())
+
+    def descends_from_both(self, layer: str, a: str, b: str) -> bool:
+        above = self.ancestors.get(layer, frozenset()) | {layer}
+        return a in above and b in above
+
+
+def read_graph(root: Path, read_layer: Callable[[Path, Any], Any], out: Any) -> Graph:
+    """Read ``root`` and every ruleset it extends, depth first (``extends: [a, b]`` puts a's
+    layers before b's); a cycle or a missing ruleset is a finding."""
+    graph = Graph()
+    done: dict[Path, Any] = {}
+    stack: list[Path] = []
+    by_id: dict[str, Path] = {}
+
+    def visit(path: Path, via: tuple[Any, tuple] | None) -> Any:
+        if path in done:
+            return done[path]
+        if path in stack:
+            names = [p.name for p in stack[stack.index(path):]] + [path.name]
+            layer, where = via  # type: ignore[misc]
+            out.add(EXTENDS_CYCLE, _loc(layer.positions, where, layer.manifest_file),
+                    chain=" -> ".join(names))
+            return None
+        if len(done) + len(stack) >= MAX_VARIANT_LAYERS:
+            out.add(TOO_MANY_LAYERS, Location(path=str(path)), limit=MAX_VARIANT_LAYERS)
+            return None
+        stack.append(path)
+        layer = read_layer(path, out)
+        parents: list[str] = []
+        if layer is not None:
+            names = extends_of(layer.manifest)
+            many = isinstance(layer.manifest.get("extends"), list)
+            for index, name in enumerate(names):
+                where = ("extends", index) if many else ("extends",)
+                target = resolve_extends(layer.root, name)
+                if target is None:
+                    _missing(layer, name, where, out)
+                    continue
+                parent = visit(target, (layer, where))
+                if parent is not None and parent.id not in parents:
+                    parents.append(parent.id)
+        stack.pop()
+        done[path] = layer
+        if layer is not None:
+            if layer.id in by_id:
+                out.add(SAME_ID, _loc(layer.positions, ("id",), layer.manifest_file), id=layer.id,
+                        first=str(by_id[layer.id]), second=str(path))
+                return None
+            by_id[layer.id] = path
+            graph.layers.append(layer)
+            graph.parents[layer.id] = tuple(parents)
+            graph.ancestors[layer.id] = frozenset(parents).union(
+                *(graph.ancestors[p] for p in parents))
+        return layer
+
+    if visit(root.resolve(), None) is None:
+        return Graph()
+    return graph
+
+
+def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
+    from .resources import rulesets_dir
+
+    known = [p.name for p in rulesets_dir().iterdir() if (p / MANIFEST).is_file()] \
+        if rulesets_dir().is_dir() else []
+    out.add(EXTENDS_MISSING, _loc(layer.positions, where, layer.manifest_file), name=name,
+            looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
+
+
+def _loc(positions: dict, path: tuple, file: str | None) -> Location:
+    from .documents import locate
+
+    return locate(positions, tuple(path), file)
+
+
+def _key_loc(positions: dict, path: tuple, file: str | None) -> Location:
+    from .documents import KEY
+
+    pos = positions.get((*path, KEY))
+    if pos is None:
+        return _loc(positions, path, file)
+    return Location(pos[0], pos[1], pos[2], ".".join(map(str, path)))
+
+
+def _where(loc: Location) -> str:
+    return f"{loc.file}:{loc.line}:{loc.column}" if loc.line else str(loc.file or loc.path or "")
+
+
+def subtree(positions: dict, prefix: tuple) -> dict[tuple, Any]:
+    """The positions under ``prefix``, keyed by the rest of their path."""
+    n = len(prefix)
+    return {key[n:]: pos for key, pos in positions.items() if key[:n] == prefix}
+
+
+def graft(rule: Rule, positions: dict, prefix: tuple) -> None:
+    """Place ``positions`` (relative paths) under ``prefix`` of the rule, replacing what was there."""
+    n = len(prefix)
+    for key in [k for k in rule.positions if k[:n] == prefix]:
+        del rule.positions[key]
+    for key, pos in positions.items():
+        rule.positions[prefix + key] = pos
+
+
+@dataclass
+class Merge:
+    """Applies the layers of a graph in order to one ``Ruleset``; ``finish`` reports conflicts."""
+
+    ruleset: Ruleset
+    graph: Graph
+    out: Any
+    writes: dict[tuple, list[Write]] = field(default_factory=dict)
+    defined: dict[str, Location] = field(default_factory=dict)
+    example_layers: dict[str, list[str]] = field(default_factory=dict)
+    row_origins: dict[str, list[str]] = field(default_factory=dict)
+
+    def write(self, address: tuple, layer: str, value: Any, loc: Location) -> bool:
+        """Record a write; a second write of the same field by the same layer is a finding."""
+        for other in self.writes.get(address, []):
+            if other.layer == layer:
+                self.out.add(WRITTEN_TWICE, loc, field=field_name(address), layer=layer,
+                             other=_where(other.loc))
+                return False
+        self.writes.setdefault(address, []).append(Write(address, layer, copy.deepcopy(value), loc))
+        return True
+
+    def add_documents(self, layer: Any) -> None:
+        """A layer's rule documents: new ids are added; an id of an earlier layer needs ``replaces``."""
+        from .schema import validate_document
+
+        here: dict[str, Location] = {}
+        for doc in layer.documents:
+            problems = validate_document(doc, "rule.json", self.out.lang)
+            self.out.findings.extend(problems)
+            data = doc.data
+            if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+                continue
+            rule_id, loc = data["id"], doc.loc("id")
+            if rule_id in here:
+                self.out.add(DUPLICATE_ID, loc, id=rule_id, other=_where(here[rule_id]))
+                continue
+            here[rule_id] = loc
+            if not self._may_define(data, doc, layer, loc):
+                continue
+            if any(p.severity == "error" for p in problems):
+                self.out.skip.add(rule_id)
+            self.write((rule_id,), layer.id, data, loc)
+            self.defined[rule_id] = loc
+            params = data.get("params") if isinstance(data.get("params"), dict) else {}
+            self.ruleset.rules[rule_id] = Rule(
+                id=rule_id, kind=str(data.get("kind", "")), doc=copy.deepcopy(data),
+                params=copy.deepcopy(params), param_layers={k: layer.id for k in params},
+                adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions))
+            examples = data.get("examples") if isinstance(data.get("examples"), list) else []
+            self.example_layers[rule_id] = [layer.id] * len(examples)
+            rows = data.get("rows") if isinstance(data.get("rows"), list) else []
+            self.row_origins[rule_id] = [layer.id] * len(rows)
+
+    def _may_define(self, data: dict, doc: Any, layer: Any, loc: Location) -> bool:
+        rule_id, target = data["id"], data.get("replaces")
+        rules = self.ruleset.rules
+        if target is None:
+            if rule_id in rules:
+                old = rules[rule_id]
+                self.out.add(REDEFINED, loc, id=rule_id, layer=old.layer,
+                             other=_where(self.defined[rule_id]), manifest=MANIFEST)
+                return False
+            return True
+        if not isinstance(target, str) or target not in rules:
+            self.out.add(REPLACES_NOTHING, doc.loc("replaces"), target=target,
+                         hint=did_you_mean(str(target), rules))
+            return False
+        if target != rule_id:
+            if rule_id in rules:
+                self.out.add(REDEFINED, loc, id=rule_id, layer=rules[rule_id].layer,
+                             other=_where(self.defined[rule_id]), manifest=MANIFEST)
+                return False
+            self.write((target,), layer.id, None, doc.loc("replaces"))
+            del rules[target]
+        return True
+
+    def apply_manifest(self, layer: Any) -> None:
+        """A layer's ``parameters``, ``overrides``, ``adopt`` and ``not_adopted``."""
+        manifest = layer.manifest
+        if isinstance(manifest.get("parameters"), dict):
+            self._parameters(self.ruleset.parameters, manifest["parameters"], ("parameters",), layer)
+        overrides = manifest.get("overrides")
+        if isinstance(overrides, dict):
+            for rule_id, override in overrides.items():
+                rule = self._named(rule_id, ("overrides", rule_id), layer)
+                if rule is not None and isinstance(override, dict):
+                    self._override(rule, override, ("overrides", rule_id), layer)
+        adopt = manifest.get("adopt")
+        if isinstance(adopt, dict):
+            for rule_id, adopted in adopt.items():
+                self._adopt(rule_id, bool(adopted), ("adopt", rule_id), layer)
+        not_adopted = manifest.get("not_adopted")
+        if isinstance(not_adopted, list):
+            for index, rule_id in enumerate(not_adopted):
+                self._adopt(rule_id, False, ("not_adopted", index), layer)
+
+    def _parameters(self, into: dict, values: dict, path: tuple, layer: Any) -> None:
+        """Ruleset-wide parameters merge by group: a mapping merges key by key, anything else replaces."""
+        for key, value in values.items():
+            here = path + (key,)
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                self._parameters(into[key], value, here, layer)
+                continue
+            loc = _loc(layer.positions, here, layer.manifest_file)
+            if self.write((PARAMETERS,) + here[1:], layer.id, value, loc):
+                into[key] = copy.deepcopy(value)
+
+    def _named(self, rule_id: Any, path: tuple, layer: Any) -> Rule | None:
+        rule = self.ruleset.rules.get(str(rule_id))
+        if rule is None:
+            self.out.add(UNKNOWN_RULE_NAMED, _key_loc(layer.positions, path, layer.manifest_file),
+                         where=f"{MANIFEST} {path[0]}", rule=str(rule_id),
+                         hint=did_you_mean(str(rule_id), self.ruleset.rules))
+        return rule
+
+    def _adopt(self, rule_id: Any, adopted: bool, path: tuple, layer: Any) -> None:
+        rule = self._named(rule_id, path, layer)
+        if rule is None:
+            return
+        loc = _loc(layer.positions, path, layer.manifest_file)
+        if not adopted and rule.doc.get("optional", True) is False:
+            self.out.add(NOT_OPTIONAL, loc, rule=rule.id)
+        elif self.write((rule.id, "adopted"), layer.id, adopted, loc):
+            rule.adopted = adopted
+
+    def _override(self, rule: Rule, override: dict, path: tuple, layer: Any) -> None:
+        changed_shape = False
+        params = override.get("params")
+        if isinstance(params, dict):
+            for name, value in params.items():
+                self._param(rule, name, value, path + ("params", name), layer)
+        if isinstance(override.get("rows"), list):
+            changed_shape |= self._rows(rule, override["rows"], path + ("rows",), layer)
+        for field_ in ("examples", "probes"):
+            if isinstance(override.get(field_), list):
+                self._append(rule, field_, override[field_], path + (field_,), layer)
+                changed_shape = True
+        if changed_shape:
+            self._revalidate(rule)
+
+    def _param(self, rule: Rule, name: str, value: Any, path: tuple, layer: Any) -> None:
+        positions, file = layer.positions, layer.manifest_file
+        if name not in rule.params:
+            self.out.add(UNKNOWN_PARAM_OVERRIDE, _key_loc(positions, path, file), rule=rule.id,
+                         name=name, hint=did_you_mean(name, rule.params))
+            return
+        if not self.write((rule.id, "params", name), layer.id, value, _loc(positions, path, file)):
+            return
+        self._pin_examples(rule, name, layer.id)
+        rule.params[name] = copy.deepcopy(value)
+        rule.param_layers[name] = layer.id
+        rule._compiled.clear()
+        graft(rule, subtree(positions, path), ("params", name))
+
+    def _pin_examples(self, rule: Rule, name: str, layer: str) -> None:
+        """Earlier layers' examples keep testing what their layer wrote: the old value of the
+        parameter is pinned into each of them that does not set it itself."""
+        examples = rule.doc.get("examples") or []
+        for index, origin in enumerate(self.example_layers.get(rule.id, [])):
+            example = examples[index]
+            if origin != layer and isinstance(example, dict):
+                pinned = example.setdefault("params", {})
+                pinned.setdefault(name, copy.deepcopy(rule.params[name]))
+
+    def _rows(self, rule: Rule, entries: list, path: tuple, layer: Any) -> bool:
+        """Replace rows by id (or by ``at: N``), add rows with new ids, remove rows (``remove: true``)."""
+        from .variant_rows import apply_rows
+
+        rows = rule.doc.get("rows")
+        if not isinstance(rows, list):
+            self.out.add(NO_ROWS, _key_loc(layer.positions, path, layer.manifest_file),
+                         rule=rule.id, kind=rule.kind)
+            return False
+        origins = self.row_origins.setdefault(rule.id, [rule.layer] * len(rows))
+        items = [(row, subtree(rule.positions, ("rows", i)), origins[i]) for i, row in enumerate(rows)]
+        items = apply_rows(self, rule, items, entries, path, layer)
+        graft(rule, {}, ("rows",))
+        rule.doc["rows"] = []
+        self.row_origins[rule.id] = []
+        for row, positions, origin in items:
+            graft(rule, positions, ("rows", len(rule.doc["rows"])))
+            rule.doc["rows"].append(row)
+            self.row_origins[rule.id].append(origin)
+        rule._compiled.clear()
+        self._drop_examples(rule, layer.id)
+        return True
+
+    def _drop_examples(self, rule: Rule, layer: str) -> None:
+        """Rows changed: earlier layers' examples tested rows that no longer stand, so they go."""
+        examples = rule.doc.get("examples") or []
+        origins = self.example_layers.get(rule.id, [])
+        kept = [(e, subtree(rule.positions, ("examples", i)), o)
+                for i, (e, o) in enumerate(zip(examples, origins)) if o == layer]
+        graft(rule, {}, ("examples",))
+        rule.doc["examples"] = [e for e, _, _ in kept]
+        self.example_layers[rule.id] = [o for _, _, o in kept]
+        for index, (_, positions, _) in enumerate(kept):
+            graft(rule, positions, ("examples", index))
+
+    def _append(self, rule: Rule, name: str, entries: list, path: tuple, layer: Any) -> None:
+        current = rule.doc.setdefault(name, [])
+        for index, entry in enumerate(entries):
+            graft(rule, subtree(layer.positions, path + (index,)), (name, len(current)))
+            current.append(copy.deepcopy(entry))
+            if name == "examples":
+                self.example_layers.setdefault(rule.id, []).append(layer.id)
+
+    def _revalidate(self, rule: Rule) -> None:
+        from .schema import validate_instance
+
+        problems = validate_instance(rule.doc, "rule.json", rule.positions, rule.file,
+                                     self.out.lang, schema_name="rule.json")
+        self.out.findings.extend(problems)
+        if any(p.severity == "error" for p in problems):
+            self.out.skip.add(rule.id)
+
+    def finish(self) -> None:
+        """Conflicts between independent layers, and each rule's row provenance."""
+        reported: set[tuple] = set()
+        for address, writes in self.writes.items():
+            above = [w for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], [])]
+            for mine in writes:
+                for other in above:
+                    if not self.graph.independent(mine.layer, other.layer) or mine.value == other.value:
+                        continue
+                    pair = (address, frozenset((mine.layer, other.layer)))
+                    if pair in reported or self._resolved(address, mine.layer, other.layer):
+                        continue
+                    reported.add(pair)
+                    self.out.add(CONFLICT, mine.loc, field=field_name(address), layer=mine.layer,
+                                 other=other.layer, where=_where(other.loc))
+        for rule in self.ruleset.rules.values():
+            origins = self.row_origins.get(rule.id, [])
+            rows = rule.doc.get("rows") if isinstance(rule.doc.get("rows"), list) else []
+            rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
+                               for i, row in enumerate(rows)}
+
+    def _resolved(self, address: tuple, a: str, b: str) -> bool:
+        return any(self.graph.descends_from_both(w.layer, a, b)
+                   for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], []))
+
+
+def row_key(row: Any, index: int) -> str:
+    """How a row is named in traces and overrides: its id, else ``#N`` (1-based)."""
+    if isinstance(row, dict) and row.get("id") is not None:
+        return str(row["id"])
+    return f"#{index + 1}"
+
+
+def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
+    """Apply every layer of ``graph`` to ``ruleset``: each layer's documents, then its manifest."""
+    work = Merge(ruleset, graph, out)
+    for layer in graph.layers:
+        work.add_documents(layer)
+        work.apply_manifest(layer)
+    work.finish()
+    return ruleset
+
+
+def load_directory(root: Path, out: Any, read_layer: Callable[[Path, Any], Any]) -> Ruleset | None:
+    """The ruleset of the directory ``root`` with every layer it extends merged in."""
+    graph = read_graph(root, read_layer, out)
+    if not graph.layers:
+        return None
+    top = graph.layers[-1]
+    ruleset = Ruleset(id=top.id, root=str(top.root), manifest=top.manifest,
+                      layers=[layer.id for layer in graph.layers])
+    return merge(ruleset, graph, out)
+
+
+def annotate_rows(rule: Rule, steps: list[Any]) -> None:
+    """Mark each row step of a rule's trace with the layer the row came from."""
+    for step in steps:
+        if step.kind == "row" and step.label in rule.row_layers and "layer" not in step.detail:
+            step.detail["layer"] = rule.row_layers[step.label]
