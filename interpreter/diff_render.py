@@ -103,7 +103,7 @@ def render_text(diff: Diff) -> str:
             if not table["moved"]:
                 continue
             lines.append(f"    {_table_title(table)}")
-            width = max((_width(_label(r)) for r in table["rows"]), default=0)
+            width = max((_width(_label(r)) for r in table["rows"] if r["moved"]), default=0)
             for row in table["rows"]:
                 if row["moved"]:
                     label = _label(row)

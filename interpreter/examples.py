@@ -44,7 +44,8 @@ def _with_params(ruleset: Ruleset, rule: Rule, params: dict[str, Any],
 
     copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
     copy.rules[rule.id] = dataclasses.replace(rule, params=dict(rule.params), adopted=True,
-                                              param_layers=dict(rule.param_layers), _compiled={})
+                                              param_layers=dict(rule.param_layers),
+                                              _compiled=dict(rule._compiled))
     return copy, apply_caller(copy, {rule.id: params}, None, lang)
 
 
@@ -69,32 +70,37 @@ def _diff(expected: Any, actual: Any) -> str:
 
 
 def run_example(ruleset: Ruleset, rule: Rule, index: int, lang: str = "en") -> Outcome:
+    """Run example ``index`` of ``rule`` and compare its value (or error code) with the expected."""
     example = rule.doc["examples"][index]
     name = str(example.get("name") or f"#{index + 1}")
     loc = rule.loc("examples", index)
     expect_error = example.get("expect_error")
-    expected: Any = expect_error if expect_error is not None else example.get("expect")
+    expected: Any = {"error": expect_error} if expect_error is not None else example.get("expect")
     view, problems = _with_params(ruleset, rule, example.get("params") or {}, lang)
     if problems:
-        actual = {"error": problems[0].code, "message": problems[0].message}
-        return Outcome(rule.id, name, loc.file, loc.line, False, expected, actual,
-                       _diff(expected, actual))
+        actual: Any = {"error": problems[0].code, "message": problems[0].message}
+    else:
+        actual = _actual(view, rule, index, lang)
+    if expect_error is not None:
+        passed = isinstance(actual, dict) and actual.get("error") == expect_error
+    else:
+        passed = actual == jsonable(expected)
+    return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
+                   "" if passed else _diff(expected, actual))
+
+
+def _actual(view: Ruleset, rule: Rule, index: int, lang: str) -> Any:
+    """The example's value as plain JSON data, or ``{"error": code, "message": ...}``."""
+    example = rule.doc["examples"][index]
     try:
         dice = _dice(example, rule, index)
         result = engine.run(view, rule.id, example.get("input") or {}, dice, lang=lang,
                             input_positions=_positions(rule, index), input_file=rule.file)
-        actual: Any = jsonable(result.value)
-        if isinstance(dice, ScriptedDice) and dice.unused:
-            actual = {"value": actual, "unused_dice": dice.unused}
     except MprError as error:
-        actual = {"error": error.code, "message": error.message(lang)}
-        passed = expect_error is not None and error.code == expect_error
-        return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
-                       "" if passed else _diff({"error": expected} if expect_error else expected,
-                                               actual))
-    passed = expect_error is None and actual == jsonable(expected)
-    return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
-                   "" if passed else _diff({"error": expected} if expect_error else expected, actual))
+        return {"error": error.code, "message": error.message(lang)}
+    if isinstance(dice, ScriptedDice) and dice.unused:
+        return {"value": jsonable(result.value), "unused_dice": dice.unused}
+    return jsonable(result.value)
 
 
 def run_examples(ruleset: Ruleset, lang: str = "en", files: set[str] | None = None) -> list[Outcome]:

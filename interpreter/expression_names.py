@@ -20,6 +20,13 @@ def _at(rule: Rule, path: tuple, span: ast.Span | None) -> Location:
     return origin.shifted(span.line - 1, span.column)
 
 
+def _name_span(node: ast.Attribute) -> ast.Span:
+    """Where the field name of ``target.name`` is written (the end of the node's span)."""
+    span = node.span
+    line = span.last_line
+    return ast.Span(line, span.end_column - len(node.name), span.end_column)
+
+
 def _tree(expression: Any) -> ast.Node | None:
     tree = getattr(expression, "ast", None) or getattr(expression, "tree", None)
     if isinstance(tree, ast.Node):
@@ -113,7 +120,7 @@ def check_names(rule: Rule, path: tuple, expression: Any, lang: str) -> Iterator
         if isinstance(node, ast.Attribute) and isinstance(node.target, ast.Name) \
                 and node.target.name == "params":
             if node.name not in rule.params:
-                yield diagnostic(UNKNOWN_PARAM_NAME, _at(rule, path, node.span), lang,
+                yield diagnostic(UNKNOWN_PARAM_NAME, _at(rule, path, _name_span(node)), lang,
                                  rule=rule.id, name=node.name, hint=did_you_mean(node.name, rule.params))
         chain = _path_of(node) if isinstance(node, ast.Attribute) else None
         if chain and id(node) not in schemas and chain[0].name != "params":
@@ -125,7 +132,7 @@ def check_names(rule: Rule, path: tuple, expression: Any, lang: str) -> Iterator
                 sub, declared = _field_schema(schema, link.name)
                 if not declared:
                     closed = _unprojected(schema).get("additionalProperties") is False
-                    yield diagnostic(UNKNOWN_FIELD, _at(rule, path, link.span), lang,
+                    yield diagnostic(UNKNOWN_FIELD, _at(rule, path, _name_span(link)), lang,
                                      severity=None if closed else "warning", path=text,
                                      name=link.name, rule=rule.id,
                                      hint=did_you_mean(link.name, _unprojected(schema)["properties"]))

@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from collections.abc import Iterator
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema._utils import find_additional_properties, find_evaluated_property_keys_by_schema
+from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.exceptions import Unresolvable
@@ -23,80 +23,10 @@ from rules_dsl.errors import Diagnostic, Location, MprError, diagnostic
 from . import schema_messages as msg
 from .documents import KEY, Document, locate
 from .resources import schemas_dir
+from .schema_keywords import Validator as _Validator
 
 BASE = "https://mprules.invalid/schemas/"
 Path_ = tuple[str | int, ...]
-
-
-def _unknown_property(key: str, names: list[str]) -> ValidationError:
-    error = ValidationError(f"unknown property {key!r}", path=(key,))
-    error.mpr_known = names  # type: ignore[attr-defined]
-    return error
-
-
-def _additional_properties(validator: Any, allowed: Any, instance: Any, schema: dict
-                           ) -> Iterator[ValidationError]:
-    """``additionalProperties``, one error per unknown key (jsonschema gives one per object)."""
-    if not validator.is_type(instance, "object"):
-        return
-    extras = list(find_additional_properties(instance, schema))
-    if allowed is False:
-        names = sorted(schema.get("properties", {}))
-        for extra in extras:
-            yield _unknown_property(extra, names)
-    elif isinstance(allowed, dict):
-        for extra in extras:
-            yield from validator.descend(instance[extra], allowed, path=extra)
-
-
-def _unevaluated_properties(validator: Any, allowed: Any, instance: Any, schema: dict
-                            ) -> Iterator[ValidationError]:
-    """``unevaluatedProperties``, one error per unknown key, knowing the allowed names.
-
-    A key declared anywhere in the schema counts as known even when the subschema declaring it
-    failed: that failure is reported where it happened, not as a flood of unknown keys."""
-    if not validator.is_type(instance, "object"):
-        return
-    evaluated = find_evaluated_property_keys_by_schema(validator, instance, schema)
-    names: list[str] | None = None
-    for key in instance:
-        if key in evaluated:
-            continue
-        if names is None:
-            names = sorted(_property_names(validator, schema))
-        if key in names:
-            continue
-        if allowed is False:
-            yield _unknown_property(key, names)
-        elif isinstance(allowed, dict):
-            yield from validator.descend(instance[key], allowed, path=key)
-
-
-def _property_names(validator: Any, schema: Any, depth: int = 0) -> set[str]:
-    """Every property name ``schema`` declares, through ``$ref`` and the combinators."""
-    if not isinstance(schema, dict) or depth > 12:
-        return set()
-    names = set(schema.get("properties", {}))
-    for keyword in ("allOf", "anyOf", "oneOf"):
-        for sub in schema.get(keyword, ()):
-            names |= _property_names(validator, sub, depth + 1)
-    for keyword in ("then", "else"):
-        names |= _property_names(validator, schema.get(keyword), depth + 1)
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        try:
-            resolved = validator._resolver.lookup(ref)
-        except Unresolvable:
-            return names
-        inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
-        names |= _property_names(inner, resolved.contents, depth + 1)
-    return names
-
-
-_Validator = validators.extend(Draft202012Validator, {
-    "additionalProperties": _additional_properties,
-    "unevaluatedProperties": _unevaluated_properties,
-})
 
 
 @cache
@@ -154,9 +84,9 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
     if isinstance(schema, str):
         validator = validator_for(schema)
     else:
-        problem = best_match(_meta_validator().iter_errors(schema))
-        if problem is not None:
-            return [where.finding(msg.BAD_INPUTS, (), detail=problem.message)]
+        problems = _meta_problems(json.dumps(schema, sort_keys=True, default=str))
+        if problems:
+            return [where.finding(msg.BAD_INPUTS, (), detail=problems[0][1])]
         validator = _Validator(schema, registry=_registry())
     findings: dict[tuple, Diagnostic] = {}
     try:
@@ -166,8 +96,11 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
     except Unresolvable as exc:
         found = where.finding(msg.UNRESOLVABLE, (), ref=str(getattr(exc, "ref", exc)))
         findings[((), found.code, found.message)] = found
-    except SchemaError as exc:
-        found = where.finding(msg.BAD_INPUTS, (), detail=exc.message)
+    except (SchemaError, re.error, RecursionError) as exc:
+        detail = (getattr(exc, "message", None) or
+                  ("$ref loops back on itself" if isinstance(exc, RecursionError)
+                   else f"invalid regular expression: {exc}"))
+        found = where.finding(msg.BAD_INPUTS, (), detail=detail)
         findings[((), found.code, found.message)] = found
     return _one_per_location(findings)
 
@@ -270,7 +203,7 @@ def _type(error: ValidationError, where: _Where, path: Path_, expected: Any = No
     expected = [expected] if isinstance(expected, str) else list(expected)
     text = where.text(path)
     if "string" in expected and text is not None and text != "":
-        yield path, msg.QUOTE, msg.quote_args(text, error.instance), False
+        yield path, msg.QUOTE, msg.quote_args(text, error.instance, where.lang), False
         return
     yield path, msg.TYPE, {"expected": msg.type_names(expected, where.lang),
                            "found": msg.type_of(error.instance, where.lang)}, False
@@ -280,7 +213,7 @@ def _const_or_enum(error: ValidationError, where: _Where, path: Path_) -> Handle
     allowed = [error.validator_value] if error.validator == "const" else error.validator_value
     text = where.text(path)
     if text and any(isinstance(a, str) for a in allowed) and not isinstance(error.instance, str):
-        yield path, msg.QUOTE, msg.quote_args(text, error.instance), False
+        yield path, msg.QUOTE, msg.quote_args(text, error.instance, where.lang), False
         return
     if (path == ("kind",) and where.schema_name == "rule.json"
             and list(error.absolute_schema_path) == ["properties", "kind", "enum"]):
@@ -370,9 +303,8 @@ _HANDLERS = {
 def _check_inputs(inputs: dict, doc: Document, lang: str) -> Iterator[Diagnostic]:
     """A document's ``inputs`` is itself a JSON Schema: valid, and with no outside ``$ref``."""
     where = _Where(doc.positions, doc.file, lang, ("inputs",), doc.texts, None)
-    for error in _meta_validator().iter_errors(inputs):
-        detail = best_match(error.context) if error.context else error
-        yield where.finding(msg.BAD_INPUTS, tuple(error.absolute_path), detail=detail.message)
+    for path, detail in _meta_problems(json.dumps(inputs, sort_keys=True, default=str)):
+        yield where.finding(msg.BAD_INPUTS, path, detail=detail)
     stack: list[tuple[Path_, Any]] = [((), inputs)]
     while stack:
         path, node = stack.pop()
@@ -380,14 +312,38 @@ def _check_inputs(inputs: dict, doc: Document, lang: str) -> Iterator[Diagnostic
             ref = node.get("$ref")
             if isinstance(ref, str) and not ref.startswith("#"):
                 yield where.finding(msg.UNRESOLVABLE, (*path, "$ref"), ref=ref)
+            pattern = node.get("pattern")
+            if isinstance(pattern, str) and _bad_pattern(pattern):
+                yield where.finding(msg.BAD_INPUTS, (*path, "pattern"),
+                                    detail=f"invalid regular expression: {_bad_pattern(pattern)}")
             stack.extend(((*path, k), v) for k, v in node.items())
         elif isinstance(node, list):
             stack.extend(((*path, i), v) for i, v in enumerate(node))
 
 
+def _bad_pattern(pattern: str) -> str | None:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        return str(exc)
+    return None
+
+
+@lru_cache(maxsize=1024)
+def _meta_problems(inputs_json: str) -> tuple[tuple[Path_, str], ...]:
+    """Where the JSON Schema ``inputs_json`` breaks the draft 2020-12 meta-schema (memoized:
+    meta-validation costs more than validating the document itself)."""
+    problems = []
+    for error in _meta_validator().iter_errors(json.loads(inputs_json)):
+        detail = best_match(error.context) if error.context else error
+        problems.append((tuple(error.absolute_path), detail.message))
+    return tuple(problems)
+
+
 def dispatch_schema(root: Path | None = None) -> dict[str, Any]:
     """``rule.json``: dispatch on ``kind`` to ``kinds/<module>.json`` (each names its kind in
-    ``properties.kind.const``); an unknown kind lists the known ones and still gets the common checks."""
+    ``properties.kind.const``); an unknown kind lists the known ones and still gets the
+    common checks."""
     root = root or schemas_dir()
     kinds: dict[str, str] = {}
     for path in sorted((root / "kinds").glob("*.json")):

@@ -96,8 +96,10 @@ def names(items: list[Any]) -> str:
     return ", ".join(f"'{item}'" for item in items)
 
 
-def quote_args(text: str, read_as: Any) -> dict[str, Any]:
-    return {"text": text, "value": value(read_as)}
+def quote_args(text: str, read_as: Any, lang: str) -> dict[str, Any]:
+    """``1:30`` reads as 90, ``no`` as false; ``12`` reads as an integer."""
+    shown = value(read_as)
+    return {"text": text, "value": type_of(read_as, lang) if shown == text else shown}
 
 
 def _plain(name: str) -> str:

@@ -96,18 +96,25 @@ def _subschemas(schema: dict[str, Any], base: str) -> Iterator[tuple[Any, str]]:
         yield schema.get(key), base
 
 
-def _reaches(schema: dict[str, Any], base: str, keyword: str) -> bool:
-    """Whether ``keyword`` appears in ``schema`` or anything it leads to (memoised; the schema
-    files are loaded once, so their nodes' identities are stable)."""
+def _reaches(schema: dict[str, Any], base: str, keyword: str,
+             walking: set[int] | None = None) -> bool:
+    """Whether ``keyword`` appears in ``schema`` or in a schema it leads to. Memoised by node
+    (the schema files are loaded once); a "no" found while inside a cycle of ``$ref``s is not
+    remembered, since the rest of the cycle may still say "yes"."""
     key = (id(schema), keyword)
     known = _REACHES.get(key)
     if known is not None:
         return known
-    _REACHES[key] = False  # a cycle of $refs adds nothing
-    found = keyword in schema or schema.get("x-binds") is not None and keyword == "x-expression" \
-        or any(isinstance(sub, dict) and _reaches(sub, file, keyword)
-               for sub, file in _subschemas(schema, base))
-    _REACHES[key] = found
+    walking = set() if walking is None else walking
+    if id(schema) in walking:
+        walking.add(-1)  # marks that a cycle was met
+        return False
+    walking.add(id(schema))
+    found = keyword in schema or any(isinstance(sub, dict) and _reaches(sub, file, keyword, walking)
+                                     for sub, file in _subschemas(schema, base))
+    walking.discard(id(schema))
+    if found or -1 not in walking:
+        _REACHES[key] = found
     return found
 
 

@@ -417,6 +417,8 @@ class Merge:
                 for i, (e, o) in enumerate(zip(examples, origins)) if o == layer]
         graft(rule, {}, ("examples",))
         rule.doc["examples"] = [e for e, _, _ in kept]
+        if not kept:
+            del rule.doc["examples"]
         self.example_layers[rule.id] = [o for _, _, o in kept]
         for index, (_, positions, _) in enumerate(kept):
             graft(rule, positions, ("examples", index))

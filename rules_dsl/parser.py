@@ -102,8 +102,8 @@ class _ToAst(Transformer_NonRecursive):
     # literals
     def number(self, meta, children):
         token = children[0]
-        value = int(token)
-        if value.bit_length() > MAX_INT_BITS:
+        value = int(token) if len(token) <= 100 else None  # 100 digits are past any bound
+        if value is None or value.bit_length() > MAX_INT_BITS:
             raise MprError(NUMBER_TOO_LARGE, self._loc(_span(meta)),
                            digits=_short(str(token)), limit=MAX_INT_BITS)
         return self._made(ast.Number(value=value, span=_span(meta)))

@@ -442,3 +442,18 @@ def test_limits(tmp_path, command, args, code):
 
 def test_campaign_without_a_subcommand_is_a_usage_error(capsys):
     assert main(["campaign"]) == 2
+
+
+def test_the_long_rest_sleep_variant_circulates_on_a_long_rest_only(tmp_path):
+    from interpreter.resources import rulesets_dir
+
+    chars = tmp_path / "chars.yaml"
+    chars.write_text(yaml.safe_dump(CHARS, allow_unicode=True), encoding="utf-8")
+    path = str(tmp_path / "v.db")
+    commands.init(path, str(chars), ruleset=str(rulesets_dir() / "examples" / "long_rest_sleep"),
+                  seed=2, start="12:00")
+    assert [n["code"] for n in run(path, "sleep", "alice", 3)["notes"]] == ["MPR651"]
+    assert run(path, "rest", "medium", seed=1)["changes"] == []
+    result = run(path, "rest", "long", seed=1)
+    assert [c["holder"] for c in result["changes"]] == ["alice", "bob"]
+    assert counts(path) == {"alice": 4, "bob": 3, "battery": 2}

@@ -167,6 +167,14 @@ def test_leisure_rolls_dice_for_residents_without_a_roll(ruleset) -> None:
         [(7, 7, "as_rolled"), (7, 6, "adjusted")]
 
 
+def test_leisure_window_is_a_parameter(ruleset) -> None:
+    # a variant ignores 治安: every repeat falls to the nearest lower roll
+    value = _run(ruleset, "cohabitation.leisure",
+                 {"table": "city", "safety": 3, "residents": ["a", "b"], "rolls": {"a": 7, "b": 7}},
+                 params={"window": "0"})
+    assert [(r["final_roll"], r["how"]) for r in value["results"]] == [(7, "as_rolled"), (6, "nearest_lower")]
+
+
 def test_leisure_text_is_the_seed_text(ruleset) -> None:
     result = engine.run(ruleset, "cohabitation.leisure",
                         {"table": "wilderness", "safety": 0, "residents": ["a"], "rolls": {"a": 6}},

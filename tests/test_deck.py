@@ -288,3 +288,32 @@ def test_run_through_the_engine(rule, inputs, dice, expect):
         assert error.value.code == expect
         return
     assert engine.run(ruleset, rule, inputs, ScriptedDice(dice)).value == expect
+
+
+@pytest.mark.parametrize("edit, codes", [
+    (("jokers: [JK1, JK2]", "jokers: []"), set()),
+    (("suits: [S, H, D, C]", "suits: [S, H, D, S]"), {"MPR311"}),
+    (("on_empty: reshuffle_discards\nparam_docs", "on_empty: panic\nparam_docs"), {"MPR304"}),
+    (("deck: cards.deck\nsource: R1", "deck: cards.dek\nsource: R1"), {"MPR354"}),
+])
+def test_validate_finds_bad_deck_documents(tmp_path, capsys, edit, codes):
+    import json
+
+    from interpreter.cli import main
+    from interpreter.resources import bundled_ruleset
+
+    text = (bundled_ruleset() / "cards.yaml").read_text(encoding="utf-8")
+    assert edit[0] in text
+    (tmp_path / "cards.yaml").write_text(text.replace(edit[0], edit[1], 1), encoding="utf-8")
+    main(["validate", str(tmp_path / "cards.yaml"), "--format", "json"])
+    found = {d["code"] for d in json.loads(capsys.readouterr().out) if d["severity"] == "error"}
+    assert found == codes
+
+
+def test_a_composition_whose_names_collide_is_refused_by_the_kind_check():
+    from interpreter.kinds.deck import check
+    from interpreter.model import Rule
+
+    rule = Rule("cards.deck", "Deck", {}, params={"suits": ["S", "S1"], "ranks": ["1", "11"],
+                                                  "jokers": [], "on_empty": "error"})
+    assert [d.code for d in check(rule, None)] == ["MPR606"]

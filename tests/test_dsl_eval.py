@@ -139,3 +139,14 @@ def test_expression_metadata() -> None:
 
 def test_compiled_expressions_are_cached() -> None:
     assert compile_expression("n + 1") is compile_expression("n + 1")
+
+
+def test_distribution_is_delegated_to_prob() -> None:
+    dist = compile_expression("2d6").distribution({})
+    assert dist[7] == Fraction(1, 6)
+    assert dist.total() == 1
+
+
+def test_dice_free_expressions_run_the_generated_fast_path() -> None:
+    assert compile_expression("n * 2 + 1").evaluate.__name__ == "_expression"
+    assert compile_expression("2d6 + n").evaluate(ENV, ScriptedDice([1, 2])) == 10

@@ -545,3 +545,18 @@ def test_bundled_examples_pass(ruleset_dir: Path, lang: str) -> None:
     outcomes = run_examples(load_ruleset(ruleset_dir, lang=lang), lang)
     assert len(outcomes) == sum(len(d["examples"]) for d in DOCS.values())
     assert [o.name for o in outcomes if not o.passed] == []
+
+
+@pytest.mark.parametrize("plan,line", [
+    (abl((20, 10, 10, 5), to_skills=2, gm_permits_conversion=True),
+     ("convert_less", {"amount": 2, "converted": 0})),
+    (abl((19, 10, 10, 5), to_skills=2, gm_permits_conversion=True),
+     ("convert_less", {"amount": 1, "converted": 1})),
+    (abl((20, 10, 10, 4), to_skills=2, gm_permits_conversion=True), None),  # body needs 5
+    (abl((20, 10, 10, 3), to_skills=2, gm_permits_conversion=True), None),
+    (abl((20, 10, 10, 5), to_skills=2), None),  # not permitted: nothing to convert less of
+])
+def test_convert_less(plan: dict, line: tuple | None) -> None:
+    outcome = check_abilities(plan, PARAMS["abilities"])
+    found = [(r.message, dict(r.args)) for r in outcome.report if r.message == "convert_less"]
+    assert found == ([line] if line else [])

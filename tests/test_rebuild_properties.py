@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.rebuild.abilities import AbilityRules, check_abilities, nearest_legal, split
+from interpreter.rebuild.character import check_character
 from interpreter.rebuild.items import check_items
 from interpreter.rebuild.skills import check_skills
 from interpreter.rebuild.spells import check_spells
@@ -186,3 +187,75 @@ def test_spells_agree_with_the_rule(learned: list, relearn: list, sources: list,
         assert outcome.values["spent"]["spell_only"] == min(cost, spell_only + refund_only)
         assert sum(outcome.values["left"].values()) == (spell_only + ordinary + refund_only
                                                         + refund_ordinary - cost)
+
+
+PARAMS = {"abilities": AP, "skills": SP, "items": IP, "spells": PP}
+
+
+@st.composite
+def character_plans(draw: st.DrawFn, legal: bool) -> dict:
+    """A whole-character plan; when ``legal``, every part is built to fit the links."""
+    abilities = draw(legal_plans())
+    permitted = abilities.pop("gm_permits_conversion")
+    before = draw(st.lists(ranks, max_size=5))
+    count = sum(SP["ranks"][r] for r in before)
+    excess = max(0, count - SP["base_acquisitions"])
+    to_abilities = draw(st.integers(0, excess)) if permitted else 0
+    if not legal:
+        to_abilities = draw(st.integers(0, 3))
+    abilities["before"] = dict(abilities["before"])
+    take = to_abilities  # the points the skills give back were not among the abilities before
+    for a in NAMES:
+        step = min(take, abilities["before"][a])
+        abilities["before"][a] -= step
+        take -= step
+    learn = count - to_abilities + abilities["to_skills"]
+    learn += 0 if legal else draw(st.integers(-1, 1))
+    skills = {"before": [{"name": f"b{i}", "rank": r} for i, r in enumerate(before)],
+              "after": [{"name": f"a{i}", "rank": "novice"} for i in range(max(0, learn))],
+              "to_abilities": to_abilities}
+    initial, scenarios = draw(st.integers(0, 5000)), draw(st.integers(0, 5000))
+    source = draw(st.sampled_from(["spell_only", "ordinary", "free"]))
+    cost = draw(st.integers(0, initial + scenarios if source == "ordinary" else 2000))
+    learned = [{"name": "l", "school": "炎", "tier": 1, "cost": cost, "paid_from": source}]
+    again = draw(st.integers(0, cost))
+    relearn = [{"name": "r", "school": "水", "tier": draw(st.integers(1, 1 if legal else 2)),
+                "cost": again}]
+    ordinary_left = (0 if source == "spell_only" else cost) - (again if source != "spell_only" else 0)
+    budget = (initial + scenarios - (cost if source == "ordinary" else 0) + ordinary_left
+              + abilities["to_money"] * AP["mj_per_point"])
+    price = draw(st.integers(0, budget + (0 if legal else 3000)))
+    first = draw(st.integers(0, min(price, initial + scenarios - (cost if source == "ordinary" else 0),
+                                    initial) if legal else price))
+    items = {"money": {"initial": initial, "scenarios": scenarios},
+             "purchases": [{"name": "c", "price": first, "phase": "creation"},
+                           {"name": "d", "price": price - first, "phase": "after"}]}
+    return {"gm_permits_conversion": permitted, "abilities": abilities, "skills": skills,
+            "items": items, "spells": {"learned": learned, "relearn": relearn,
+                                       "money": {"spell_only": 0, "ordinary": 0}}}
+
+
+@settings(max_examples=80, deadline=None)
+@given(character_plans(legal=True))
+def test_a_character_built_legal_is_found_legal(plan: dict) -> None:
+    outcome = check_character(plan, PARAMS)
+    assert outcome.legal, outcome.violations
+
+
+@settings(max_examples=80, deadline=None)
+@given(character_plans(legal=False))
+def test_a_character_is_legal_iff_its_linked_parts_are(plan: dict) -> None:
+    outcome = check_character(plan, PARAMS)
+    permitted = plan["gm_permits_conversion"]
+    skills = check_skills({**plan["skills"], "gm_permits_conversion": permitted}, SP)
+    abilities = check_abilities({**plan["abilities"], "gm_permits_conversion": permitted,
+                                 "from_skills": skills.values["ability_points"]}, AP)
+    skills = check_skills({**plan["skills"], "gm_permits_conversion": permitted,
+                           "from_abilities": abilities.values["skill_acquisitions"]}, SP)
+    spells = check_spells(plan["spells"], PP)
+    paid = sum(s["cost"] for s in plan["spells"]["learned"] if s["paid_from"] == "ordinary")
+    money = {**plan["items"]["money"], "spells_spent": paid,
+             "converted": abilities.values["money_mj"] + skills.values["money_mj"],
+             "from_spells": spells.values["left"]["ordinary"]}
+    items = check_items({**plan["items"], "money": money}, IP)
+    assert outcome.legal == all(p.legal for p in (abilities, skills, spells, items))

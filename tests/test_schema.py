@@ -161,8 +161,21 @@ def test_local_refs_resolve_through_the_registry() -> None:
     assert [f.code for f in validate_instance("A", schema, None, None)] == ["MPR306"]
 
 
-def test_an_invalid_schema_is_a_finding() -> None:
-    found = validate_instance({}, {"type": "object", "properties": {"x": {"type": 5}}}, None, "f")
+def test_refs_inside_an_inputs_schema_resolve_locally() -> None:
+    schema = {"type": "object", "properties": {"a": {"$ref": "#/$defs/n"}},
+              "$defs": {"n": {"type": "integer"}}}
+    assert validate_instance({"a": 1}, schema, None, None) == []
+    assert [f.code for f in validate_instance({"a": "x"}, schema, None, None)] == ["MPR300"]
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "object", "properties": {"x": {"type": 5}}},
+    {"properties": {"x": {"pattern": "("}}},
+    {"$ref": "#"},
+    {"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+], ids=["bad-type", "bad-pattern", "ref-to-itself", "ref-loop"])
+def test_an_invalid_schema_is_a_finding(schema: dict) -> None:
+    found = validate_instance({"x": "y"}, schema, None, "f")
     assert [f.code for f in found] == ["MPR320"]
 
 

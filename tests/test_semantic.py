@@ -170,3 +170,51 @@ def test_mangled_rule_files_give_findings_not_tracebacks(tmp_path_factory, lines
     path.write_text("".join(text), encoding="utf-8")
     _, findings = collect(path)
     assert all(d.code != "MPR000" and d.line is not None for d in findings)
+
+
+EVENTS = """\
+id: t.events
+kind: RollTable
+source: R16
+title: {en: Events}
+inputs: {type: object, properties: {roll: {type: integer}}, additionalProperties: false}
+params: {roll: 2d6}
+range: [2, 13]
+default: {id: individual}
+rows:
+  - {roll: 2, id: disaster}
+  - {roll: [3, 4], id: theft}
+  - {roll: 6, id: disaster}
+  - {roll: 13, id: eviction}
+"""
+
+
+@pytest.mark.parametrize("roll, event", [(2, "disaster"), (4, "theft"), (5, "individual"),
+                                         (6, "disaster"), (13, "eviction")])
+def test_roll_table_rows_and_events(tmp_path, roll, event):
+    from interpreter import engine
+
+    path = tmp_path / "events.yaml"
+    path.write_text(EVENTS, encoding="utf-8")
+    ruleset, findings = collect(path)
+    assert findings == []
+    assert engine.run(ruleset, "t.events", {"roll": roll}).value["id"] == event
+    by_roll, by_event = engine.distribution(ruleset, "t.events")
+    events = {row.value: row.p for row in by_event.rows}
+    from fractions import Fraction
+
+    assert events == {"disaster": Fraction(1 + 5, 36), "theft": Fraction(2 + 3, 36),
+                      "individual": Fraction(36 - 11, 36)}
+    assert by_roll.mean == 7 and sum(row.p for row in by_roll.rows) == 1
+
+
+def test_roll_outside_the_table_is_refused(tmp_path):
+    from interpreter import engine
+    from rules_dsl.errors import MprError
+
+    path = tmp_path / "events.yaml"
+    path.write_text(EVENTS, encoding="utf-8")
+    ruleset, _ = collect(path)
+    with pytest.raises(MprError) as caught:
+        engine.run(ruleset, "t.events", {"roll": 14})
+    assert caught.value.code == "MPR514"

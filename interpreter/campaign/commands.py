@@ -11,11 +11,11 @@ from rules_dsl.errors import Location, MprError, define
 
 from ..engine import NOT_ADOPTED, did_you_mean
 from ..kinds.circulation import special
-from ..kinds.deck import fresh_state
+from ..kinds.deck import DeckSpec, fresh_state
 from ..kinds.package import checked_allowance, option_ids
 from .characters import deal, load_roster
 from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset
-from .store import State, Store
+from .store import Pin, State, Store
 from .timeline import (NO_CARDS, Outcome, apply_sleep, check_hours, check_minutes, next_dawn, pass_time,
                        rule_params)
 
@@ -105,9 +105,7 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
     return result
 
 
-def _spec(pin: Any) -> Any:
-    from ..kinds.deck import DeckSpec
-
+def _spec(pin: Pin) -> DeckSpec:
     return DeckSpec.from_params(pin.rules["cards.deck"]["params"])
 
 

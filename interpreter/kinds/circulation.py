@@ -3,13 +3,13 @@ discard held cards and draw as many from the deck (discard first, then draw), as
 over a ``DeckState``; the executor runs them on a state given as input."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from rules_dsl.dice import DiceSource
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
 from . import Kind
 from .deck import NEGATIVE_COUNT, TOO_MANY, DeckSpec, DeckState, discard, draw, state_value
@@ -37,6 +37,9 @@ BAD_REDRAW_TO = define(
 CARDS_WITH_RANDOM = define(
     "MPR617", "random selection draws the cards itself: give --cards only with --select player or gm",
     "ランダム選択ではカードは自動で選ばれます。--cards は --select player か gm と一緒に指定してください")
+NOT_A_DECK = define(
+    "MPR618", "{rule}: deck names {target}, a rule of kind {kind}, not a Deck",
+    "{rule}: deck に指定された {target} は種別 {kind} のルールで、Deck ではありません")
 
 SELECTIONS = ("random", "player", "gm")
 REDRAW_TO = ("holder", "owner_hand")
@@ -187,4 +190,12 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
             "changes": [c.to_json() for c in result.changes], **state_value(result.state)}
 
 
-KIND = Kind("Circulation", run)
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+    """The rule's ``deck`` names a rule of kind Deck (a missing one is reported by the reference check)."""
+    target = ruleset.rules.get(rule.doc.get("deck", "cards.deck"))
+    if target is not None and target.kind != "Deck":
+        yield diagnostic(NOT_A_DECK, rule.loc("deck"), lang, rule=rule.id, target=target.id,
+                         kind=target.kind)
+
+
+KIND = Kind("Circulation", run, check=check)

@@ -4,13 +4,13 @@ duplicated or lost (deck + discard pile + every holder == the composition, as mu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from rules_dsl.dice import DiceSource
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Diagnostic, Location, MprError, define
 from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
 from . import Kind
@@ -281,4 +281,12 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return {**state_value(state), "drawn": drawn, "composition_count": len(spec.composition)}
 
 
-KIND = Kind("Deck", run)
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+    """The composition is usable: some cards, each name once, a known ``on_empty``."""
+    try:
+        DeckSpec.from_params(rule.params, rule.loc("params"))
+    except MprError as error:
+        yield error.diagnostic(lang)
+
+
+KIND = Kind("Deck", run, check=check)

@@ -11,6 +11,7 @@ from rules_dsl.errors import Location, MprError, define, diagnostic, render
 from rules_dsl.limits import MAX_LEISURE_TABLE_SPAN, MAX_RESIDENTS
 
 from ..engine import did_you_mean
+from ..expression_names import compiled
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
 from ._reasons import text as localized
@@ -70,22 +71,11 @@ def leisure_table(table_rule: Any, shared_tag: str) -> LeisureTable:
     return LeisureTable(table_rule.id, lo, hi, tuple(events))
 
 
-def _param_expression(rule: Any, name: str) -> Any:
-    from rules_dsl import compile_expression
-
-    key = ("__param__", "params", name)  # the key semantic checks use for parameter expressions
-    compiled = rule._compiled.get(key)
-    if compiled is None:
-        compiled = compile_expression(str(rule.params[name]), origin=rule.loc("params", name))
-        rule._compiled[key] = compiled
-    return compiled
-
-
 def policy_of(rule: Any, inputs: dict[str, Any], ctx: Any) -> Policy:
     """The 治安 window (the ``window`` expression of the inputs, taken as ±) and the tie-break."""
     ctx.param(rule, "window")
     safety = whole(inputs.get("safety"), "safety")
-    window = _param_expression(rule, "window").evaluate({"safety": safety, "params": rule.params},
+    window = compiled(rule, ("params", "window")).evaluate({"safety": safety, "params": rule.params},
                                                         ctx.dice)
     if isinstance(window, bool) or not isinstance(window, int):
         raise MprError(BAD_LEISURE_PARAM, rule.loc("params", "window"), name="window", rule=rule.id,
@@ -140,8 +130,11 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
             roll = whole(given[pc], f"rolls.{pc}")
             ctx.trace.add("input", f"roll of {pc}", roll)
         else:
-            roll = ctx.evaluate(table_rule, ("params", "roll"), {"params": table_rule.params},
-                                label=f"roll of {pc}")
+            mark = ctx.dice.mark()
+            roll = compiled(table_rule, ("params", "roll")).evaluate({"params": table_rule.params},
+                                                                     ctx.dice)
+            ctx.trace.add("dice", f"roll of {pc}", roll,
+                          dice=[d.value for d in ctx.dice.since(mark)])
         try:
             resolution = resolve_roll(table, roll, obtained, policy, pc)
         except MprError as error:

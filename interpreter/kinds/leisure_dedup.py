@@ -26,7 +26,6 @@ AS_ROLLED = "as_rolled"
 ADJUSTED = "adjusted"
 NEAREST_LOWER = "nearest_lower"
 UNRESOLVED = "unresolved"
-HOWS = (AS_ROLLED, ADJUSTED, NEAREST_LOWER, UNRESOLVED)
 
 
 @dataclass(frozen=True)

@@ -31,20 +31,23 @@ UNDECLARED_MESSAGE = define(
     "MPR815", "rule {rule}: solver {solver} writes report line {message!r}, which has no text in "
     "messages", "ルール {rule}: ソルバー {solver} が出力する報告行 {message!r} の文面が messages にありません")
 CODE_RANGE = define(
-    "MPR816", "rule {rule}: constraint {constraint} has code {given}; plan constraints use MPR830-MPR899",
+    "MPR816",
+    "rule {rule}: constraint {constraint} has code {given}; plan constraints use MPR830-MPR899",
     "ルール {rule}: 制約 {constraint} のコード {given} は範囲外です。計画の制約には MPR830〜MPR899 を使います")
 CODE_TWICE = define(
     "MPR817", "rule {rule}: {what} {value} is used twice (also at {other})",
     "ルール {rule}: {what} {value} が2回使われています（もう一方: {other}）")
 NEVER_REPORTED = define(
-    "MPR818", "rule {rule}: constraint {constraint} has no check and solver {solver} never reports it",
+    "MPR818",
+    "rule {rule}: constraint {constraint} has no check and solver {solver} never reports it",
     "ルール {rule}: 制約 {constraint} には check がなく、ソルバー {solver} も報告しません",
     severity="warning")
 BAD_TEMPLATE = define(
     "MPR819", "rule {rule}: the text of {what} uses {{{name}}}, which is not one of its values "
     "({known})", "ルール {rule}: {what} の文面が {{{name}}} を使っていますが、その値はありません（使える値: {known}）")
 BAD_PART = define(
-    "MPR820", "rule {rule}: part {part} must name a Procedure rule with solver {solver} (given: {found})",
+    "MPR820",
+    "rule {rule}: part {part} must name a Procedure rule with solver {solver} (given: {found})",
     "ルール {rule}: 項目 {part} にはソルバー {solver} の Procedure ルールを指定してください（指定: {found}）")
 NAME_CLASH = define(
     "MPR821", "rule {rule}: derived value {name!r} hides an input or a value of the solver",

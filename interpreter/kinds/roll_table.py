@@ -1,8 +1,10 @@
 """Kind ``RollTable``: a roll (``params.roll``, e.g. ``2d6``) looked up in rows of single numbers or
 ``[lo, hi]`` ranges; rolls not listed take the ``default``. Several rows may share an ``id`` (the
 same event at several numbers). ``range: [lo, hi]`` widens the table's domain past the dice's own
-range when adjustments can move a roll there. Other kinds use ``row_for``, ``table_range`` and
-``roll_distribution``; ``check`` compares the rows with the exact range of the roll expression.
+range when adjustments can move a roll there (without it, the roll must depend on ``params``
+only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled. Other kinds
+use ``row_for``, ``table_range`` and ``roll_distribution``; ``check`` compares the rows with the
+exact range of the roll expression.
 """
 from __future__ import annotations
 
@@ -22,6 +24,9 @@ OUTSIDE_TABLE = define(
 NO_ROW = define(
     "MPR515", "table {rule} has no row and no default for roll {roll}",
     "表 {rule} には出目 {roll} の行もデフォルトもありません")
+NOT_A_ROLL = define(
+    "MPR516", "the roll of table {rule} is {value!r}, not a whole number",
+    "表 {rule} の出目 {value!r} が整数ではありません")
 GAP = define(
     "MPR370", "table {rule} has no row and no default for reachable roll(s) {rolls}",
     "表 {rule} には到達しうる出目 {rolls} の行もデフォルトもありません")
@@ -86,10 +91,14 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     if roll is None:
         ctx.param(rule, "roll")
         mark = ctx.dice.mark()
-        roll = compiled(rule, ("params", "roll")).evaluate({"params": rule.params}, ctx.dice)
-        ctx.trace.add("dice", "roll", roll, dice=[d.value for d in ctx.dice.since(mark)])
+        expression = compiled(rule, ("params", "roll"))
+        roll = expression.evaluate({**inputs, "params": rule.params}, ctx.dice)
+        dice = [d.value for d in ctx.dice.since(mark)]
+        ctx.trace.add("dice", f"{expression.text} {dice}", roll, expr=expression.text, dice=dice)
     else:
         ctx.trace.add("input", "roll", roll)
+    if isinstance(roll, bool) or not isinstance(roll, int):
+        raise MprError(NOT_A_ROLL, rule.loc("params", "roll"), rule=rule.id, value=roll)
     lo, hi = table_range(rule)
     if not lo <= roll <= hi:
         raise MprError(OUTSIDE_TABLE, rule.loc("rows"), rule=rule.id, roll=roll, lo=lo, hi=hi)
@@ -176,9 +185,13 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     rolls = roll_distribution(rule)
     by_roll: list[ProbRow] = []
     by_event: dict[str, ProbRow] = {}
+    default = rule.doc.get("default")
     for roll, p in rolls.items():
         row = row_for(rule, int(roll))
-        key = str((row or {}).get("id") or roll)
+        if row is not None and row is default:
+            key = str(row.get("id") or "default")
+        else:
+            key = str((row or {}).get("id") or roll)
         label = _label(row, ctx.lang)
         by_roll.append(ProbRow(roll, p, label))
         event = by_event.get(key)

@@ -1,5 +1,6 @@
 """R17, the ability rebuild: split a planned final allocation into a capped base and a capped
-excess (or prove that no split exists and say which bound breaks), and propose a nearby legal plan."""
+excess (or prove that no split exists and say which bound breaks), and propose a nearby legal
+plan."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -85,7 +86,7 @@ def split(after: Mapping[str, int], excess: int, rules: AbilityRules
 
 
 def _violations(after: Mapping[str, int], excess: int, rules: AbilityRules) -> list[Violation]:
-    """Why ``after`` has no split for an excess of ``excess``: every broken bound and by how much."""
+    """Why ``after`` has no split for an excess of ``excess``: each broken bound, by how much."""
     found = []
     total, wanted = sum(after.values()), rules.base_total + excess
     if total > wanted:
@@ -152,7 +153,8 @@ def nearest_legal(after: Mapping[str, int], excess: int, rules: AbilityRules
     return best[1] if best else None
 
 
-def moves(after: Mapping[str, int], target: Mapping[str, int], names: tuple[str, ...]) -> list[Line]:
+def moves(after: Mapping[str, int], target: Mapping[str, int], names: tuple[str, ...]
+          ) -> list[Line]:
     """How to go from ``after`` to ``target``: points moved between abilities, added, removed."""
     give = [[a, after[a] - target[a]] for a in names if after[a] > target[a]]
     take = [[a, target[a] - after[a]] for a in names if target[a] > after[a]]
@@ -218,6 +220,9 @@ def check_abilities(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outco
         elif proposal is not None:
             report.append(Line("proposal", {"after": proposal, "converted": granted}))
             report += moves(after, proposal, names)
+        fewer = sum(after.values()) - rules.base_total - placed
+        if 0 < fewer <= granted and split(after, placed + fewer, rules) is not None:
+            report.append(Line("convert_less", {"amount": fewer, "converted": granted - fewer}))
     values = {"points": points, "excess": excess, "converted": converted, "placed": placed,
               "base": halves[0] if halves else None, "extra": halves[1] if halves else None,
               "skill_acquisitions": min(to_skills, granted),

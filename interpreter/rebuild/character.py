@@ -41,11 +41,8 @@ def within(part: str) -> Iterator[None]:
         error.part = part  # type: ignore[attr-defined]
         path = error.loc.path if error.loc else None
         if path and not path.startswith("params."):
-            where = join(part, path)
             loc = error.loc
-            error.loc = Location(loc.file, loc.line, loc.column, where)
-            if "path" in error.args_:
-                error.args_["path"] = where
+            error.loc = Location(loc.file, loc.line, loc.column, join(part, path))
         raise
 
 
@@ -62,15 +59,16 @@ def _tag(outcome: Outcome, part: str) -> tuple[tuple[Violation, ...], tuple[Line
 
 
 def check_character(plan: Mapping[str, Any], params: Mapping[str, Mapping[str, Any]]) -> Outcome:
-    """Check a whole rebuild ``{gm_permits_conversion, abilities, skills, items, spells}``; ``params``
-    holds each part's parameters by part name."""
+    """Check a whole rebuild ``{gm_permits_conversion, abilities, skills, items, spells}``;
+    ``params`` holds each part's parameters by part name."""
     permitted = flag(plan.get("gm_permits_conversion", False), "gm_permits_conversion")
     parts = {p: dict(mapping(plan.get(p), p)) for p in PARTS}
     for part, fields in LINKED.items():
         _refuse_linked(parts[part], fields + ("gm_permits_conversion",), part)
     money = dict(mapping(parts["items"].get("money"), "items.money"))
     _refuse_linked(money, LINKED_MONEY, "items.money")
-    parts["skills"]["gm_permits_conversion"] = parts["abilities"]["gm_permits_conversion"] = permitted
+    for part in LINKED:
+        parts[part]["gm_permits_conversion"] = permitted
     outcomes: dict[str, Outcome] = {}
     with within("skills"):
         granted = check_skills({**parts["skills"], "from_abilities": 0}, params["skills"])
@@ -80,7 +78,8 @@ def check_character(plan: Mapping[str, Any], params: Mapping[str, Mapping[str, A
             params["abilities"])
     with within("skills"):
         outcomes["skills"] = check_skills(
-            {**parts["skills"], "from_abilities": outcomes["abilities"].values["skill_acquisitions"]},
+            {**parts["skills"],
+             "from_abilities": outcomes["abilities"].values["skill_acquisitions"]},
             params["skills"])
     with within("spells"):
         outcomes["spells"] = check_spells(parts["spells"], params["spells"])

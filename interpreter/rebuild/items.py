@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .plan import Line, Outcome, Violation, choice, field_of, flag, join, mapping, name, sequence, whole
+from .plan import (Line, Outcome, Violation, choice, field_of, flag, join, mapping, name,
+                   sequence, whole)
 
 
 def _purchases(value: Any, phases: list[str], path: str) -> list[dict[str, Any]]:
@@ -56,8 +57,10 @@ def check_items(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outcome:
     report = (Line("refund", {"initial": initial, "scenarios": scenarios,
                               "spells_spent": spells_spent, "refund": refund,
                               "extra": converted + from_spells, "budget": budget}),
-              Line("spending", {"creation_budget": creation_budget, "spent_creation": spent_creation,
-                                "spent_after": spent - spent_creation, "remaining": budget - spent}))
+              Line("spending", {"creation_budget": creation_budget,
+                                "spent_creation": spent_creation,
+                                "spent_after": spent - spent_creation,
+                                "remaining": budget - spent}))
     values = {"refund": refund, "budget": budget, "creation_budget": creation_budget,
               "spent_creation": spent_creation, "spent_after": spent - spent_creation,
               "remaining": budget - spent}

@@ -55,8 +55,7 @@ LINKED_FIELD = define(
     "{name} はキャラクター全体の計画でほかの項目から自動的に設定されます。指定しないでください")
 
 WHAT = {"ability": ("ability", "能力値"), "rank": ("rank", "ランク"), "field": ("field", "項目"),
-        "phase": ("phase", "購入の段階"), "purse": ("purse", "支払い元"),
-        "part": ("part", "項目")}
+        "phase": ("phase", "購入の段階"), "purse": ("purse", "支払い元")}
 
 
 @dataclass(frozen=True)
@@ -102,7 +101,7 @@ def join(path: str, key: str | int) -> str:
 def _fail(code: str, path: str, **args: Any) -> MprError:
     if "what" in args:
         args["what_en"], args["what_ja"] = WHAT[args.pop("what")]
-    return MprError(code, Location(path=path), path=path, **args)
+    return MprError(code, Location(path=path), **args)
 
 
 def whole(value: Any, path: str) -> int:

@@ -1,5 +1,6 @@
-"""R18, the skill rebuild: count the acquisitions of the skills unlearned, convert part of the excess
-with the GM's permission, and check that the relearned skills use exactly the acquisitions left."""
+"""R18, the skill rebuild: count the acquisitions of the skills unlearned, convert part of the
+excess with the GM's permission, and check that the relearned skills use exactly the acquisitions
+left."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -56,7 +57,8 @@ def check_skills(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outcome:
     if converted > excess:
         found.append(Violation("conversion_over_excess",
                                "to_abilities" if to_abilities else "to_money",
-                               {"converted": converted, "excess": excess, "over": converted - excess}))
+                               {"converted": converted, "excess": excess,
+                                "over": converted - excess}))
     granted = min(converted, excess) if permitted else 0
     available = counted - granted + from_abilities
     used = acquisitions(after, ranks)

@@ -9,8 +9,10 @@ from .plan import (Line, at_least, Outcome, Violation, choice, field_of, join, k
                    sequence, unique, whole)
 
 
-def _spells(value: Any, path: str, sources: list[str] | None, first_tier: int) -> list[dict[str, Any]]:
-    """A list of ``{name, school, tier, cost[, paid_from]}``: names unique, tiers from ``first_tier``."""
+def _spells(value: Any, path: str, sources: list[str] | None, first_tier: int
+            ) -> list[dict[str, Any]]:
+    """A list of ``{name, school, tier, cost[, paid_from]}``: names unique, tiers from
+    ``first_tier``."""
     records = []
     for i, raw in enumerate(sequence(value, path)):
         here = join(path, i)

@@ -1,0 +1,45 @@
+"""``mprules doc DIR``: a Japanese handout of a ruleset's adopted rules (Markdown, or HTML with
+``--html``), marking what a variant changed from its base."""
+from __future__ import annotations
+
+import argparse
+
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+
+UNWRITABLE = define(
+    "MPR960", "cannot write the handout {file}: {reason}", "ハンドアウト {file} を書き込めません: {reason}",
+    exit_code=EXIT_STATE)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "doc", help="a Japanese handout of the adopted rules (Markdown; --html)",
+        description="Write a handout of a ruleset's adopted rules in Japanese: texts, parameters and "
+                    "tables, probability bars for rolled rules, and a ★ on what a variant changed "
+                    "from its base (the ruleset it extends).")
+    parser.add_argument("path", nargs="?", default=None, metavar="DIR",
+                        help="ruleset directory (default: the bundled ruleset)")
+    parser.add_argument("--html", action="store_true", help="a self-contained HTML page instead of Markdown")
+    parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+    parser.add_argument("--base", metavar="DIR",
+                        help="mark changes against this ruleset (default: the root of the variant's extends)")
+    parser.add_argument("--lang", choices=["ja", "en"], default=argparse.SUPPRESS)
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from ..handout import handout
+    from ..resources import bundled_ruleset
+
+    text = handout(args.path or bundled_ruleset(), as_html=args.html, base=args.base, lang=args.lang)
+    if args.output is None:
+        print(text, end="")
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.write(text)
+    except OSError as error:
+        raise MprError(UNWRITABLE, Location(path=args.output), file=args.output,
+                       reason=error.strerror or str(error)) from None
+    return EXIT_OK
