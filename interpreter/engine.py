@@ -3,12 +3,12 @@
 so that every step is traced."""
 from __future__ import annotations
 
-import difflib
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from . import kinds
 from .model import Rule, Ruleset
@@ -28,14 +28,6 @@ UNKNOWN_PARAM = define(
 NO_DISTRIBUTION = define(
     "MPR405", "rule {rule} (kind {kind}) has no probability distribution to show",
     "ルール {rule}（種別 {kind}）には確率分布がありません")
-
-
-def did_you_mean(name: str, options: Any, lang: str = "en") -> str:
-    """`` (did you mean 'x'?)`` for the nearest option, or an empty string."""
-    close = difflib.get_close_matches(str(name), [str(o) for o in options], n=1, cutoff=0.6)
-    if not close:
-        return ""
-    return f" (did you mean {close[0]!r}?)"
 
 
 def unknown_rule(ruleset: Ruleset, rule_id: str) -> MprError:
@@ -106,6 +98,29 @@ def _annotate_rows(rule: Rule, step: Any) -> None:
     annotate_rows(rule, step.children)
 
 
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def locate_in_input(error: MprError, inputs: dict[str, Any], positions: dict | None,
+                    file: str | None) -> MprError:
+    """Give an error that names only a field path of the input (``plan.a[6]``) the file
+    position of that field in the input file, when the input came from one."""
+    loc = error.loc
+    if loc is None or loc.path is None or loc.line is not None or not positions:
+        return error
+    path: tuple[str | int, ...] = tuple(
+        int(index) if index else name for name, index in _PATH_PART.findall(loc.path))
+    if not path or path[0] not in inputs:
+        return error
+    probe = path
+    while probe not in positions and probe:
+        probe = probe[:-1]
+    if probe in positions:
+        where = positions[probe]
+        error.loc = Location(where[0] or file, where[1], where[2], loc.path)
+    return error
+
+
 def _with_defaults(rule: Rule, inputs: dict[str, Any]) -> dict[str, Any]:
     """Top-level input defaults declared in the rule's ``inputs`` schema, filled in."""
     props = (rule.doc.get("inputs") or {}).get("properties") or {}
@@ -129,9 +144,12 @@ def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
     check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
     dice = dice or SeededDice()
     ctx = Context(ruleset, dice, Trace(), lang)
-    with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
-        value = kind.run(rule, _with_defaults(rule, inputs), ctx)
-        step.value = value
+    try:
+        with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
+            value = kind.run(rule, _with_defaults(rule, inputs), ctx)
+            step.value = value
+    except MprError as error:
+        raise locate_in_input(error, inputs, input_positions, input_file) from None
     _annotate_rows(rule, step)
     return Result(rule.id, value, ctx.trace.root, getattr(dice, "seed", None), dice.values)
 

@@ -3,14 +3,28 @@ names (inputs and ``params``), ``params.NAME``, fields of inputs (``item.qualty`
 literals compared with an input whose schema lists its values (``item.quality == '傑作'``)."""
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterator
 from typing import Any
 
 from rules_dsl import ast
-from rules_dsl.errors import Diagnostic, Location, diagnostic
+from rules_dsl.errors import Diagnostic, Location, define, diagnostic
 
 from .engine import did_you_mean
 from .model import Rule
+
+UNKNOWN_NAME = define(
+    "MPR351", "{name!r} is neither an input of rule {rule} nor 'params'{hint}",
+    "{name!r} はルール {rule} の入力でも 'params' でもありません{hint}")
+UNKNOWN_PARAM_NAME = define(
+    "MPR352", "rule {rule} has no parameter {name!r}{hint}",
+    "ルール {rule} にパラメータ {name!r} はありません{hint}")
+UNKNOWN_FIELD = define(
+    "MPR353", "{path} has no field {name!r} in the inputs of rule {rule}{hint}",
+    "ルール {rule} の入力 {path} にフィールド {name!r} はありません{hint}")
+NOT_IN_ENUM = define(
+    "MPR355", "{path} is never {value!r}: the inputs of rule {rule} allow only {allowed}{hint}",
+    "{path} が {value!r} になることはありません（ルール {rule} の入力で許される値: {allowed}）{hint}")
 
 
 def _at(rule: Rule, path: tuple, span: ast.Span | None) -> Location:
@@ -26,14 +40,6 @@ def _name_span(node: ast.Attribute) -> ast.Span:
     line = span.last_line
     return ast.Span(line, span.end_column - len(node.name), span.end_column)
 
-
-def _tree(expression: Any) -> ast.Node | None:
-    tree = getattr(expression, "ast", None) or getattr(expression, "tree", None)
-    if isinstance(tree, ast.Node):
-        return tree
-    from rules_dsl.parser import parse
-
-    return parse(expression.text)
 
 
 def _root_schema(rule: Rule, name: str) -> Any:
@@ -104,7 +110,7 @@ def compiled(rule: Rule, path: tuple) -> Any:
 
 def params_used(expression: Any) -> list[str]:
     """The names ``NAME`` of every ``params.NAME`` in an expression, in order of appearance."""
-    tree = _tree(expression)
+    tree = expression.ast
     return list(dict.fromkeys(
         node.name for node in ast.walk(tree) if isinstance(node, ast.Attribute)
         and isinstance(node.target, ast.Name) and node.target.name == "params"))
@@ -112,9 +118,7 @@ def params_used(expression: Any) -> list[str]:
 
 def check_names(rule: Rule, path: tuple, expression: Any, lang: str) -> Iterator[Diagnostic]:
     """Findings about ``params.NAME``, input fields and enum literals in one expression."""
-    from .semantic import NOT_IN_ENUM, UNKNOWN_FIELD, UNKNOWN_PARAM_NAME
-
-    tree = _tree(expression)
+    tree = expression.ast
     schemas: dict[int, Any] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.target, ast.Name) \
@@ -143,7 +147,7 @@ def check_names(rule: Rule, path: tuple, expression: Any, lang: str) -> Iterator
                 schemas[id(link)] = (text, schema)
     for node in ast.walk(tree):
         if isinstance(node, ast.Compare):
-            yield from _enum_literals(rule, path, node, lang, schemas, NOT_IN_ENUM)
+            yield from _enum_literals(rule, path, node, lang, schemas)
 
 
 def _schema_of(node: ast.Node, rule: Rule, schemas: dict[int, Any]) -> tuple[str, Any] | None:
@@ -154,7 +158,7 @@ def _schema_of(node: ast.Node, rule: Rule, schemas: dict[int, Any]) -> tuple[str
 
 
 def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
-                   schemas: dict[int, Any], code: str) -> Iterator[Diagnostic]:
+                   schemas: dict[int, Any]) -> Iterator[Diagnostic]:
     for op, left, right in zip(node.ops, node.operands, node.operands[1:]):
         pairs = []
         if op in ("==", "!="):
@@ -172,7 +176,7 @@ def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
                 continue
             for item in literals:
                 if isinstance(item, ast.String) and item.value not in allowed:
-                    yield diagnostic(code, _at(rule, path, item.span), lang, path=known[0],
+                    yield diagnostic(NOT_IN_ENUM, _at(rule, path, item.span), lang, path=known[0],
                                      value=item.value, rule=rule.id,
                                      allowed=", ".join(map(str, allowed)),
                                      hint=_nearest(item.value, allowed))
@@ -180,8 +184,6 @@ def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
 
 def _nearest(value: str, allowed: list[Any]) -> str:
     """The did-you-mean hint for a literal; short Japanese words need a looser cutoff."""
-    import difflib
-
     close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1, cutoff=0.5)
     return f" (did you mean {close[0]!r}?)" if close else ""
 
@@ -189,10 +191,8 @@ def _nearest(value: str, allowed: list[Any]) -> str:
 def unknown_roots(rule: Rule, path: tuple, expression: Any, allowed: set[str],
                   lang: str) -> Iterator[Diagnostic]:
     """Root names that are neither inputs nor ``params``, located at the name."""
-    from .semantic import UNKNOWN_NAME
-
     seen: set[str] = set()
-    for node in ast.walk(_tree(expression)):
+    for node in ast.walk(expression.ast):
         if isinstance(node, ast.Name) and node.name not in allowed and node.name not in seen:
             seen.add(node.name)
             yield diagnostic(UNKNOWN_NAME, _at(rule, path, node.span), lang, name=node.name,

@@ -13,6 +13,9 @@ from rules_dsl.errors import EXIT_USAGE, Diagnostic, Location, MprError, define,
 from .documents import KEY, load_file, locate
 from .engine import did_you_mean
 from .model import Rule, Ruleset
+from .resources import bundled_ruleset, rulesets_dir
+from .schema import validate_document
+from .semantic import check_ruleset
 
 MANIFEST = "ruleset.yaml"
 CALLER_LAYER = "--param"
@@ -95,8 +98,6 @@ def rule_files(root: Path, globs: list[str] | None = None) -> list[Path]:
 
 
 def _read_layer(root: Path, out: _Collector) -> _Layer | None:
-    from .schema import validate_document
-
     manifest_path = root / MANIFEST
     try:
         docs = load_file(display_path(manifest_path))
@@ -125,8 +126,6 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
 
 
 def _resolve_extends(layer: _Layer) -> Path | None:
-    from .resources import rulesets_dir
-
     name = str(layer.manifest["extends"])
     candidates = [(layer.root / name)]
     if "/" not in name and "\\" not in name:
@@ -139,8 +138,6 @@ def _resolve_extends(layer: _Layer) -> Path | None:
 
 def _read_chain(root: Path, out: _Collector) -> list[_Layer]:
     """The layers from the base to ``root`` (the variant last), following ``extends``."""
-    from .resources import rulesets_dir
-
     chain: list[_Layer] = []
     seen: list[Path] = []
     current: Path | None = root.resolve()
@@ -172,8 +169,6 @@ def _read_chain(root: Path, out: _Collector) -> list[_Layer]:
 
 def _add_documents(ruleset: Ruleset, layer: _Layer, out: _Collector) -> None:
     """The layer's documents as rules; a document replaces one of an earlier layer by id."""
-    from .schema import validate_document
-
     defined_here: dict[str, Location] = {}
     for doc in layer.documents:
         data = doc.data
@@ -324,11 +319,8 @@ def _single_file(path: Path, out: _Collector) -> Ruleset:
 
 def collect(path: str | Path | None = None, lang: str = "en", *,
             param_overrides: dict[str, dict] | None = None,
-            adopt: dict[str, bool] | None = None,
-            semantic: bool = True) -> tuple[Ruleset | None, list[Diagnostic]]:
+            adopt: dict[str, bool] | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
     """Load a ruleset directory (or a lone rule file) and return it with every finding."""
-    from .resources import bundled_ruleset
-
     root = Path(path) if path is not None else bundled_ruleset()
     out = _Collector(lang)
     if root.is_file() and root.name == MANIFEST:
@@ -343,10 +335,7 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     if ruleset is None:
         return None, _sorted(out.findings)
     out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang))
-    if semantic:
-        from .semantic import check_ruleset
-
-        out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
+    out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
     return ruleset, _sorted(out.findings)
 
 

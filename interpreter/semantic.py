@@ -4,8 +4,10 @@ with the signature ``(rule, ruleset, lang)``, and ``check_ruleset`` collects the
 Where expressions are: a kind schema marks every string that holds an expression with the
 annotation ``"x-expression": "<role>"`` (e.g. ``condition``, ``value``, ``roll``) and every string
 that names another rule with ``"x-rule-ref": true``; ``annotated_paths`` walks a document along
-its kind schema to find them, so a new kind gets these checks by annotating its schema.
-Expressions see the run input's top-level names (the ``inputs`` schema's properties) and ``params``.
+its kind schema to find them, so a new kind gets these checks by annotating its schema
+(``"x-binds": "<key>"`` on an object schema adds the name written at ``<key>`` for the expressions
+inside it). Expressions see the run input's top-level names (the ``inputs`` schema's properties)
+and ``params``; the name checks themselves are in ``expression_names``.
 """
 from __future__ import annotations
 
@@ -19,23 +21,13 @@ from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
 from . import kinds
 from .engine import UNKNOWN_KIND, did_you_mean
+from .expression_names import check_names, compiled, unknown_roots
 from .model import Rule, Ruleset
+from .resources import schemas_dir
 
-UNKNOWN_NAME = define(
-    "MPR351", "{name!r} is neither an input of rule {rule} nor 'params'{hint}",
-    "{name!r} はルール {rule} の入力でも 'params' でもありません{hint}")
-UNKNOWN_PARAM_NAME = define(
-    "MPR352", "rule {rule} has no parameter {name!r}{hint}",
-    "ルール {rule} にパラメータ {name!r} はありません{hint}")
-UNKNOWN_FIELD = define(
-    "MPR353", "{path} has no field {name!r} in the inputs of rule {rule}{hint}",
-    "ルール {rule} の入力 {path} にフィールド {name!r} はありません{hint}")
 UNKNOWN_REFERENCE = define(
     "MPR354", "rule {rule} refers to rule {target!r}, which is not in the ruleset{hint}",
     "ルール {rule} が参照するルール {target!r} はルールセットにありません{hint}")
-NOT_IN_ENUM = define(
-    "MPR355", "{path} is never {value!r}: the inputs of rule {rule} allow only {allowed}{hint}",
-    "{path} が {value!r} になることはありません（ルール {rule} の入力で許される値: {allowed}）{hint}")
 KIND_CHECK_FAILED = define(
     "MPR356", "the checks of kind {kind} could not run on rule {rule}: {detail}",
     "ルール {rule} に種別 {kind} の検査を実行できませんでした: {detail}")
@@ -47,16 +39,12 @@ Check = Callable[[Rule, Ruleset, str], Iterator[Diagnostic]]
 
 @cache
 def _schema_file(relative: str) -> dict[str, Any]:
-    from .resources import schemas_dir
-
     return json.loads((schemas_dir() / relative).read_text(encoding="utf-8"))
 
 
 @cache
 def kind_schema_file(kind: str) -> str | None:
     """The file under ``schemas/`` of the kind schema whose ``kind`` is ``const: kind``."""
-    from .resources import schemas_dir
-
     for path in sorted((schemas_dir() / "kinds").glob("*.json")):
         schema = _schema_file(f"kinds/{path.name}")
         if (schema.get("properties") or {}).get("kind", {}).get("const") == kind:
@@ -194,8 +182,6 @@ def _expressions(rule: Rule) -> Iterator[tuple[tuple, frozenset[str]]]:
 
 def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Every expression parses and passes the static checker; its names resolve."""
-    from .expression_names import check_names, compiled, unknown_roots
-
     for path, bound in _expressions(rule):
         allowed = input_names(rule) | bound
         try:

@@ -60,5 +60,3 @@ def validate_paths(paths: list[str], lang: str = "en") -> list[Diagnostic]:
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))
 
-
-__all__ = ["bundled_targets", "validate_paths"]

@@ -483,15 +483,19 @@ def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
     return ruleset
 
 
-def load_directory(root: Path, out: Any, read_layer: Callable[[Path, Any], Any]) -> Ruleset | None:
-    """The ruleset of the directory ``root`` with every layer it extends merged in."""
+def load_directory(root: Path, out: Any, read_layer: Callable[[Path, Any], Any],
+                   content_hash: Callable[[list[Path]], str]) -> Ruleset | None:
+    """The ruleset of the directory ``root`` with every layer it extends merged in; its
+    ``content_hash`` covers the files of every layer."""
     graph = read_graph(root, read_layer, out)
     if not graph.layers:
         return None
     top = graph.layers[-1]
     ruleset = Ruleset(id=top.id, root=str(top.root), manifest=top.manifest,
                       layers=[layer.id for layer in graph.layers])
-    return merge(ruleset, graph, out)
+    merge(ruleset, graph, out)
+    ruleset.content_hash = content_hash([f for layer in graph.layers for f in layer.files])
+    return ruleset
 
 
 def annotate_rows(rule: Rule, steps: list[Any]) -> None:

@@ -71,12 +71,12 @@ class _Frame:
     """An open mapping or sequence while its events stream by."""
 
     __slots__ = ("path", "value", "anchor", "start", "nodes", "height", "key", "key_lines",
-                 "merge", "pos")
+                 "merge")
 
-    def __init__(self, path: Path_, value: Any, anchor: str | None, start: int, nodes: int,
-                 pos: Position) -> None:
+    def __init__(self, path: Path_, value: Any, anchor: str | None, start: int,
+                 nodes: int) -> None:
         self.path, self.value, self.anchor = path, value, anchor
-        self.start, self.nodes, self.height, self.pos = start, nodes, 1, pos
+        self.start, self.nodes, self.height = start, nodes, 1
         self.key: str | None = None
         self.key_lines: dict[str, int] = {}
         self.merge: tuple[Any, int, int] | None = None
@@ -186,8 +186,7 @@ class Builder:
         self.entries.append((path, self._pos(event), None))
         if event.anchor:
             self.open_anchors.add(event.anchor)
-        self.stack.append(_Frame(path, value, event.anchor, start, self.nodes - 1,
-                                 self._pos(event)))
+        self.stack.append(_Frame(path, value, event.anchor, start, self.nodes - 1))
 
     def _close(self) -> None:
         frame = self.stack.pop()

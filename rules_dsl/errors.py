@@ -85,11 +85,45 @@ class Location:
         return Location(self.file, self.line + line_offset, column, self.path)
 
 
+class Hint:
+    """A "did you mean" suggestion, rendered in the language of the message it sits in."""
+
+    __slots__ = ("suggestion",)
+
+    def __init__(self, suggestion: str | None) -> None:
+        self.suggestion = suggestion
+
+    def render(self, lang: str) -> str:
+        if self.suggestion is None:
+            return ""
+        if lang == "ja":
+            return f"（もしかして {self.suggestion!r}？）"
+        return f" (did you mean {self.suggestion!r}?)"
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+    def __bool__(self) -> bool:
+        return self.suggestion is not None
+
+
+def did_you_mean(name: Any, options: Any, cutoff: float = 0.6) -> Hint:
+    """The nearest of ``options`` to ``name`` as a ``Hint`` (empty when nothing is close)."""
+    import difflib
+
+    close = difflib.get_close_matches(str(name), [str(o) for o in options], n=1, cutoff=cutoff)
+    return Hint(close[0] if close else None)
+
+
 def render(code: str, args: dict[str, Any], lang: str) -> str:
     message = MESSAGES.get(code)
     if message is None:
         return f"{code} {args}"
     template = message.ja if lang == "ja" else message.en
+    args = {k: v.render(lang) if isinstance(v, Hint) else v for k, v in args.items()}
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):

@@ -457,3 +457,43 @@ def test_the_long_rest_sleep_variant_circulates_on_a_long_rest_only(tmp_path):
     result = run(path, "rest", "long", seed=1)
     assert [c["holder"] for c in result["changes"]] == ["alice", "bob"]
     assert counts(path) == {"alice": 4, "bob": 3, "battery": 2}
+
+
+def test_limits_of_holders_and_deck_size():
+    from interpreter.campaign.characters import parse_roster
+    from interpreter.kinds.deck import DeckSpec
+    from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
+
+    assert len(parse_roster({"characters": [{"id": f"p{n}"} for n in range(MAX_HOLDERS)]}).characters) \
+        == MAX_HOLDERS
+    with pytest.raises(MprError) as error:
+        parse_roster({"characters": [{"id": f"p{n}"} for n in range(MAX_HOLDERS + 1)]})
+    assert error.value.code == "MPR644"
+    assert len(DeckSpec.from_params({"suits": ["S"], "ranks": list(range(MAX_DECK_CARDS)),
+                                     "jokers": []}).composition) == MAX_DECK_CARDS
+    with pytest.raises(MprError) as error:
+        DeckSpec.from_params({"suits": ["S"], "ranks": list(range(MAX_DECK_CARDS + 1)), "jokers": []})
+    assert error.value.code == "MPR606"
+
+
+def test_a_year_of_advance_is_the_longest_and_crosses_365_dawns(tmp_path):
+    from rules_dsl.limits import MAX_ADVANCE_MINUTES
+
+    path = make_campaign(tmp_path, start="12:00")
+    result = run(path, "advance", MAX_ADVANCE_MINUTES, seed=1)
+    assert [n["code"] for n in result["notes"]].count("MPR653") == 365
+    assert refused(path, "advance", MAX_ADVANCE_MINUTES + 1) == "MPR635"
+    assert all_cards(path) == Counter(COMPOSITION)
+
+
+def test_log_shows_the_newest_entries(tmp_path, monkeypatch):
+    from interpreter.campaign import commands as module
+
+    path = make_campaign(tmp_path)
+    for seed in range(3):
+        run(path, "sleep", "bob", 8, seed=seed)
+    assert [e["seq"] for e in run(path, "log", last=2)["entries"]] == [3, 4]
+    import rules_dsl.limits
+    monkeypatch.setattr(rules_dsl.limits, "MAX_JOURNAL_SHOWN", 3)
+    with Store.open(path) as store:
+        assert [e["seq"] for e in module.log(store)["entries"]] == [2, 3, 4]

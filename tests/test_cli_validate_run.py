@@ -175,3 +175,18 @@ def test_test_command_on_bundled_rulesets(capsys):
     code, out, _ = run_cli(capsys, "test")
     assert code == 0, out
     assert " 0 failed" in out
+
+
+def test_run_reads_the_input_from_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(ITEM + "situation: -1\n"))
+    code, out, _ = run_cli(capsys, "run", "procurement.rarity", "--input", "-", "--format", "json")
+    assert code == 0 and json.loads(out)["value"] == 4
+
+
+def test_test_command_on_one_file_of_a_ruleset(capsys, tables):
+    (tables / "other.yaml").write_text(TABLE.replace("events.city", "events.other"), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables / "other.yaml"), "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and {e["rule"] for e in data["examples"]} == {"events.other"}

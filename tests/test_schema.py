@@ -57,6 +57,7 @@ def test_broken_schema_corpus(name: str) -> None:
     ("schema/example_dice_and_seed.yaml", ["'dice'", "'seed'"]),
     ("schema/inputs_file_ref.yaml", ["file:///etc/passwd", "never fetched"]),
     ("schema/ruleset_unknown_field.yaml", ["did you mean 'extends'"]),
+    ("schema/params_sexagesimal.yaml", ["10:30", "630", "'10:30'"]),
 ])
 def test_messages_name_the_mistake(name: str, words: list[str]) -> None:
     (finding,) = findings_of(BROKEN / name)
@@ -99,6 +100,15 @@ def test_write_dispatch_regenerates_from_kind_schemas(tmp_path: Path) -> None:
     (root / "kinds" / "broken.json").write_text("{}", encoding="utf-8")
     with pytest.raises(ValueError, match="properties.kind.const"):
         dispatch_schema(root)
+
+
+def test_yaml11_numbers_the_schema_accepts_are_warnings_others_errors() -> None:
+    text = ("id: a.b\nkind: SumTable\nsource: R9\ntitle: {en: x}\nrows: []\n"
+            "params: {at: 10:30, code: 010, n: 10, t: 06:00, yes: on}\n"
+            "examples: [{name: 1:30, expect: 1}]\n")
+    (doc,) = load_text(text, "w.yaml")
+    assert [(f.line, f.column, f.code, f.severity) for f in validate_document(doc)] == [
+        (6, 14, "MPR323", "warning"), (6, 27, "MPR323", "warning"), (7, 19, "MPR301", "error")]
 
 
 def test_a_kind_branch_reports_only_its_own_errors() -> None:

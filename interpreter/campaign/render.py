@@ -15,6 +15,13 @@ LABELS = {
 }
 
 
+def _clock(minutes: int, lang: str) -> str:
+    """``day 2 06:00`` / ``2日目 06:00``."""
+    day, rest = divmod(minutes, 24 * 60)
+    time = f"{rest // 60:02d}:{rest % 60:02d}"
+    return f"{day + 1}日目 {time}" if lang == "ja" else f"day {day + 1} {time}"
+
+
 def _cards(cards: list[str], label: dict[str, str]) -> str:
     return " ".join(cards) if cards else label["none"]
 
@@ -41,7 +48,7 @@ def holder_lines(result: dict[str, Any], label: dict[str, str]) -> list[str]:
 def text_lines(command: str, result: dict[str, Any], lang: str) -> list[str]:
     label = LABELS.get(lang, LABELS["en"])
     if command == "show":
-        head = f"{label['clock']}: {result['clock']} ({label['dawn']} {result['dawn']})"
+        head = f"{label['clock']}: {_clock(result['clock_minutes'], lang)} ({label['dawn']} {result['dawn']})"
         warning = [label["changed"]] if result.get("ruleset_changed") else []
         return [head, *holder_lines(result, label), *warning]
     if command == "log":
@@ -55,7 +62,7 @@ def text_lines(command: str, result: dict[str, Any], lang: str) -> list[str]:
             lines.extend(change_lines(entry["changes"], label, "    "))
         return lines
     seed = f" ({label['seed']} {result['seed']})" if result.get("seed") is not None else ""
-    lines = [f"#{result['seq']} {command}  {label['clock']} {result['clock']}{seed}"]
+    lines = [f"#{result['seq']} {command}  {label['clock']} {_clock(result['clock_minutes'], lang)}{seed}"]
     if command == "brief":
         allowed = "∞" if result["allowed"] is None else result["allowed"]
         lines.append(f"  {result['pc']}: {result['option']} ({label['used']} {result['used']}/{allowed})")

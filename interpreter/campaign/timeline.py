@@ -23,7 +23,7 @@ NO_CARDS = define(
     "MPR652", "{holder} holds no cards: nothing to circulate",
     "{holder} は魔煌札を保持していません: 循環するカードはありません", severity="info")
 DAWN_PASSED = define(
-    "MPR653", "dawn at {clock} ({rule})", "{clock} に夜明け（{rule}）", severity="info")
+    "MPR653", "dawn at day {day} {time} ({rule})", "{day}日目 {time} に夜明け（{rule}）", severity="info")
 RESHUFFLED = define(
     "MPR654", "the deck ran out: the discard pile was shuffled into a new deck ({times}x)",
     "山札が尽きたため、捨て札をシャッフルして新しい山札にしました（{times} 回）", severity="info")
@@ -100,7 +100,8 @@ def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource) -> None
 
 def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
     """R2 at minute ``at``: every item's cards, or a note saying why no cards change."""
-    out.note(DAWN_PASSED, clock=clock_text(at), rule=DAWN_RULE)
+    day, time = clock_text(at).split(" ")[1:]
+    out.note(DAWN_PASSED, day=int(day), time=time, rule=DAWN_RULE)
     params = rule_params(out.state, DAWN_RULE)
     if params is None:
         out.note(NOT_ADOPTED_NOTE, rule=DAWN_RULE)

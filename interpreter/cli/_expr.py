@@ -64,8 +64,6 @@ def _set_path(target: dict[str, Any], dotted: str, value: Any, where: str) -> No
 
 def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> dict[str, Any]:
     """``["xs=[1200, 800]", "item.quality=傑作"]`` -> ``{"xs": [1200, 800], "item": {"quality": "傑作"}}``."""
-    import yaml
-
     env: dict[str, Any] = dict(base or {})
     for pair in pairs or []:
         where = f"--var {pair}"
@@ -73,17 +71,30 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
         if not sep or not name.strip():
             raise MprError(BAD_VAR, Location(path=where), detail=f"no NAME= in {pair!r}")
         try:
-            value = plain(yaml.safe_load(text)) if text.strip() else ""
-        except (yaml.YAMLError, ValueError, RecursionError) as error:
+            value = plain(_yaml_value(text, where)) if text.strip() else ""
+        except MprError as error:
+            raise MprError(BAD_VAR, Location(path=where),
+                           detail=f"{error.code} {error.message('en')}") from None
+        except ValueError as error:
             raise MprError(BAD_VAR, Location(path=where), detail=str(error).splitlines()[0]) from None
         _set_path(env, name.strip(), value, where)
     return env
 
 
+def _yaml_value(text: str, where: str) -> Any:
+    """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
+    docs/limits.md); None for an empty text; more than one document is refused."""
+    from ..documents import load_text
+
+    docs = load_text(text, where)
+    if len(docs) > 1:
+        raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
+                       detail=f"{len(docs)} YAML documents, expected one")
+    return docs[0].data if docs else None
+
+
 def load_input(file: str | None) -> dict[str, Any]:
     """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent."""
-    import yaml
-
     if file is None:
         return {}
     try:
@@ -99,13 +110,10 @@ def load_input(file: str | None) -> dict[str, Any]:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
                        reason=f"larger than {MAX_INPUT_FILE_BYTES} bytes")
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        loc = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file=file)
-        raise MprError(BAD_INPUT, loc, file=file, detail=str(error).splitlines()[0]) from None
-    except RecursionError:
-        raise MprError(BAD_INPUT, Location(file=file), file=file, detail="nested too deeply") from None
+        data = _yaml_value(text, file)
+    except MprError as error:
+        raise MprError(BAD_INPUT, error.loc, file=file,
+                       detail=f"{error.code} {error.message('en')}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
