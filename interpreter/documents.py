@@ -37,6 +37,7 @@ CONTROL = define("MPR204", "control character {char} is not allowed in a YAML fi
 TAB = define("MPR205", "a tab is used for indentation: indent with spaces",
              "インデントにタブが使われています。空白でインデントしてください")
 SYNTAX = define("MPR206", "YAML syntax error: {problem}", "YAML の構文エラー: {problem}")
+
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")

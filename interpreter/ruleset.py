@@ -1,5 +1,7 @@
 """Ruleset loading: a directory with ``ruleset.yaml`` and rule files becomes a ``Ruleset`` with
-layered parameters, adoption switches (R0) and ``extends``; ``collect`` reports every finding at once."""
+layered parameters, adoption switches (R0) and ``extends`` (the layers are merged by
+``interpreter.variants``), then checked by ``interpreter.semantic``; ``collect`` reports every
+finding at once, ``load_ruleset`` refuses a ruleset with errors."""
 from __future__ import annotations
 
 import copy
@@ -10,14 +12,15 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_USAGE, Diagnostic, Location, MprError, define, diagnostic
 
-from .documents import KEY, load_file, locate
+from . import variants
+from .documents import load_file
 from .engine import did_you_mean
 from .model import Rule, Ruleset
-from .resources import bundled_ruleset, rulesets_dir
+from .resources import bundled_ruleset
 from .schema import validate_document
 from .semantic import check_ruleset
+from .variants import MANIFEST, NOT_OPTIONAL, UNKNOWN_PARAM_OVERRIDE, UNKNOWN_RULE_NAMED
 
-MANIFEST = "ruleset.yaml"
 CALLER_LAYER = "--param"
 
 INVALID = define(
@@ -27,28 +30,12 @@ NO_RULESET = define(
     "MPR407", "{path}: not a ruleset (no {manifest}) and not a rule file",
     "{path}: ルールセット（{manifest} のあるディレクトリ）でもルールファイルでもありません",
     exit_code=EXIT_USAGE)
-DUPLICATE_ID = define(
-    "MPR408", "rule id {id!r} is defined twice: here and at {other}",
-    "ルールID {id!r} が二重に定義されています: ここと {other}")
-EXTENDS_CYCLE = define(
-    "MPR409", "extends forms a cycle: {chain}", "extends が循環しています: {chain}")
-EXTENDS_MISSING = define(
-    "MPR410", "extends {name!r}: no such ruleset (looked for {looked}){hint}",
-    "extends {name!r}: そのようなルールセットはありません（探した場所: {looked}）{hint}")
-UNKNOWN_RULE_NAMED = define(
-    "MPR411", "{where} names rule {rule!r}, which is not in the ruleset{hint}",
-    "{where} がルール {rule!r} を指定していますが、ルールセットにありません{hint}")
-UNKNOWN_PARAM_OVERRIDE = define(
-    "MPR412", "rule {rule} has no parameter {name!r} to override{hint}",
-    "ルール {rule} に上書きできるパラメータ {name!r} はありません{hint}")
-NOT_OPTIONAL = define(
-    "MPR413", "rule {rule} is not optional (optional: false) and cannot be left out",
-    "ルール {rule} は必須（optional: false）なので不採用にできません")
 
 
 @dataclass
 class _Layer:
-    """One ruleset directory of an ``extends`` chain, as read from disk."""
+    """One ruleset directory of an ``extends`` graph, as read from disk (what
+    ``interpreter.variants`` merges)."""
 
     id: str
     root: Path
@@ -72,14 +59,6 @@ class _Collector:
 
     def error(self, error: MprError) -> None:
         self.findings.append(error.diagnostic(self.lang))
-
-
-def _key_loc(positions: dict, path: tuple, file: str | None) -> Location:
-    """Where the key of ``path`` is written (its value's position when the key has none)."""
-    pos = positions.get((*path, KEY))
-    if pos is None:
-        return locate(positions, path, file)
-    return Location(pos[0], pos[1], pos[2], ".".join(map(str, path)))
 
 
 def display_path(path: Path) -> str:
@@ -125,140 +104,14 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     return layer
 
 
-def _resolve_extends(layer: _Layer) -> Path | None:
-    name = str(layer.manifest["extends"])
-    candidates = [(layer.root / name)]
-    if "/" not in name and "\\" not in name:
-        candidates.insert(0, rulesets_dir() / name)
-    for candidate in candidates:
-        if (candidate / MANIFEST).is_file():
-            return candidate.resolve()
-    return None
-
-
-def _read_chain(root: Path, out: _Collector) -> list[_Layer]:
-    """The layers from the base to ``root`` (the variant last), following ``extends``."""
-    chain: list[_Layer] = []
-    seen: list[Path] = []
-    current: Path | None = root.resolve()
-    while current is not None:
-        if current in seen:
-            names = [p.name for p in seen[seen.index(current):]] + [current.name]
-            last = chain[-1]
-            out.add(EXTENDS_CYCLE, locate(last.positions, ("extends",), last.manifest_file),
-                    chain=" -> ".join(names))
-            break
-        seen.append(current)
-        layer = _read_layer(current, out)
-        if layer is None:
-            break
-        chain.append(layer)
-        if not layer.manifest.get("extends"):
-            break
-        current = _resolve_extends(layer)
-        if current is None:
-            name = str(layer.manifest["extends"])
-            known = [p.name for p in rulesets_dir().iterdir() if (p / MANIFEST).is_file()] \
-                if rulesets_dir().is_dir() else []
-            out.add(EXTENDS_MISSING, locate(layer.positions, ("extends",), layer.manifest_file),
-                    name=name, looked=f"{display_path(rulesets_dir())}, {display_path(layer.root)}",
-                    hint=did_you_mean(name, known))
-    chain.reverse()
-    return chain
-
-
-def _add_documents(ruleset: Ruleset, layer: _Layer, out: _Collector) -> None:
-    """The layer's documents as rules; a document replaces one of an earlier layer by id."""
-    defined_here: dict[str, Location] = {}
-    for doc in layer.documents:
-        data = doc.data
-        problems = validate_document(doc, "rule.json", out.lang)
-        out.findings.extend(problems)
-        if not isinstance(data, dict) or not isinstance(data.get("id"), str):
-            continue
-        rule_id = data["id"]
-        loc = locate(doc.positions, ("id",), doc.file)
-        if rule_id in defined_here:
-            first = defined_here[rule_id]
-            out.add(DUPLICATE_ID, loc, id=rule_id, other=f"{first.file}:{first.line}:{first.column}")
-            continue
-        defined_here[rule_id] = loc
-        if any(p.severity == "error" for p in problems):
-            out.skip.add(rule_id)
-        params = data.get("params") if isinstance(data.get("params"), dict) else {}
-        ruleset.rules[rule_id] = Rule(
-            id=rule_id, kind=str(data.get("kind", "")), doc=data,
-            params=copy.deepcopy(params), param_layers={k: layer.id for k in params},
-            adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions))
-
-
-def _apply_manifest(ruleset: Ruleset, layer: _Layer, out: _Collector) -> None:
-    """A layer's ``parameters``, ``overrides``, ``adopt`` and ``not_adopted`` on top of what is loaded."""
-    manifest, positions, file = layer.manifest, layer.positions, layer.manifest_file
-    parameters = manifest.get("parameters")
-    if isinstance(parameters, dict):
-        _deep_merge(ruleset.parameters, parameters)
-    overrides = manifest.get("overrides")
-    if isinstance(overrides, dict):
-        for rule_id, override in overrides.items():
-            rule = _named_rule(ruleset, rule_id, ("overrides", rule_id), layer, out)
-            if rule is None or not isinstance(override, dict):
-                continue
-            params = override.get("params")
-            if isinstance(params, dict):
-                for name, value in params.items():
-                    path = ("overrides", rule_id, "params", name)
-                    if name not in rule.params:
-                        out.add(UNKNOWN_PARAM_OVERRIDE, _key_loc(positions, path, file),
-                                rule=rule_id, name=name, hint=did_you_mean(name, rule.params))
-                        continue
-                    _set_param(rule, name, value, layer.id)
-                    for key, pos in positions.items():
-                        if key[:len(path)] == path:
-                            rule.positions[("params", name) + key[len(path):]] = pos
-    adopt = manifest.get("adopt")
-    if isinstance(adopt, dict):
-        for rule_id, adopted in adopt.items():
-            rule = _named_rule(ruleset, rule_id, ("adopt", rule_id), layer, out)
-            if rule is not None:
-                _set_adopted(rule, bool(adopted), locate(positions, ("adopt", rule_id), file), out)
-    not_adopted = manifest.get("not_adopted")
-    if isinstance(not_adopted, list):
-        for index, rule_id in enumerate(not_adopted):
-            rule = _named_rule(ruleset, rule_id, ("not_adopted", index), layer, out)
-            if rule is not None:
-                _set_adopted(rule, False, locate(positions, ("not_adopted", index), file), out)
-
-
-def _named_rule(ruleset: Ruleset, rule_id: Any, path: tuple, layer: _Layer,
-                out: _Collector) -> Rule | None:
-    rule = ruleset.rules.get(str(rule_id))
-    if rule is None:
-        out.add(UNKNOWN_RULE_NAMED, _key_loc(layer.positions, path, layer.manifest_file),
-                where=f"{MANIFEST} {path[0]}", rule=str(rule_id),
-                hint=did_you_mean(str(rule_id), ruleset.rules))
-    return rule
-
-
-def _set_adopted(rule: Rule, adopted: bool, loc: Location, out: _Collector) -> None:
-    if not adopted and rule.doc.get("optional", True) is False:
-        out.add(NOT_OPTIONAL, loc, rule=rule.id)
-        return
-    rule.adopted = adopted
-
-
-def _set_param(rule: Rule, name: str, value: Any, layer: str) -> None:
+def _set_param(rule: Rule, name: str, value: Any) -> None:
+    """A parameter set by the caller: an expression error in it points at ``--param``."""
     rule.params[name] = copy.deepcopy(value)
-    rule.param_layers[name] = layer
+    rule.param_layers[name] = CALLER_LAYER
     rule._compiled.clear()
-
-
-def _deep_merge(into: dict[str, Any], layer: dict[str, Any]) -> None:
-    for key, value in layer.items():
-        if isinstance(value, dict) and isinstance(into.get(key), dict):
-            _deep_merge(into[key], value)
-        else:
-            into[key] = copy.deepcopy(value)
+    for key in [k for k in rule.positions if k[:2] == ("params", name)]:
+        del rule.positions[key]
+    rule.positions[("params", name)] = (CALLER_LAYER, None, None)
 
 
 def _content_hash(files: list[Path]) -> str:
@@ -290,7 +143,7 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
                                            lang, rule=rule_id, name=name,
                                            hint=did_you_mean(name, rule.params)))
                 continue
-            _set_param(rule, name, value, CALLER_LAYER)
+            _set_param(rule, name, value)
     for rule_id, adopted in (adopt or {}).items():
         rule = ruleset.rules.get(rule_id)
         if rule is None:
@@ -298,9 +151,11 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
                                        where="adopt", rule=rule_id,
                                        hint=did_you_mean(rule_id, ruleset.rules)))
             continue
-        collector = _Collector(lang)
-        _set_adopted(rule, bool(adopted), Location(path=f"adopt.{rule_id}"), collector)
-        findings.extend(collector.findings)
+        if not adopted and rule.doc.get("optional", True) is False:
+            findings.append(diagnostic(NOT_OPTIONAL, Location(path=f"adopt.{rule_id}"), lang,
+                                       rule=rule_id))
+        else:
+            rule.adopted = bool(adopted)
     return findings
 
 
@@ -312,7 +167,8 @@ def _single_file(path: Path, out: _Collector) -> Ruleset:
         layer.documents = load_file(display_path(path))
     except MprError as error:
         out.error(error)
-    _add_documents(ruleset, layer, out)
+    graph = variants.Graph([layer], {layer.id: ()}, {layer.id: frozenset()})
+    variants.merge(ruleset, graph, out)
     ruleset.content_hash = _content_hash([path])
     return ruleset
 
@@ -328,7 +184,7 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     if root.is_file():
         ruleset = _single_file(root, out)
     elif root.is_dir() and (root / MANIFEST).is_file():
-        ruleset = _load_directory(root, out)
+        ruleset = variants.load_directory(root, out, _read_layer, _content_hash)
     else:
         out.add(NO_RULESET, Location(path=str(root)), path=str(root), manifest=MANIFEST)
         return None, out.findings
@@ -337,20 +193,6 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang))
     out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
     return ruleset, _sorted(out.findings)
-
-
-def _load_directory(root: Path, out: _Collector) -> Ruleset | None:
-    chain = _read_chain(root, out)
-    if not chain:
-        return None
-    top = chain[-1]
-    ruleset = Ruleset(id=top.id, root=str(top.root), manifest=top.manifest,
-                      layers=[layer.id for layer in chain])
-    for layer in chain:
-        _add_documents(ruleset, layer, out)
-        _apply_manifest(ruleset, layer, out)
-    ruleset.content_hash = _content_hash([f for layer in chain for f in layer.files])
-    return ruleset
 
 
 def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:

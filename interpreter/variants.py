@@ -13,6 +13,8 @@ from rules_dsl.limits import MAX_VARIANT_LAYERS
 
 from .engine import did_you_mean
 from .model import Rule, Ruleset
+from .variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of, pin_examples,
+                            row_key, subtree)
 
 MANIFEST = "ruleset.yaml"
 PARAMETERS = "@parameters"  # the first element of the address of a ruleset-wide parameter
@@ -46,24 +48,11 @@ CONFLICT = define(
 WRITTEN_TWICE = define(
     "MPR903", "{field} is written twice by ruleset {layer}: here and at {other}",
     "{field} をルールセット {layer} が二度書いています: ここと {other}")
-NO_SUCH_ROW = define(
-    "MPR904", "rule {rule} has no row {row} to {action}{hint}",
-    "ルール {rule} に{action}する行 {row} はありません{hint}")
-AMBIGUOUS_ROW = define(
-    "MPR905", "rule {rule} has {count} rows with id {row!r} (rows {positions}); address one with at: N",
-    "ルール {rule} には id {row!r} の行が {count} 個あります（{positions} 行目）。at: N で1つを指定してください")
-NO_ROWS = define(
-    "MPR906", "rule {rule} (kind {kind}) has no rows to override",
-    "ルール {rule}（種別 {kind}）には上書きできる行がありません")
-ROW_WITHOUT_ADDRESS = define(
-    "MPR907", "a row override of rule {rule} needs an id (replace or add) or at: N (replace or remove row N)",
-    "ルール {rule} の行の上書きには id（置き換えまたは追加）か at: N（N 行目を置き換えまたは削除）が必要です")
 SAME_ID = define(
     "MPR908", "two rulesets of the extends graph have the id {id!r}: {first} and {second}",
     "extends でつながるルールセットのうち2つが同じ id {id!r} です: {first} と {second}")
 TOO_MANY_LAYERS = define(
     "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
-ROW_ACTIONS = {"en": {"replace": "replace", "remove": "remove"}, "ja": {"replace": "置き換え", "remove": "削除"}}
 
 
 @dataclass(frozen=True)
@@ -138,7 +127,7 @@ def read_graph(root: Path, read_layer: Callable[[Path, Any], Any], out: Any) -> 
         if path in stack:
             names = [p.name for p in stack[stack.index(path):]] + [path.name]
             layer, where = via  # type: ignore[misc]
-            out.add(EXTENDS_CYCLE, _loc(layer.positions, where, layer.manifest_file),
+            out.add(EXTENDS_CYCLE, loc_of(layer.positions, where, layer.manifest_file),
                     chain=" -> ".join(names))
             return None
         if len(done) + len(stack) >= MAX_VARIANT_LAYERS:
@@ -163,7 +152,7 @@ def read_graph(root: Path, read_layer: Callable[[Path, Any], Any], out: Any) -> 
         done[path] = layer
         if layer is not None:
             if layer.id in by_id:
-                out.add(SAME_ID, _loc(layer.positions, ("id",), layer.manifest_file), id=layer.id,
+                out.add(SAME_ID, loc_of(layer.positions, ("id",), layer.manifest_file), id=layer.id,
                         first=str(by_id[layer.id]), second=str(path))
                 return None
             by_id[layer.id] = path
@@ -183,42 +172,12 @@ def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
 
     known = [p.name for p in rulesets_dir().iterdir() if (p / MANIFEST).is_file()] \
         if rulesets_dir().is_dir() else []
-    out.add(EXTENDS_MISSING, _loc(layer.positions, where, layer.manifest_file), name=name,
+    out.add(EXTENDS_MISSING, loc_of(layer.positions, where, layer.manifest_file), name=name,
             looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
-
-
-def _loc(positions: dict, path: tuple, file: str | None) -> Location:
-    from .documents import locate
-
-    return locate(positions, tuple(path), file)
-
-
-def _key_loc(positions: dict, path: tuple, file: str | None) -> Location:
-    from .documents import KEY
-
-    pos = positions.get((*path, KEY))
-    if pos is None:
-        return _loc(positions, path, file)
-    return Location(pos[0], pos[1], pos[2], ".".join(map(str, path)))
 
 
 def _where(loc: Location) -> str:
     return f"{loc.file}:{loc.line}:{loc.column}" if loc.line else str(loc.file or loc.path or "")
-
-
-def subtree(positions: dict, prefix: tuple) -> dict[tuple, Any]:
-    """The positions under ``prefix``, keyed by the rest of their path."""
-    n = len(prefix)
-    return {key[n:]: pos for key, pos in positions.items() if key[:n] == prefix}
-
-
-def graft(rule: Rule, positions: dict, prefix: tuple) -> None:
-    """Place ``positions`` (relative paths) under ``prefix`` of the rule, replacing what was there."""
-    n = len(prefix)
-    for key in [k for k in rule.positions if k[:n] == prefix]:
-        del rule.positions[key]
-    for key, pos in positions.items():
-        rule.positions[prefix + key] = pos
 
 
 @dataclass
@@ -325,14 +284,14 @@ class Merge:
             if isinstance(value, dict) and isinstance(into.get(key), dict):
                 self._parameters(into[key], value, here, layer)
                 continue
-            loc = _loc(layer.positions, here, layer.manifest_file)
+            loc = loc_of(layer.positions, here, layer.manifest_file)
             if self.write((PARAMETERS,) + here[1:], layer.id, value, loc):
                 into[key] = copy.deepcopy(value)
 
     def _named(self, rule_id: Any, path: tuple, layer: Any) -> Rule | None:
         rule = self.ruleset.rules.get(str(rule_id))
         if rule is None:
-            self.out.add(UNKNOWN_RULE_NAMED, _key_loc(layer.positions, path, layer.manifest_file),
+            self.out.add(UNKNOWN_RULE_NAMED, key_loc_of(layer.positions, path, layer.manifest_file),
                          where=f"{MANIFEST} {path[0]}", rule=str(rule_id),
                          hint=did_you_mean(str(rule_id), self.ruleset.rules))
         return rule
@@ -341,7 +300,7 @@ class Merge:
         rule = self._named(rule_id, path, layer)
         if rule is None:
             return
-        loc = _loc(layer.positions, path, layer.manifest_file)
+        loc = loc_of(layer.positions, path, layer.manifest_file)
         if not adopted and rule.doc.get("optional", True) is False:
             self.out.add(NOT_OPTIONAL, loc, rule=rule.id)
         elif self.write((rule.id, "adopted"), layer.id, adopted, loc):
@@ -354,10 +313,10 @@ class Merge:
             for name, value in params.items():
                 self._param(rule, name, value, path + ("params", name), layer)
         if isinstance(override.get("rows"), list):
-            changed_shape |= self._rows(rule, override["rows"], path + ("rows",), layer)
+            changed_shape |= edit_rows(self, rule, override["rows"], path + ("rows",), layer)
         for field_ in ("examples", "probes"):
             if isinstance(override.get(field_), list):
-                self._append(rule, field_, override[field_], path + (field_,), layer)
+                append_entries(self.example_layers, rule, field_, override[field_], path + (field_,), layer)
                 changed_shape = True
         if changed_shape:
             self._revalidate(rule)
@@ -365,77 +324,21 @@ class Merge:
     def _param(self, rule: Rule, name: str, value: Any, path: tuple, layer: Any) -> None:
         positions, file = layer.positions, layer.manifest_file
         if name not in rule.params:
-            self.out.add(UNKNOWN_PARAM_OVERRIDE, _key_loc(positions, path, file), rule=rule.id,
+            self.out.add(UNKNOWN_PARAM_OVERRIDE, key_loc_of(positions, path, file), rule=rule.id,
                          name=name, hint=did_you_mean(name, rule.params))
             return
-        if not self.write((rule.id, "params", name), layer.id, value, _loc(positions, path, file)):
+        if not self.write((rule.id, "params", name), layer.id, value, loc_of(positions, path, file)):
             return
-        self._pin_examples(rule, name, layer.id)
+        pin_examples(self.example_layers, rule, name, layer.id)
         rule.params[name] = copy.deepcopy(value)
         rule.param_layers[name] = layer.id
         rule._compiled.clear()
         graft(rule, subtree(positions, path), ("params", name))
 
-    def _pin_examples(self, rule: Rule, name: str, layer: str) -> None:
-        """Earlier layers' examples keep testing what their layer wrote: the old value of the
-        parameter is pinned into each of them that does not set it itself."""
-        examples = rule.doc.get("examples") or []
-        for index, origin in enumerate(self.example_layers.get(rule.id, [])):
-            example = examples[index]
-            if origin != layer and isinstance(example, dict):
-                pinned = example.setdefault("params", {})
-                pinned.setdefault(name, copy.deepcopy(rule.params[name]))
-
-    def _rows(self, rule: Rule, entries: list, path: tuple, layer: Any) -> bool:
-        """Replace rows by id (or by ``at: N``), add rows with new ids, remove rows (``remove: true``)."""
-        from .variant_rows import apply_rows
-
-        rows = rule.doc.get("rows")
-        if not isinstance(rows, list):
-            self.out.add(NO_ROWS, _key_loc(layer.positions, path, layer.manifest_file),
-                         rule=rule.id, kind=rule.kind)
-            return False
-        origins = self.row_origins.setdefault(rule.id, [rule.layer] * len(rows))
-        items = [(row, subtree(rule.positions, ("rows", i)), origins[i]) for i, row in enumerate(rows)]
-        items = apply_rows(self, rule, items, entries, path, layer)
-        graft(rule, {}, ("rows",))
-        rule.doc["rows"] = []
-        self.row_origins[rule.id] = []
-        for row, positions, origin in items:
-            graft(rule, positions, ("rows", len(rule.doc["rows"])))
-            rule.doc["rows"].append(row)
-            self.row_origins[rule.id].append(origin)
-        rule._compiled.clear()
-        self._drop_examples(rule, layer.id)
-        return True
-
-    def _drop_examples(self, rule: Rule, layer: str) -> None:
-        """Rows changed: earlier layers' examples tested rows that no longer stand, so they go."""
-        examples = rule.doc.get("examples") or []
-        origins = self.example_layers.get(rule.id, [])
-        kept = [(e, subtree(rule.positions, ("examples", i)), o)
-                for i, (e, o) in enumerate(zip(examples, origins)) if o == layer]
-        graft(rule, {}, ("examples",))
-        rule.doc["examples"] = [e for e, _, _ in kept]
-        if not kept:
-            del rule.doc["examples"]
-        self.example_layers[rule.id] = [o for _, _, o in kept]
-        for index, (_, positions, _) in enumerate(kept):
-            graft(rule, positions, ("examples", index))
-
-    def _append(self, rule: Rule, name: str, entries: list, path: tuple, layer: Any) -> None:
-        current = rule.doc.setdefault(name, [])
-        for index, entry in enumerate(entries):
-            graft(rule, subtree(layer.positions, path + (index,)), (name, len(current)))
-            current.append(copy.deepcopy(entry))
-            if name == "examples":
-                self.example_layers.setdefault(rule.id, []).append(layer.id)
-
     def _revalidate(self, rule: Rule) -> None:
         from .schema import validate_instance
 
-        problems = validate_instance(rule.doc, "rule.json", rule.positions, rule.file,
-                                     self.out.lang, schema_name="rule.json")
+        problems = validate_instance(rule.doc, "rule.json", rule.positions, rule.file, self.out.lang)
         self.out.findings.extend(problems)
         if any(p.severity == "error" for p in problems):
             self.out.skip.add(rule.id)
@@ -464,13 +367,6 @@ class Merge:
     def _resolved(self, address: tuple, a: str, b: str) -> bool:
         return any(self.graph.descends_from_both(w.layer, a, b)
                    for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], []))
-
-
-def row_key(row: Any, index: int) -> str:
-    """How a row is named in traces and overrides: its id, else ``#N`` (1-based)."""
-    if isinstance(row, dict) and row.get("id") is not None:
-        return str(row["id"])
-    return f"#{index + 1}"
 
 
 def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:

@@ -57,6 +57,7 @@ _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _RESOLVED_FIRST = frozenset(first for first in _RESOLVER.yaml_implicit_resolvers if first)
 
+
 class Built(NamedTuple):
     """One document as built: its data, positions, index in the file, first line, texts."""
 

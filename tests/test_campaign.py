@@ -497,3 +497,12 @@ def test_log_shows_the_newest_entries(tmp_path, monkeypatch):
     monkeypatch.setattr(rules_dsl.limits, "MAX_JOURNAL_SHOWN", 3)
     with Store.open(path) as store:
         assert [e["seq"] for e in module.log(store)["entries"]] == [2, 3, 4]
+
+
+def test_a_tampered_file_whose_cards_do_not_add_up_is_never_written(tmp_path):
+    path = make_campaign(tmp_path)
+    conn = sqlite3.connect(path)
+    conn.execute("DELETE FROM cards WHERE card = 'JK2'")
+    conn.commit()
+    conn.close()
+    assert refused(path, "sleep", "alice", 8) == "MPR627"

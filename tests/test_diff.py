@@ -107,6 +107,23 @@ def test_a_moved_roll_table_row(tmp_path):
     assert "16.67% ->  13.89%  (-2.78)  1/6 -> 5/36" in text
 
 
+def test_safer_city_leisure_moves_by_hand():
+    """Without the row at 4 a city roll (2d6) is individual 24/36 instead of 21/36, so two
+    cohabitants get no shared event (7/12)^2 -> (2/3)^2; the first resident's heavy burglary 1/12 -> 0."""
+    diff = compare(load_ruleset(BASE), load_ruleset(EXAMPLES / "safer_city")).to_json()
+    leisure = probe(diff, "cohabitation.leisure", "治安2")
+    sets = {tuple(r["value"]): (Fraction(r["old"]["p"]), Fraction(r["new"]["p"]))
+            for r in leisure["tables"][0]["rows"]}
+    assert sets[()] == (Fraction(7, 12) ** 2, Fraction(2, 3) ** 2)
+    assert sets[("burglary_heavy",)][1] == 0
+    first = {r["value"]: (Fraction(r["old"]["p"]), Fraction(r["new"]["p"]))
+             for r in leisure["tables"][2]["rows"]}
+    assert first["burglary_heavy"] == (Fraction(1, 12), 0) and first[None] == (Fraction(7, 12), Fraction(2, 3))
+    changes = {c["rule"]: c for c in diff["changes"]}
+    assert changes["cohabitation.leisure"]["params"][0]["new"] == "safety + 1"
+    assert changes["cohabitation.leisure.city"]["rows"][0]["change"] == "removed"
+
+
 def test_added_removed_and_not_adopted(tmp_path):
     root = tmp_path / "v"
     root.mkdir()

@@ -79,10 +79,13 @@ def test_variant_overrides_adopts_and_replaces(base, tmp_path):
 def test_variant_file_replaces_a_document_by_id(base, tmp_path):
     variant = write(tmp_path / "variant", {
         "ruleset.yaml": manifest("variant", "extends: ../base\n"),
-        "one.yaml": TABLE.format(id="t.one").replace("bonus: 1", "bonus: 5"),
+        "one.yaml": "replaces: t.one\n" + TABLE.format(id="t.one").replace("bonus: 1", "bonus: 5"),
     })
     rule = load_ruleset(variant).rule("t.one")
     assert rule.params["bonus"] == 5 and rule.layer == "variant"
+    (variant / "one.yaml").write_text(TABLE.format(id="t.one"), encoding="utf-8")
+    _, findings = collect(variant)
+    assert [d.code for d in findings] == ["MPR900"]
 
 
 def test_caller_overrides_and_adoption(base):

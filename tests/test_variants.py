@@ -236,7 +236,7 @@ def test_changed_rows_drop_the_earlier_examples(tree):
     assert rule.loc("examples", 0).file.endswith("v/ruleset.yaml")
 
 
-@pytest.mark.parametrize("name", ["long_rest_sleep", "strict_procurement", "briefing_options"])
+@pytest.mark.parametrize("name", ["long_rest_sleep", "strict_procurement", "briefing_options", "safer_city"])
 def test_example_variants_pass_their_examples(name):
     ruleset = load_ruleset(rulesets_dir() / "examples" / name)
     outcomes = run_examples(ruleset)

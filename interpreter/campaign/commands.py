@@ -60,20 +60,22 @@ SPECIAL_RULE = "circulation.special"
 
 
 def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, body: Body, *,
-         check_ruleset: bool = True) -> dict[str, Any]:
-    """One command in one transaction: load, check the ruleset pin, apply, save, journal."""
+         check_ruleset: bool = True, random: bool = True) -> dict[str, Any]:
+    """One command in one transaction: load, check the ruleset pin, apply, save, journal.
+    A command that draws no card (``random`` false) has no seed to show."""
     with store.transaction():
         before = store.load()
         if check_ruleset:
             check_pin(before.pin, store.path)
-        dice = SeededDice(seed)
+        dice = SeededDice(seed if random or seed is not None else 0)
         out = Outcome(before, [], [])
         extra = body(out, dice)
-        result = {"command": command, "seed": dice.seed, "changes": out.changes, "notes": out.notes,
+        seed = dice.seed if random or seed is not None else None
+        result = {"command": command, "seed": seed, "changes": out.changes, "notes": out.notes,
                   "clock_minutes": out.state.clock_minutes,
                   "clock": clock_text(out.state.clock_minutes), **extra}
         store.save(out.state)
-        result["seq"] = store.journal(command, inputs, dice.seed, dice.values, result, before)
+        result["seq"] = store.journal(command, inputs, seed, dice.values, result, before)
     return result
 
 
@@ -256,7 +258,8 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
                                  briefing_uses=state.briefing_uses + ((number, rule_id, pc, option),))
         return {"rule": rule_id, "pc": pc, "option": option, "briefing": number,
                 "used": used + 1, "allowed": allowed}
-    return _run(store, "brief", {"tier": tier, "pc": pc, "option": option, "new": new}, seed, body)
+    return _run(store, "brief", {"tier": tier, "pc": pc, "option": option, "new": new}, seed, body,
+                random=False)
 
 
 def repin(store: Store) -> dict[str, Any]:
@@ -276,7 +279,7 @@ def repin(store: Store) -> dict[str, Any]:
         out.note(REPINNED, path=new.path or "(bundled)", old=old.content_hash[:12],
                  new=new.content_hash[:12])
         return {}
-    return _run(store, "repin", {}, None, body, check_ruleset=False)
+    return _run(store, "repin", {}, None, body, check_ruleset=False, random=False)
 
 
 def undo(store: Store) -> dict[str, Any]:
