@@ -250,3 +250,43 @@ def test_long_rest_sleep_values():
     assert ruleset.rule("rest.long").params["effects"] == [{"effect": "sleep", "hours": 8}]
     value = engine.run(ruleset, "rest.long", {}, ScriptedDice([])).value
     assert value["effects"] == [{"effect": "sleep", "hours": 8}]
+
+
+# -- campaign adoption: a campaign pins a variant with its own switches -----------------------
+def test_a_campaign_pins_a_variant_with_adoption_and_parameters(tmp_path, capsys):
+    import json
+
+    import yaml
+
+    from interpreter.campaign.store import Store
+    from interpreter.cli import main
+
+    root = write(tmp_path / "sleepy", {
+        "ruleset.yaml": (rulesets_dir() / "examples" / "long_rest_sleep" / "ruleset.yaml")
+        .read_text(encoding="utf-8").replace("id: long_rest_sleep", "id: sleepy")})
+    chars = tmp_path / "chars.yaml"
+    chars.write_text(yaml.safe_dump({"characters": [{"id": "alice", "hand_size": 2}]}), encoding="utf-8")
+    path = str(tmp_path / "c.db")
+    assert main(["campaign", "init", path, "--characters", str(chars), "--ruleset", str(root),
+                 "--seed", "1", "--no-adopt", "circulation.dawn",
+                 "--param", "circulation.sleep.min_sleep_hours=6"]) == 0
+    capsys.readouterr()
+    assert main(["campaign", "show", path, "--format", "json"]) == 0
+    shown = json.loads(capsys.readouterr().out)["ruleset"]
+    assert shown == {"path": str(root), "adopt": {"circulation.dawn": False},
+                     "param_overrides": {"circulation.sleep": {"min_sleep_hours": 6}}}
+    with Store.open(path) as store:
+        pin = store.load().pin
+    assert pin.rules["circulation.dawn"]["adopted"] is False
+    assert pin.rules["circulation.sleep"]["params"]["min_sleep_hours"] == 6
+    assert pin.rules["rest.long"]["params"]["effects"] == [{"effect": "sleep", "hours": 8}]
+    assert main(["campaign", "sleep", path, "alice", "--hours", "5", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["changes"] == []  # 6 hours needed in this campaign
+    assert main(["campaign", "rest", path, "long", "--format", "json"]) == 0
+    (change,) = json.loads(capsys.readouterr().out)["changes"]  # the variant's long rest sleeps 8
+    assert change["holder"] == "alice" and len(change["in"]) == 2
+    assert main(["campaign", "init", path, "--force", "--characters", str(chars), "--ruleset",
+                 str(root), "--adopt", "rest.long=yes", "--no-adopt", "rest.long"]) == 2
+    assert main(["campaign", "init", path, "--force", "--characters", str(chars), "--ruleset",
+                 str(root), "--no-adopt", "rest.lng"]) == 1
+    assert "MPR411" in capsys.readouterr().err

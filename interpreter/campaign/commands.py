@@ -129,7 +129,9 @@ def show(store: Store) -> dict[str, Any]:
     return {**show_state(state), "ruleset_changed": changed, "clock": clock_text(state.clock_minutes),
             "dawn": clock_text(state.dawn_minutes)[-5:],
             "characters": [h.id for h in state.characters],
-            "items": {h.id: h.owner for h in state.items}}
+            "items": {h.id: h.owner for h in state.items},
+            "ruleset": {"path": state.pin.path or None, "adopt": dict(state.pin.adopt),
+                        "param_overrides": dict(state.pin.param_overrides)}}
 
 
 def _require_pc(state: State, pc: str) -> None:

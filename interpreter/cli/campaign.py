@@ -40,6 +40,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.add_argument("--start", default=None, metavar="HH:MM", help="clock at the start (default: dawn)")
     p.add_argument("--adopt", action="append", default=[], metavar="RULE=yes|no")
+    p.add_argument("--no-adopt", action="append", default=[], metavar="RULE",
+                   help="leave RULE out of this campaign (R0); recorded in the file")
     p.add_argument("--param", action="append", default=[], metavar="RULE.NAME=YAML")
     add("show", "the clock, the deck, the discard pile and every holder's cards")
     p = add("sleep", "R1: a character slept H hours")
@@ -104,6 +106,11 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
             raise MprError(BAD_SWITCH, Location(path="--adopt"), option="--adopt",
                            expected="RULE=yes or RULE=no", text=text)
         adopt[rule] = value.lower() in ("yes", "true")
+    for rule in args.no_adopt:
+        if adopt.get(rule, False):
+            raise MprError(BAD_SWITCH, Location(path="--no-adopt"), option="--no-adopt",
+                           expected="a rule not also given with --adopt RULE=yes", text=rule)
+        adopt[rule] = False
     params: dict[str, dict] = {}
     for text in args.param:
         name, sep, value = text.partition("=")
