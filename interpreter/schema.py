@@ -22,6 +22,7 @@ from referencing.jsonschema import DRAFT202012
 from rules_dsl.errors import Diagnostic, Location, MprError, diagnostic
 from . import schema_messages as msg
 from .documents import KEY, Document, locate
+from .regex_safety import BACKTRACKING, backtracking_risk
 from .resources import schemas_dir
 from .schema_dispatch import BASE, dispatch_schema, write_rule_json
 from .schema_keywords import Validator as _Validator
@@ -331,13 +332,20 @@ def _check_inputs(inputs: dict, doc: Document, lang: str) -> Iterator[Diagnostic
     while stack:
         path, node = stack.pop()
         if isinstance(node, dict):
-            ref = node.get("$ref")
-            if isinstance(ref, str) and not ref.startswith("#"):
-                yield where.finding(msg.UNRESOLVABLE, (*path, "$ref"), ref=ref)
+            for keyword in ("$ref", "$dynamicRef"):
+                ref = node.get(keyword)
+                if isinstance(ref, str) and not ref.startswith("#"):
+                    yield where.finding(msg.UNRESOLVABLE, (*path, keyword), ref=ref)
             pattern = node.get("pattern")
             if isinstance(pattern, str) and _bad_pattern(pattern):
                 yield where.finding(msg.BAD_INPUTS, (*path, "pattern"),
                                     detail=f"invalid regular expression: {_bad_pattern(pattern)}")
+            patterns = [((*path, "pattern"), pattern)] + [
+                ((*path, "patternProperties", key), key) for key in node.get("patternProperties") or ()]
+            for at, text in patterns:
+                risk = isinstance(text, str) and not _bad_pattern(text) and backtracking_risk(text)
+                if risk:
+                    yield where.finding(BACKTRACKING, at, **risk)
             stack.extend(((*path, k), v) for k, v in node.items())
         elif isinstance(node, list):
             stack.extend(((*path, i), v) for i, v in enumerate(node))

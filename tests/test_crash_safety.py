@@ -221,12 +221,14 @@ def test_a_full_disk_keeps_the_previous_state(command: str, setup, base: Path,
     assert main(argv(command, path)) == 0  # room again: the same command now succeeds
 
 
-@pytest.mark.xfail(strict=True, reason="MPR626 says 'cannot use campaign file' but not that the "
-                   "campaign was left unchanged; store.py (campaign engineer) must say so")
-def test_a_full_disk_says_the_campaign_is_unchanged(base: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("lang, words", [("en", ["disk is full", "as it was before"]),
+                                         ("ja", ["disk is full", "実行前の状態のまま"])])
+def test_a_full_disk_says_the_campaign_is_unchanged(lang: str, words: list[str], base: Path,
+                                                     tmp_path: Path) -> None:
     path = fresh(base, tmp_path, "full.db")
-    _, _, err = run_forked(["--lang", "en", *argv("sleep", path)], setup=_page_limit)
-    assert "unchanged" in err
+    status, _, err = run_forked(["--lang", lang, *argv("sleep", path)], setup=_page_limit)
+    assert status == EXIT_STATE and err.count("MPR629") == 1, err
+    assert all(word in err for word in words), err
 
 
 @pytest.fixture

@@ -41,6 +41,10 @@ BUSY = define(
     "MPR625", "{file} is busy: another command is writing it (waited {seconds} s); nothing was changed, try again",
     "{file} は他のコマンドが書き込み中です（{seconds} 秒待ちました）。何も変更していません。もう一度実行してください",
     exit_code=EXIT_STATE)
+NOT_SAVED = define(
+    "MPR629", "{file}: the command could not be saved ({detail}); the campaign was left as it was before it",
+    "{file}: コマンドの結果を保存できませんでした（{detail}）。キャンペーンは実行前の状態のままです",
+    exit_code=EXIT_STATE)
 IO_ERROR = define(
     "MPR626", "cannot use campaign file {file}: {detail}",
     "キャンペーンファイル {file} を使用できません: {detail}", exit_code=EXIT_STATE)
@@ -176,6 +180,16 @@ def _sqlite_error(path: str, exc: sqlite3.Error) -> MprError:
     return MprError(IO_ERROR, Location(path), file=path, detail=text)
 
 
+def _not_saved(path: str, exc: sqlite3.Error) -> MprError:
+    """A write that failed inside a command's transaction (rolled back): busy, or not saved."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return _busy(path)
+    if getattr(exc, "sqlite_errorcode", None) == 13 or "full" in text:  # SQLITE_FULL
+        text = "the disk is full"
+    return MprError(NOT_SAVED, Location(path), file=path, detail=text)
+
+
 def inspect(path: str) -> None:
     """Refuse, without writing anything, a file that is not a campaign this mprules can open."""
     file = Path(path)
@@ -281,16 +295,29 @@ class Store:
         try:
             yield
             self._commit()
+        except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+            self._rollback()
+            if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+                raise  # a bug of mprules, not a state of the file
+            raise _not_saved(self.path, exc) from None
         except BaseException:
+            self._rollback()
+            raise
+
+    def _rollback(self) -> None:
+        """Undo a failed command; SQLite has already undone it when the rollback itself fails
+        (a full disk), and the file never holds half a command either way."""
+        try:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
-            raise
+        except sqlite3.Error:
+            pass
 
     def _commit(self) -> None:
         try:
             self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise _sqlite_error(self.path, exc) from None
+            raise _not_saved(self.path, exc) from None
 
     # -- state ---------------------------------------------------------------------------------
 

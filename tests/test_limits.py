@@ -1,0 +1,165 @@
+"""Limits of rules_dsl/limits.py that no other test file checks at and past their bound (the table
+of docs/limits.md names the test of every limit): exact distributions, file sizes, the core
+check, sleep hours and variant layers. Bounds too costly to reach for real (5 million pairs,
+256 MB) are checked past the real bound and, at the bound, with the limit lowered to the exact
+amount of work one computation needs."""
+from __future__ import annotations
+
+import os
+import sys
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from campaign_support import make_campaign  # noqa: E402
+
+from rules_dsl import compile_expression, distribution as distribution_module, limits  # noqa: E402
+from rules_dsl import prob as prob_module  # noqa: E402
+from rules_dsl.distribution import Distribution  # noqa: E402
+from rules_dsl.errors import MprError  # noqa: E402
+
+
+def refused(call, *args, **kwargs) -> MprError:
+    with pytest.raises(MprError) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+# -- exact distributions ----------------------------------------------------------------------------
+
+def test_distribution_size_at_and_past_the_bound() -> None:
+    n = limits.MAX_DISTRIBUTION_SIZE
+    assert len(Distribution({i: Fraction(1, n) for i in range(n)})) == n
+    assert refused(Distribution, {i: Fraction(1, n + 1) for i in range(n + 1)}).code == "MPR160"
+
+
+def test_distribution_work_at_and_past_the_bound(monkeypatch) -> None:
+    side = int(limits.MAX_DISTRIBUTION_WORK ** 0.5) + 1  # side * side > the real limit
+    big = Distribution({i: Fraction(1, side) for i in range(side)})
+    assert refused(big.combine, big, lambda x, y: x + y).code == "MPR160"
+    monkeypatch.setattr(distribution_module, "MAX_DISTRIBUTION_WORK", 12 * 12)
+    d12, d13 = Distribution.die(12), Distribution.die(13)
+    assert len(d12.combine(d12, lambda x, y: x + y)) == 23
+    assert refused(d12.combine, d13, lambda x, y: x + y).code == "MPR160"
+
+
+def test_prob_work_at_and_past_the_bound(monkeypatch) -> None:
+    expression = compile_expression("d100 * d100 + d6")
+    charged: list[int] = []
+    charge = prob_module._Prob._charge
+
+    def counting(self, pairs: int) -> None:
+        charge(self, pairs)
+        charged.append(self.work)
+
+    monkeypatch.setattr(prob_module._Prob, "_charge", counting)
+    expression.distribution({})
+    work = charged[-1]
+    monkeypatch.setattr(prob_module, "MAX_PROB_WORK", work)
+    assert expression.distribution({}).total() == 1
+    monkeypatch.setattr(prob_module, "MAX_PROB_WORK", work - 1)
+    assert refused(expression.distribution, {}).code == "MPR160"
+    monkeypatch.undo()
+    assert refused(compile_expression("d1000 * d1000 * d1000").distribution, {}).code == "MPR160"
+
+
+# -- files --------------------------------------------------------------------------------------------
+
+def _sized(path: Path, size: int, head: str = "a: 1\n") -> Path:
+    path.write_text(head + "#" * (size - len(head) - 1) + "\n", encoding="utf-8")
+    assert path.stat().st_size == size
+    return path
+
+
+def test_rule_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.documents import load_file
+
+    n = limits.MAX_RULE_FILE_BYTES
+    assert load_file(_sized(tmp_path / "at.yaml", n))[0].data == {"a": 1}
+    error = refused(load_file, _sized(tmp_path / "past.yaml", n + 1))
+    assert (error.code, error.loc.line) == ("MPR201", 1)
+
+
+def test_input_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.cli._expr import load_input
+    from interpreter.cli.run import read_input
+
+    n = limits.MAX_INPUT_FILE_BYTES
+    at, past = _sized(tmp_path / "at.yaml", n), _sized(tmp_path / "past.yaml", n + 1)
+    assert read_input(str(at))[0] == {"a": 1} and load_input(str(at)) == {"a": 1}
+    assert refused(read_input, str(past)).code == "MPR201"
+    assert refused(load_input, str(past)).code == "MPR014"
+
+
+def test_characters_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.campaign.characters import load_roster
+
+    n = limits.MAX_INPUT_FILE_BYTES
+    head = "characters: [{id: a, hand_size: 1}]\n"
+    at, past = _sized(tmp_path / "at.yaml", n, head), _sized(tmp_path / "past.yaml", n + 1, head)
+    assert [seat.holder for seat in load_roster(str(at)).seats][:1] == ["a"]
+    assert refused(load_roster, str(past)).code == "MPR201"
+
+
+def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -> None:
+    from interpreter.campaign import store
+
+    path = Path(make_campaign(tmp_path))
+    huge = tmp_path / "huge.db"
+    with open(huge, "wb") as stream:  # sparse: one byte past the real limit, no disk used
+        stream.write(store.SQLITE_HEADER)
+        stream.truncate(limits.MAX_CAMPAIGN_FILE_BYTES + 1)
+    error = refused(store.inspect, str(huge))
+    assert (error.code, error.exit_code) == ("MPR620", 3) and "too large" in error.message("en")
+    size = path.stat().st_size
+    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size)
+    store.inspect(str(path))
+    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size - 1)
+    assert refused(store.inspect, str(path)).code == "MPR620"
+
+
+# -- the core check, sleep, variant layers ---------------------------------------------------------------
+
+@pytest.mark.parametrize("at, past", [
+    (f"{limits.MAX_CHECK_DICE}MP15", f"{limits.MAX_CHECK_DICE + 1}MP15"),
+    (f"1MP{limits.MAX_CHECK_NUMBER}", f"1MP{limits.MAX_CHECK_NUMBER + 1}"),
+    (f"1MP15C{limits.MAX_CHECK_NUMBER}", f"1MP15C{limits.MAX_CHECK_NUMBER + 1}"),
+])
+def test_core_check_at_and_past_the_bound(at: str, past: str) -> None:
+    from interpreter import core_check
+
+    core_check.success_probability(core_check.parse_notation(at))
+    assert refused(core_check.parse_notation, past).code == "MPR011"
+
+
+def test_sleep_hours_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.campaign import commands
+    from interpreter.campaign.store import Store
+
+    path = make_campaign(tmp_path)
+    with Store.open(path) as campaign:
+        error = refused(commands.sleep, campaign, "alice", limits.MAX_SLEEP_HOURS + 1, seed=1)
+        assert error.loc.path and error.exit_code in (1, 2)
+        commands.sleep(campaign, "alice", limits.MAX_SLEEP_HOURS, seed=1)
+
+
+def _chain(root: Path, layers: int) -> Path:
+    for n in range(layers):
+        folder = root / f"l{n}"
+        folder.mkdir(parents=True)
+        extends = f"extends: ../l{n - 1}\n" if n else "parameters:\n  clock: {dawn: '06:00'}\n"
+        (folder / "ruleset.yaml").write_text(
+            f'id: l{n}\nversion: "1.0.0"\ntitle: {{en: l{n}}}\n{extends}', encoding="utf-8")
+    return root / f"l{layers - 1}"
+
+
+def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.ruleset import collect
+
+    n = limits.MAX_VARIANT_LAYERS
+    _, findings = collect(_chain(tmp_path / "at", n), "en")
+    assert not [d for d in findings if d.code == "MPR909"]
+    _, findings = collect(_chain(tmp_path / "past", n + 1), "en")
+    assert [d.code for d in findings if d.severity == "error"][:1] == ["MPR909"]
