@@ -17,8 +17,8 @@ from .trace import ProbTable, fraction_text, jsonable
 from .variants import row_key
 
 PROBE_FAILED = define(
-    "MPR950", "probe {probe!r} of rule {rule} cannot run on {side}: {code} {detail}",
-    "ルール {rule} のプローブ {probe!r} を {side} で実行できません: {code} {detail}",
+    "MPR950", "probe {probe!r} of rule {rule} cannot run on {side}: {error} {detail}",
+    "ルール {rule} のプローブ {probe!r} を {side} で実行できません: {error} {detail}",
     severity="warning")
 TOO_MANY_PROBES = define(
     "MPR951", "rule {rule} has {count} probes; only the first {limit} are compared",
@@ -94,7 +94,7 @@ def _entry(rule: Rule, lang: str) -> dict[str, Any]:
 
 
 def _leaves(value: Any, path: tuple = ()) -> dict[tuple, Any]:
-    if isinstance(value, dict) and value:
+    if isinstance(value, dict) and (value or not path):
         out: dict[tuple, Any] = {}
         for key, item in value.items():
             out.update(_leaves(item, path + (key,)))
@@ -199,13 +199,16 @@ def _p(p: Fraction) -> dict[str, Any]:
 
 
 def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str) -> Any:
+    """The probe's outcome, or the error (a warning, except for the implicit ``default`` probe)."""
     from rules_dsl.errors import diagnostic
 
     try:
         return outcome(ruleset, rule, probe, diff.lang)
     except MprError as error:
+        if probe.name == DEFAULT_PROBE and not rule.doc.get("probes"):
+            return error
         diff.warnings.append(diagnostic(PROBE_FAILED, error.loc, diff.lang, probe=probe.name,
-                                        rule=rule.id, side=side, code=error.code,
+                                        rule=rule.id, side=side, error=error.code,
                                         detail=error.message(diff.lang)))
         return error
 

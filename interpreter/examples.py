@@ -70,8 +70,12 @@ def _diff(expected: Any, actual: Any) -> str:
 
 
 def run_example(ruleset: Ruleset, rule: Rule, index: int, lang: str = "en") -> Outcome:
-    """Run example ``index`` of ``rule`` and compare its value (or error code) with the expected."""
+    """Run example ``index`` of ``rule`` and compare its value (or error code) with the expected.
+
+    The value is computed in the example's own ``lang`` (default ``en``), so an example holds
+    whatever language the report is printed in; ``lang`` is only the report's language."""
     example = rule.doc["examples"][index]
+    lang = str(example.get("lang", "en"))
     name = str(example.get("name") or f"#{index + 1}")
     loc = rule.loc("examples", index)
     expect_error = example.get("expect_error")

@@ -3,7 +3,6 @@ names (inputs and ``params``), ``params.NAME``, fields of inputs (``item.qualty`
 literals compared with an input whose schema lists its values (``item.quality == '傑作'``)."""
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 from typing import Any
 
@@ -179,13 +178,7 @@ def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
                     yield diagnostic(NOT_IN_ENUM, _at(rule, path, item.span), lang, path=known[0],
                                      value=item.value, rule=rule.id,
                                      allowed=", ".join(map(str, allowed)),
-                                     hint=_nearest(item.value, allowed))
-
-
-def _nearest(value: str, allowed: list[Any]) -> str:
-    """The did-you-mean hint for a literal; short Japanese words need a looser cutoff."""
-    close = difflib.get_close_matches(value, [str(a) for a in allowed], n=1, cutoff=0.5)
-    return f" (did you mean {close[0]!r}?)" if close else ""
+                                     hint=did_you_mean(item.value, allowed, cutoff=0.5))
 
 
 def unknown_roots(rule: Rule, path: tuple, expression: Any, allowed: set[str],

@@ -2,12 +2,12 @@
 type names, "did you mean", quoting hints for YAML 1.1 values."""
 from __future__ import annotations
 
-import difflib
 import json
 import unicodedata
 from typing import Any
 
 from rules_dsl.errors import define
+from rules_dsl.errors import did_you_mean as nearest
 
 TYPE = define("MPR300", "expected {expected}, found {found}", "{expected}が必要ですが、{found}です")
 QUOTE = define("MPR301", "YAML reads {text} as {value}, not as text: write it in quotes: '{text}'",
@@ -106,21 +106,11 @@ def quote_args(text: str, read_as: Any, lang: str) -> dict[str, Any]:
     return {"text": text, "value": type_of(read_as, lang) if shown == text else shown}
 
 
-def _plain(name: str) -> str:
-    """A key as a GM meant it: full-width forms folded, invisible characters removed."""
-    folded = unicodedata.normalize("NFKC", name)
-    return "".join(c for c in folded if unicodedata.category(c) != "Cf").lower()
-
-
 def did_you_mean(given: Any, allowed: Any, lang: str) -> str:
+    """The rendered "did you mean" for a misspelt string value or key, or an empty string."""
     if not isinstance(given, str):
         return ""
-    candidates = {_plain(a): a for a in allowed if isinstance(a, str)}
-    close = difflib.get_close_matches(_plain(given), list(candidates), n=1, cutoff=0.6)
-    if not close or candidates[close[0]] == given:
-        return ""
-    guess = candidates[close[0]]
-    return f"（もしかして '{guess}'？）" if lang == "ja" else f" (did you mean '{guess}'?)"
+    return nearest(given, [a for a in allowed if isinstance(a, str)]).render(lang)
 
 
 def invisible(name: str, lang: str) -> str:

@@ -9,20 +9,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from . import ast
-from .errors import Location, MprError, define
+from .errors import Location, MprError, define, did_you_mean
 from .functions import BAD_ARGUMENT, FUNCTIONS, KIND_JA
 from .normalize import at
-from .operators import NOT_BOOLEAN, TYPE_MISMATCH, did_you_mean
+from .operators import NOT_BOOLEAN, TYPE_MISMATCH
 
 UNKNOWN_FUNCTION = define(
     "MPR130", "unknown function '{name}'{hint}; the functions are {known}",
-    "'{name}' という関数はありません{hint_ja}。使える関数: {known}")
+    "'{name}' という関数はありません{hint}。使える関数: {known}")
 WRONG_ARITY = define(
     "MPR131", "{name}() takes {wanted} argument(s), got {got}",
     "{name}() の引数は {wanted} 個です（{got} 個渡されています）")
 UNKNOWN_ROOT = define(
     "MPR133", "unknown name '{name}'{hint}; this expression can use {known}",
-    "'{name}' という名前はありません{hint_ja}。この式で使える名前: {known}")
+    "'{name}' という名前はありません{hint}。この式で使える名前: {known}")
 
 ANY = "any"
 _ARITHMETIC = {"-", "*", "/", "//", "%", "**"}
@@ -76,9 +76,9 @@ class Checker:
 
     def _name(self, node: ast.Name) -> str:
         if self.names is not None and node.name not in self.names:
-            hint, hint_ja = did_you_mean(node.name, self.names)
+            hint = did_you_mean(node.name, self.names)
             known = ", ".join(sorted(self.names)) or "-"
-            self._error(UNKNOWN_ROOT, node, name=node.name, hint=hint, hint_ja=hint_ja, known=known)
+            self._error(UNKNOWN_ROOT, node, name=node.name, hint=hint, known=known)
         return ANY
 
     def _attribute(self, node: ast.Attribute) -> str:
@@ -139,11 +139,9 @@ class Checker:
         kinds = [self.kind(a) for a in node.args]
         function = FUNCTIONS.get(node.name)
         if function is None:
-            hint, hint_ja = did_you_mean(node.name, FUNCTIONS)
-            if not hint:
-                hint, hint_ja = did_you_mean(node.name.lower(), FUNCTIONS)
+            hint = did_you_mean(node.name, FUNCTIONS)
             self._error(UNKNOWN_FUNCTION, node.name_span, name=node.name, hint=hint,
-                        hint_ja=hint_ja, known=", ".join(FUNCTIONS))
+                        known=", ".join(FUNCTIONS))
             return ANY
         n = len(node.args)
         if n < function.min_args or (function.max_args is not None and n > function.max_args):

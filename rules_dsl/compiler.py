@@ -7,15 +7,15 @@ from typing import Any
 
 from . import ast
 from .dice import DiceSource
-from .errors import Location, MprError, define
+from .errors import Location, MprError, define, did_you_mean
 from .functions import FUNCTIONS
 from .normalize import at
-from .operators import (BINARY, COMPARE, DIVISION_BY_ZERO, UNARY, did_you_mean, div, field,
+from .operators import (BINARY, COMPARE, DIVISION_BY_ZERO, UNARY, div, field,
                         index, truth)
 from .limits import MAX_INT_BITS
 
 UNKNOWN_NAME = define(
-    "MPR140", "unknown name '{name}'{hint}", "'{name}' という名前はありません{hint_ja}")
+    "MPR140", "unknown name '{name}'{hint}", "'{name}' という名前はありません{hint}")
 NO_DICE_SOURCE = define(
     "MPR145", "this expression rolls dice ({text}) but no dice were given (use --seed or --dice)",
     "この式はダイス（{text}）を振りますが、ダイスが与えられていません（--seed か --dice を指定してください）")
@@ -74,8 +74,7 @@ class Compiler:
         loc = self.loc(node)
 
         def missing(env: Mapping[str, Any]) -> MprError:
-            hint, hint_ja = did_you_mean(root, env.keys())
-            return MprError(UNKNOWN_NAME, loc, name=root, hint=hint, hint_ja=hint_ja)
+            return MprError(UNKNOWN_NAME, loc, name=root, hint=did_you_mean(root, env.keys()))
 
         def slow(value: Any) -> Any:
             try:

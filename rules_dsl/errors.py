@@ -110,12 +110,28 @@ class Hint:
         return self.suggestion is not None
 
 
+def _folded(text: str) -> str:
+    """Text as a GM meant it: full-width forms folded, invisible characters dropped, any case."""
+    import unicodedata
+
+    plain = unicodedata.normalize("NFKC", text)
+    return "".join(c for c in plain if unicodedata.category(c) != "Cf").casefold()
+
+
 def did_you_mean(name: Any, options: Any, cutoff: float = 0.6) -> Hint:
-    """The nearest of ``options`` to ``name`` as a ``Hint`` (empty when nothing is close)."""
+    """The nearest of ``options`` to ``name`` as a ``Hint`` (empty when nothing is close).
+
+    Matching ignores case, full-width forms and invisible characters, so ``ＦＬＯＯＲ`` and
+    ``Floor`` both find ``floor``; short Japanese words may want a lower ``cutoff``."""
     import difflib
 
-    close = difflib.get_close_matches(str(name), [str(o) for o in options], n=1, cutoff=cutoff)
-    return Hint(close[0] if close else None)
+    candidates: dict[str, str] = {}
+    for option in options:
+        candidates.setdefault(_folded(str(option)), str(option))
+    close = difflib.get_close_matches(_folded(str(name)), list(candidates), n=1, cutoff=cutoff)
+    if not close or candidates[close[0]] == str(name):
+        return Hint(None)
+    return Hint(candidates[close[0]])
 
 
 def render(code: str, args: dict[str, Any], lang: str) -> str:

@@ -5,13 +5,12 @@ distributions). Errors are raised without a location; the caller locates them at
 """
 from __future__ import annotations
 
-import difflib
 import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 from typing import Any
 
-from .errors import MprError, define
+from .errors import MprError, define, did_you_mean
 from .functions import KIND_JA, exact, is_number, kind, simplest
 from .limits import MAX_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
 
@@ -29,7 +28,7 @@ BAD_INDEX = define(
     "MPR146", "index {index} is outside the list (it has {length} elements)",
     "添字 {index} がリストの範囲外です（要素は {length} 個）")
 NO_FIELD = define(
-    "MPR147", "there is no field '{name}' here{hint}", "ここにフィールド '{name}' はありません{hint_ja}")
+    "MPR147", "there is no field '{name}' here{hint}", "ここにフィールド '{name}' はありません{hint}")
 NOT_BOOLEAN = define(
     "MPR148", "{what} needs true or false, got {kind}", "{what} には true か false が必要です（{kind_ja}でした）")
 TOO_LONG = define(
@@ -43,14 +42,6 @@ def mismatch(op: str, *values: Any) -> MprError:
     kinds = [kind(v) for v in values]
     return MprError(TYPE_MISMATCH, op=op, kinds=" and ".join(kinds),
                     kinds_ja="と".join(KIND_JA.get(k, k) for k in kinds))
-
-
-def did_you_mean(name: str, candidates: Any) -> tuple[str, str]:
-    """('' or " (did you mean 'x'?)", the same in Japanese) for a misspelt ``name``."""
-    close = difflib.get_close_matches(name, [str(c) for c in candidates], n=1, cutoff=0.6)
-    if not close:
-        return "", ""
-    return f" (did you mean '{close[0]}'?)", f"（'{close[0]}' のことですか？）"
 
 
 def _bits(value: int | Fraction) -> int:
@@ -201,8 +192,7 @@ def field(value: Any, name: str) -> Any:
         try:
             return value[name]
         except KeyError:
-            hint, hint_ja = did_you_mean(name, value.keys())
-            raise MprError(NO_FIELD, name=name, hint=hint, hint_ja=hint_ja) from None
+            raise MprError(NO_FIELD, name=name, hint=did_you_mean(name, value.keys())) from None
     if isinstance(value, (list, tuple)):
         return [field(item, name) for item in value]
     if value is None:

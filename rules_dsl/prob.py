@@ -17,7 +17,7 @@ from typing import Any
 
 from . import ast
 from .distribution import TOO_LARGE, Distribution
-from .errors import MprError, define
+from .errors import Location, MprError, define
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
 
 BOOL_NUMBER_CLASH = define(
@@ -344,4 +344,7 @@ def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
     from .compiler import compile_ast
 
     origin = getattr(expression, "origin", None)
-    return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin))
+    try:
+        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin))
+    except MprError as error:  # a limit of the whole computation: located at the expression
+        raise error.at(origin or Location(line=1, column=1))

@@ -165,6 +165,17 @@ def test_cli_refuses_a_missing_ruleset(tmp_path, capsys):
     assert code != 0 and "MPR40" in capsys.readouterr().err
 
 
+def test_a_probe_a_side_refuses_is_a_warning(tmp_path):
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "ruleset.yaml").write_text(
+        'id: v\nversion: "0.1.0"\ntitle: {en: v}\nextends: magipunk\noverrides:\n'
+        "  procurement.check:\n    probes: [{name: no item, input: {intellect: 12}}]\n", encoding="utf-8")
+    diff = compare(load_ruleset(BASE), load_ruleset(root))
+    assert [(w.code, w.severity) for w in diff.warnings] == [("MPR950", "warning")] * 2
+    assert diff.probabilities == [] and "MPR950" in render_text(diff)
+
+
 def test_identical_rulesets_have_no_changes():
     diff = compare(load_ruleset(BASE), load_ruleset(BASE)).to_json()
     assert diff["changes"] == [] and diff["probabilities"] == [] and diff["parameters"] == []

@@ -119,7 +119,7 @@ def test_unknown_name_suggests() -> None:
     with pytest.raises(MprError) as caught:
         compile_expression("itme.price").evaluate(ENV)
     assert "did you mean 'item'" in caught.value.message("en")
-    assert "'item' のことですか" in caught.value.message("ja")
+    assert "もしかして 'item'" in caught.value.message("ja")
 
 
 def test_scripted_dice_too_few_is_located_at_the_die() -> None:

@@ -181,6 +181,11 @@ def make(name: str, tmp: Path) -> Path:
         (target / "self").symlink_to(target, target_is_directory=True)
         (target / "a.yaml").symlink_to(target / "b.yaml")
         (target / "b.yaml").symlink_to(target / "a.yaml")
+    elif name == "symlink_fanout":
+        target.mkdir()
+        shutil.copy(HOSTILE / "yaml" / "date_title.yaml", target / "rule.yaml")
+        for link in ("a", "b", "c"):
+            (target / link).symlink_to(target, target_is_directory=True)
     elif name == "directory":
         target.mkdir()
     else:

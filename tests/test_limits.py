@@ -163,3 +163,61 @@ def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
     assert not [d for d in findings if d.code == "MPR909"]
     _, findings = collect(_chain(tmp_path / "past", n + 1), "en")
     assert [d.code for d in findings if d.severity == "error"][:1] == ["MPR909"]
+
+
+@pytest.mark.parametrize("text", ["+d91 -d926 +7d926 +71 +-+1 +-+ 1+ 1", "d1000 * d1000 * d1000"])
+def test_a_distribution_past_its_limits_is_located(text: str) -> None:
+    """Found by fuzz/fuzz_expression.py: the limits of a whole computation had no location."""
+    from rules_dsl.errors import Location
+
+    error = refused(compile_expression(text, origin=Location("r.yaml", 4, 11)).distribution, {})
+    assert (error.code, error.loc.file, error.loc.line, error.loc.column) == ("MPR160", "r.yaml", 4, 11)
+    error = refused(compile_expression(text).distribution, {})
+    assert (error.loc.line, error.loc.column) == (1, 1)
+
+
+def test_dice_per_evaluation_at_the_bound() -> None:
+    from rules_dsl.dice import SeededDice
+
+    terms = limits.MAX_DICE_PER_EVALUATION // limits.MAX_DICE_PER_TERM
+    at = " + ".join([f"{limits.MAX_DICE_PER_TERM}d6"] * terms)
+    assert compile_expression(at).evaluate({}, SeededDice(1)) >= limits.MAX_DICE_PER_EVALUATION
+    assert refused(compile_expression(at + " + d6").evaluate, {}, SeededDice(1)).code == "MPR153"
+
+
+def test_exponent_string_and_list_at_and_past_the_bound() -> None:
+    n, s, k = limits.MAX_EXPONENT, limits.MAX_STRING_LENGTH, limits.MAX_LIST_LENGTH
+    assert compile_expression(f"2 ** {n}").evaluate({}) == 2 ** n
+    assert refused(compile_expression(f"2 ** {n + 1}").evaluate, {}).code == "MPR144"
+    half = {"s": "鋼" * (s // 2), "l": [0] * (k // 2)}
+    assert len(compile_expression("s + s").evaluate(half)) == s
+    assert len(compile_expression("l + l").evaluate(half)) == k
+    assert refused(compile_expression("s + s + 'x'").evaluate, half).code == "MPR149"
+    assert refused(compile_expression("l + l + [0]").evaluate, half).code == "MPR149"
+
+
+@pytest.mark.parametrize("extra, warned", [(0, False), (1, True)])
+def test_diff_probes_at_and_past_the_bound(extra: int, warned: bool, monkeypatch) -> None:
+    from interpreter import diff as diff_module
+    from interpreter.resources import rulesets_dir
+    from interpreter.ruleset import load_ruleset
+
+    count = limits.MAX_DIFF_PROBES + extra
+    found = diff_module.probes
+    ran: dict[str, int] = {}
+
+    def many(new, old):
+        some = found(new, old)
+        return (some * count)[:count] if some else some
+
+    def cheap(diff, ruleset, rule, probe, side):
+        ran[rule.id] = ran.get(rule.id, 0) + 1
+        return 0
+
+    monkeypatch.setattr(diff_module, "probes", many)
+    monkeypatch.setattr(diff_module, "_run_probe", cheap)
+    base = load_ruleset(rulesets_dir() / "magipunk")
+    variant = load_ruleset(rulesets_dir() / "examples" / "strict_procurement")
+    diff = diff_module.compare(base, variant, "en")
+    assert ran and max(ran.values()) == 2 * limits.MAX_DIFF_PROBES
+    assert any(w.code == "MPR951" for w in diff.warnings) == warned

@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any
 
 from rules_dsl.dice import DiceSource
-from rules_dsl.errors import Diagnostic, Location, MprError, define
+from rules_dsl.errors import Diagnostic, Location, MprError, define, did_you_mean
 from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
 from . import Kind
@@ -103,7 +103,7 @@ class DeckState:
             if name == holder:
                 return cards
         raise MprError(UNKNOWN_HOLDER, Location(path=holder), holder=holder,
-                       hint=_hint(holder, [h for h, _ in self.holders]))
+                       hint=did_you_mean(holder, [h for h, _ in self.holders]))
 
     def holder_ids(self) -> list[str]:
         return [name for name, _ in self.holders]
@@ -142,13 +142,6 @@ class DeckState:
                                          for h, cards in holders.items()))
         require_invariant(state, spec)
         return state
-
-
-def _hint(name: str, options: list[str]) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(name, options, n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def all_cards(state: DeckState) -> Counter:

@@ -1,0 +1,88 @@
+"""An expression's life: text -> parsed AST (cached) -> static check -> compiled ``Expression``."""
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from . import ast
+from .checker import check
+from .codegen import generate
+from .compiler import Fn, compile_ast
+from .dice import DiceSource
+from .errors import Location, MprError
+from .normalize import at
+from .parser import parse as _parse
+
+if TYPE_CHECKING:
+    from .distribution import Distribution
+
+
+@dataclass(frozen=True, eq=False)
+class Expression:
+    """A parsed, checked and compiled expression.
+
+    ``names`` are its free root variable names (``item`` in ``item.price``); ``has_dice`` tells
+    whether evaluating it rolls dice. ``origin`` is where its text starts in its file.
+    """
+
+    text: str
+    ast: ast.Node
+    names: frozenset[str]
+    has_dice: bool
+    origin: Location | None = None
+    _fn: Fn = field(default=None, repr=False)  # type: ignore[assignment]
+
+    def __post_init__(self) -> None:
+        # The instance attribute is the generated function itself: one call per evaluation.
+        fast = generate(self.ast, self._fn) if self._fn is not None else None
+        if fast is not None:
+            object.__setattr__(self, "evaluate", fast)
+
+    def evaluate(self, env: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
+        """The value of the expression with ``env`` bound to its names, rolling through ``dice``."""
+        return self._fn(env, dice)
+
+    def distribution(self, env: Mapping[str, Any]) -> "Distribution":
+        """The exact distribution of the value over every roll of its dice."""
+        from .prob import distribution
+
+        return distribution(self, env)
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_unlocated(text: str) -> ast.Node:
+    return _parse(text, None)
+
+
+def parse(text: str, origin: Location | None = None) -> ast.Node:
+    """The AST of ``text`` (cached by text); errors are located at ``origin`` shifted by the column."""
+    try:
+        return _parse_unlocated(text)
+    except MprError as error:
+        loc = error.loc or Location()
+        raise MprError(error.code, at(origin, loc.line or 1, loc.column or 1),
+                       **error.args_) from None
+
+
+def compile_expression(text: str, origin: Location | None = None,
+                       names: Iterable[str] | None = None) -> Expression:
+    """Parse, check and compile ``text``; raises the first MprError found (located in its file).
+
+    ``names``, when given, are the root names the expression may use (others are an error now
+    rather than at evaluation).
+    """
+    return _compile_cached(text, origin, None if names is None else frozenset(names))
+
+
+@functools.lru_cache(maxsize=4096)
+def _compile_cached(text: str, origin: Location | None,
+                    names: frozenset[str] | None) -> Expression:
+    node = parse(text, origin)
+    findings = check(node, origin, names)
+    if findings:
+        raise findings[0]
+    free = frozenset(n.name for n in ast.walk(node) if isinstance(n, ast.Name))
+    has_dice = any(isinstance(n, (ast.Dice, ast.D66)) for n in ast.walk(node))
+    return Expression(text, node, free, has_dice, origin, compile_ast(node, origin))
