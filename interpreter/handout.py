@@ -11,7 +11,7 @@ from typing import Any
 
 from rules_dsl.errors import MprError
 
-from .diff import Diff, compare, outcome, probes
+from .diff import DEFAULT_PROBE, Diff, compare, outcome, probes
 from .diff_render import show
 from .model import Rule, Ruleset
 from .trace import ProbTable
@@ -24,7 +24,7 @@ WORDS = {
     "changed": "変更", "added": "追加", "base": "基本", "not_adopted": "採用しないルール",
     "removed": "削除されたルール", "intro": "このハンドアウトは mprules doc で作成しました。",
     "marks": "基本ルールセット {base} から変わった箇所に ★ を付けています。", "none": "なし",
-    "contents": "目次",
+    "contents": "目次", "no_input": "入力なし",
 }
 ROW_HEADERS = {"roll": "出目", "label": "内容", "text": "内容", "each": "対象", "as": "名前",
                "when": "条件", "value": "値", "tags": "タグ"}
@@ -185,7 +185,8 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list
             blocks.append(Block("heading", WORDS["probabilities"], level=3))
         for index, table in enumerate(tables):
             old = {show(r.value): float(r.p) for r in before[index].rows} if index < len(before) else {}
-            label = f"{WORDS['probe']}「{probe.name}」: {table.title}"
+            name = WORDS["no_input"] if probe.name == DEFAULT_PROBE else f"{WORDS['probe']}「{probe.name}」"
+            label = f"{name}: {table.title}"
             bars = [(_bar_label(r.value, r.label), float(r.p),
                      old.get(show(r.value), 0.0) if old else None) for r in table.rows]
             moved = any(b is not None and abs(a - b) > 1e-12 for _, a, b in bars)

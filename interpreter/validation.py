@@ -22,14 +22,17 @@ def bundled_targets() -> list[Path]:
 
 
 def _expand(path: Path, rulesets: list[Path], files: dict[Path, list[Path]],
-            loose: list[Path]) -> None:
+            loose: list[Path], seen: set[Path]) -> None:
     if path.is_dir():
+        if path.resolve() in seen:  # a symlink back to a folder already walked
+            return
+        seen.add(path.resolve())
         if (path / MANIFEST).is_file():
             rulesets.append(path)
             return
         for child in sorted(path.iterdir()):
             if child.is_dir() or child.suffix in (".yaml", ".yml"):
-                _expand(child, rulesets, files, loose)
+                _expand(child, rulesets, files, loose, seen)
         return
     if path.name == MANIFEST:
         rulesets.append(path.parent)
@@ -44,8 +47,9 @@ def validate_paths(paths: list[str], lang: str = "en") -> list[Diagnostic]:
     rulesets: list[Path] = []
     files: dict[Path, list[Path]] = {}
     loose: list[Path] = []
+    seen: set[Path] = set()
     for path in paths:
-        _expand(Path(path), rulesets, files, loose)
+        _expand(Path(path), rulesets, files, loose, seen)
     findings: list[Diagnostic] = []
     done = {p.resolve() for p in rulesets}
     for root in dict.fromkeys(rulesets):

@@ -221,3 +221,18 @@ def test_diff_probes_at_and_past_the_bound(extra: int, warned: bool, monkeypatch
     diff = diff_module.compare(base, variant, "en")
     assert ran and max(ran.values()) == 2 * limits.MAX_DIFF_PROBES
     assert any(w.code == "MPR951" for w in diff.warnings) == warned
+
+
+def test_every_limit_is_documented() -> None:
+    """docs/limits.md lists every constant with its value, and every test it names exists."""
+    import re
+
+    root = Path(__file__).resolve().parent.parent
+    page = (root / "docs" / "limits.md").read_text(encoding="utf-8")
+    constants = {name: value for name, value in vars(limits).items() if name.isupper()}
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([A-Z_]+)` \| ([0-9,]+) \|", page, re.M)}
+    assert set(rows) == set(constants)
+    for name, value in constants.items():
+        assert int(rows[name].replace(",", "")) == value, name
+    for file, test in re.findall(r"`(tests/[a-z_]+\.py)::([a-z_0-9]+)`", page):
+        assert f"def {test}(" in (root / file).read_text(encoding="utf-8"), f"{file}::{test}"

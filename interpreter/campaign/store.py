@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
@@ -164,12 +165,11 @@ def _busy(path: str) -> MprError:
 
 
 def _connect(path: str, mode: str) -> sqlite3.Connection:
-    uri = f"file:{Path(path).resolve().as_posix()}?mode={mode}"
+    uri = f"file:{quote(Path(path).resolve().as_posix())}?mode={mode}"
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
     conn.execute("PRAGMA foreign_keys = ON")
-    # WAL with synchronous NORMAL: a killed process never loses a committed command and the file
-    # is never corrupted; only a power cut can lose the last commands (the file stays consistent).
-    conn.execute("PRAGMA synchronous = NORMAL")
+    # WAL with synchronous FULL: a committed command survives a killed process and a power cut.
+    conn.execute("PRAGMA synchronous = FULL")
     return conn
 
 

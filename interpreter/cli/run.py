@@ -56,12 +56,16 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None]:
     from rules_dsl.errors import Location, MprError
     from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
-    from ..documents import load_file, load_text
+    from ..documents import TOO_LARGE, load_file, load_text
 
     if name is None:
         return {}, {}, None
     if name == "-":
-        docs, file = load_text(sys.stdin.read(MAX_INPUT_FILE_BYTES + 1), "<stdin>"), "<stdin>"
+        data = sys.stdin.buffer.read(MAX_INPUT_FILE_BYTES + 1)
+        if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
+            raise MprError(TOO_LARGE, Location("<stdin>", 1, 1), size=f"> {MAX_INPUT_FILE_BYTES}",
+                           limit=MAX_INPUT_FILE_BYTES)
+        docs, file = load_text(data, "<stdin>"), "<stdin>"
     else:
         docs, file = load_file(name, max_bytes=MAX_INPUT_FILE_BYTES), name
     if not docs:
