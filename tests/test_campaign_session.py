@@ -1,4 +1,4 @@
-"""The scripted session of docs/campaign.md: its chars.yaml and each `$ mprules campaign ...` command
+"""The scripted campaign session of the README: its chars.yaml and each `$ mprules campaign ...` command
 are run in order, and each command's output must be exactly what the document prints."""
 from __future__ import annotations
 
@@ -10,11 +10,15 @@ import pytest
 
 from interpreter.cli import main
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "campaign.md"
+DOC = Path(__file__).resolve().parent.parent / "README.md"
 
 
 def blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S)
+    """The code blocks of ``language`` in the README's campaign-session section."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text[text.index("## A campaign session"):]
+    section = section[:section.find("\n## ", 1)] if "\n## " in section[1:] else section
+    return re.findall(rf"```{language}\n(.*?)```", section, re.S)
 
 
 def session() -> list[tuple[str, str]]:
