@@ -90,14 +90,15 @@ class Result:
                 "trace": [s.to_json() for s in self.trace], "seed": self.seed}
 
 
-def render_tree(steps: list[Step], indent: str = "") -> list[str]:
-    """The trace as indented text lines (the CLI's text output)."""
+def render_tree(steps: list[Step], indent: str = "", *, values: bool = True) -> list[str]:
+    """The trace as indented text lines (the CLI's text output); ``values=False`` leaves out the
+    values of these top steps (shown elsewhere), not of their children."""
     lines = []
     for i, step in enumerate(steps):
         last = i == len(steps) - 1
         branch = "└─ " if last else "├─ "
         text = step.label
-        if step.value is not None:
+        if values and step.value is not None:
             text += f" = {_short(step.value)}"
         if step.detail.get("layer"):
             text += f"  [{step.detail['layer']}]"

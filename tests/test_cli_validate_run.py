@@ -101,7 +101,8 @@ def test_run_text_shows_the_tree(capsys, tmp_path):
     (tmp_path / "in.yaml").write_text(ITEM, encoding="utf-8")
     code, out, _ = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"))
     lines = out.splitlines()
-    assert code == 0 and lines[0] == "5" and lines[1].startswith("└─ procurement.rarity = 5")
+    assert code == 0 and lines[0] == "5" and lines[1] == ""
+    assert lines[2].startswith("└─ procurement.rarity") and "= 5" not in lines[2]
     assert any("quality_masterpiece = 3" in line for line in lines)
 
 

@@ -61,7 +61,8 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None]:
     if name is None:
         return {}, {}, None
     if name == "-":
-        data = sys.stdin.buffer.read(MAX_INPUT_FILE_BYTES + 1)
+        stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
+        data = stream.read(MAX_INPUT_FILE_BYTES + 1)
         if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
             raise MprError(TOO_LARGE, Location("<stdin>", 1, 1), size=f"> {MAX_INPUT_FILE_BYTES}",
                            limit=MAX_INPUT_FILE_BYTES)
@@ -98,12 +99,17 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
     else:
-        import json
+        import yaml
 
         from ..trace import jsonable
 
         value = jsonable(result.value)
-        print(value if isinstance(value, str) else json.dumps(value, ensure_ascii=False))
-        for line in render_tree(result.trace):
+        if isinstance(value, (dict, list)) and value:
+            print(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
+                                 default_flow_style=None).rstrip())
+        else:
+            print(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+        print()
+        for line in render_tree(result.trace, values=False):
             print(line)
     return EXIT_OK
