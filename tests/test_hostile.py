@@ -287,3 +287,21 @@ def main(only: list[str]) -> None:
 
 if __name__ == "__main__":
     main(sys.argv[1:])
+
+
+@pytest.mark.parametrize("harness, folders", [
+    ("fuzz_expression", ["fuzz/corpus/expression"]),
+    ("fuzz_yaml", ["fuzz/corpus/yaml", "tests/hostile/yaml", "tests/hostile/schema"]),
+])
+def test_fuzz_harnesses_replay_their_corpus(harness: str, folders: list[str]) -> None:
+    """The atheris harnesses of fuzz/ run without atheris on their seeds and the hostile files."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(harness, ROOT / "fuzz" / f"{harness}.py")
+    sys.path.insert(0, str(ROOT / "fuzz"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    files = [f for folder in folders for f in sorted((ROOT / folder).iterdir()) if f.is_file()]
+    assert len(files) >= 3
+    for file in files:
+        module.test_one_input(file.read_bytes())

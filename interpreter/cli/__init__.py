@@ -57,6 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
+        args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang
         args.lang = lang
         if not getattr(args, "handler", None):

@@ -49,5 +49,6 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(outcome.to_json())
     else:
-        print(outcome.text(args.lang))
+        # The result line is BCDice's notation, Japanese like BCDice's own, unless --lang en asks.
+        print(outcome.text(args.lang if args.lang_given else "ja"))
     return EXIT_OK
