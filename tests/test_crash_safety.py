@@ -267,3 +267,27 @@ def test_a_full_tmpfs_keeps_the_previous_state(base: Path, tiny_tmpfs: Path) -> 
     assert integrity(path) == "ok"
     assert dump(path) == before and journal(path) == before_log
     assert main(argv("sleep", path)) == 0
+
+
+def test_two_processes_driving_one_campaign_lose_nothing(base: Path, tmp_path: Path) -> None:
+    """Two processes each advance the clock ten times and sleep, at once: every command is kept."""
+    path = fresh(base, tmp_path, "shared.db")
+    before, log = dump(path), journal(path)
+    children = []
+    for pc in ("alice", "bob"):
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the child
+            status = 1
+            try:
+                with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                    results = [main(["campaign", "advance", str(path), "--minutes", "1"])
+                               for _ in range(10)]
+                    results.append(main(argv("sleep", path)[:3] + [pc, "--hours", "1"]))
+                status = 0 if results == [0] * 11 else 1
+            finally:
+                os._exit(status)
+        children.append(pid)
+    assert [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children] == [0, 0]
+    after = dump(path)
+    assert after["clock_minutes"] == before["clock_minutes"] + 20
+    assert len(journal(path)) == len(log) + 22 and integrity(path) == "ok"

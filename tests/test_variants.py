@@ -290,3 +290,33 @@ def test_a_campaign_pins_a_variant_with_adoption_and_parameters(tmp_path, capsys
     assert main(["campaign", "init", path, "--force", "--characters", str(chars), "--ruleset",
                  str(root), "--no-adopt", "rest.lng"]) == 1
     assert "MPR411" in capsys.readouterr().err
+
+
+# -- property: along a chain of variants the last writer of each parameter wins ---------------
+def test_last_writer_wins_along_a_chain(tmp_path_factory):
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    writes = st.lists(st.dictionaries(st.sampled_from(["bonus", "divisor"]), st.integers(1, 9)),
+                      min_size=1, max_size=4)
+
+    @settings(max_examples=15, deadline=None)
+    @given(writes)
+    def check(layers):
+        tree = tmp_path_factory.mktemp("chain")
+        write(tree / "base", {"ruleset.yaml": manifest("base"), "t.yaml": TABLE.format(id="t.one")})
+        parent = "../base"
+        expected, origin = {"bonus": 1, "divisor": 2}, {"bonus": "base", "divisor": "base"}
+        for index, params in enumerate(layers):
+            name = f"l{index}"
+            body = "".join(f"      {k}: {v}\n" for k, v in params.items())
+            variant(tree, name, "overrides:\n  t.one:\n    params:\n" + body if params else "", extends=parent)
+            expected.update(params)
+            origin.update({k: name for k in params})
+            parent = f"../{name}"
+        rule = load_ruleset(tree / f"l{len(layers) - 1}").rule("t.one")
+        assert rule.params == expected and rule.param_layers == origin
+        assert rule.doc["examples"][0].get("params", {}) == {
+            k: v for k, v in {"bonus": 1, "divisor": 2}.items() if origin[k] != "base"}
+
+    check()
