@@ -151,6 +151,8 @@ def show(value: Any) -> str:
 
 def row_label(value: Any, label: str | None) -> str:
     """A row's text: its value, and its label when it has one (``7 空き巣…``)."""
+    if value is None and label is not None:  # e.g. "an individual event": no id to show
+        return label
     shown = show(value)
     return shown if label is None or label == shown else f"{shown} {label}"
 
