@@ -16,9 +16,9 @@ from typing import Any
 import yaml
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
-from rules_dsl.limits import MAX_RULE_FILE_BYTES
+from rules_dsl.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 
-from .yaml_events import KEY, Builder, Path_, Position
+from .yaml_events import DEPTH, KEY, Builder, Path_, Position
 
 __all__ = ["KEY", "Document", "load_file", "load_text", "locate"]
 
@@ -180,4 +180,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     if tab >= 0:
         return MprError(TAB, Location(file, mark.line + 1, tab + 1))
     problem = exc.problem or str(exc)
-    return MprError(SYNTAX, Location(file, mark.line + 1, mark.column + 1), problem=problem)
+    where = Location(file, mark.line + 1, mark.column + 1)
+    if "maximum nesting depth" in problem:  # libyaml's own bound, met while scanning ahead
+        return MprError(DEPTH, where, limit=MAX_YAML_DEPTH)
+    return MprError(SYNTAX, where, problem=problem)
