@@ -16,6 +16,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from contextlib import redirect_stderr, redirect_stdout
 from pathlib import Path
 
@@ -91,8 +92,7 @@ def run_forked(args: list[str], kill_at: int | None = None, setup=None,
             os._exit(99)
     os.close(write)
     if kill_after is not None:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        _sleep(kill_after)
+        time.sleep(kill_after)
         os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     with os.fdopen(read, "rb") as stream:
@@ -104,12 +104,6 @@ def run_forked(args: list[str], kill_at: int | None = None, setup=None,
     head, _, err = text.partition("\n")
     code, count = head.split()
     return int(code), int(count), err
-
-
-def _sleep(seconds: float) -> None:
-    import time
-
-    time.sleep(seconds)
 
 
 def journal(path: Path) -> list[str]:

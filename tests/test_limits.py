@@ -5,7 +5,6 @@ check, sleep hours and variant layers. Bounds too costly to reach for real (5 mi
 amount of work one computation needs."""
 from __future__ import annotations
 
-import os
 import sys
 from fractions import Fraction
 from pathlib import Path
