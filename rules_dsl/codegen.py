@@ -7,6 +7,7 @@ the located error. So the fast path never decides an error message, and never a 
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -225,7 +226,9 @@ def generate(node: ast.Node, slow: Fn) -> Fn | None:
               f"    except Exception:\n        return _slow(env, dice)\n")
     generator.namespace["_slow"] = slow
     try:
-        code = compile(source, "<mprules expression>", "exec")
+        with warnings.catch_warnings():  # e.g. "null[0]": Python's hint is not for GMs
+            warnings.simplefilter("ignore", SyntaxWarning)
+            code = compile(source, "<mprules expression>", "exec")
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return None
     exec(code, generator.namespace)  # noqa: S102 - source generated from a checked AST only
