@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from ruleset_support import manifest, write
 
 from interpreter import engine
 from interpreter.ruleset import collect, load_ruleset
@@ -22,18 +23,6 @@ rows:
   - {{when: n > 0, value: n / params.divisor}}
   - {{when: 'true', value: params.bonus}}
 """
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, text in files.items():
-        path = root / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8")
-    return root
-
-
-def manifest(rid: str, extra: str = "") -> str:
-    return f'id: {rid}\nversion: "1.0.0"\ntitle: {{en: {rid}}}\n{extra}'
 
 
 @pytest.fixture
