@@ -1,6 +1,7 @@
 """The catalogue of message codes as a Markdown page: ``python3 -m interpreter.codes`` writes
 ``docs/codes.md`` (every code, its English and Japanese message, severity and exit code, and an
-example from the broken-document corpus where one shows it); ``--check`` says whether it is current."""
+example: a file of the broken-document corpus, or a command of ``tests/broken/commands.yaml``);
+``--check`` says whether it is current."""
 from __future__ import annotations
 
 import argparse
@@ -44,6 +45,22 @@ def corpus_examples() -> dict[str, str]:
     return examples
 
 
+def command_examples() -> dict[str, dict[str, str]]:
+    """Code -> ``{"command": ..., "stdin"?: ...}`` from ``tests/broken/commands.yaml``."""
+    import yaml
+
+    path = CORPUS / "commands.yaml"
+    return yaml.safe_load(path.read_text(encoding="utf-8")) or {} if path.is_file() else {}
+
+
+def shell_line(example: dict[str, str]) -> str:
+    """The command as a user types it, standard input piped in with ``printf``."""
+    stdin = example.get("stdin")
+    if stdin is None:
+        return example["command"]
+    return f"printf '{stdin.replace(chr(10), chr(92) + 'n')}' | {example['command']}"
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -51,6 +68,8 @@ def _cell(text: str) -> str:
 def render_page() -> str:
     load_all_modules()
     examples = corpus_examples()
+    for code, example in command_examples().items():
+        examples.setdefault(code, shell_line(example))
     lines = [
         "# Message codes",
         "",
@@ -64,8 +83,9 @@ def render_page() -> str:
     ]
     for code in sorted(MESSAGES):
         message = MESSAGES[code]
-        example = f"`{examples[code]}`" if code in examples else ""
-        lines.append(f"| {code} | {message.severity} | {message.exit_code} | {_cell(message.en)} | "
+        example = _cell(f"`{examples[code]}`") if code in examples else ""
+        exit_code = 0 if message.severity == "info" else message.exit_code  # a note never fails
+        lines.append(f"| {code} | {message.severity} | {exit_code} | {_cell(message.en)} | "
                      f"{_cell(message.ja)} | {example} |")
     return "\n".join(lines) + "\n"
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules_dsl.dice import DiceSource, ScriptedDice, SeededDice
-from rules_dsl.errors import MprError
+from rules_dsl.errors import Location, MprError
 
 from . import engine
 from .model import Rule, Ruleset
@@ -36,17 +36,24 @@ class Outcome:
                 "actual": jsonable(self.actual), "diff": self.diff}
 
 
-def _with_params(ruleset: Ruleset, rule: Rule, params: dict[str, Any],
+def _with_params(ruleset: Ruleset, rule: Rule, index: int,
                  lang: str) -> tuple[Ruleset, list[Any]]:
-    """A view of ``ruleset`` where ``rule`` is adopted and has ``params`` overridden, and the
+    """A view of ``ruleset`` where ``rule`` is adopted and has example ``index``'s ``params``
+    overridden (located in the example, so an expression error there points at it), and the
     findings about unknown parameter names."""
     from .ruleset import apply_caller
 
+    params = rule.doc["examples"][index].get("params") or {}
     copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
-    copy.rules[rule.id] = dataclasses.replace(rule, params=dict(rule.params), adopted=True,
-                                              param_layers=dict(rule.param_layers),
-                                              _compiled=dict(rule._compiled))
-    return copy, apply_caller(copy, {rule.id: params}, None, lang)
+    view = copy.rules[rule.id] = dataclasses.replace(
+        rule, params=dict(rule.params), adopted=True, param_layers=dict(rule.param_layers),
+        positions=dict(rule.positions), _compiled=dict(rule._compiled))
+    problems = apply_caller(copy, {rule.id: params}, None, lang)
+    prefix = ("examples", index)
+    for path, position in rule.positions.items():
+        if path[:3] == (*prefix, "params") and path[3:4] and path[3] in params:
+            view.positions[path[2:]] = position
+    return copy, problems
 
 
 def _dice(example: dict[str, Any], rule: Rule, index: int) -> DiceSource:
@@ -80,9 +87,11 @@ def run_example(ruleset: Ruleset, rule: Rule, index: int, lang: str = "en") -> O
     loc = rule.loc("examples", index)
     expect_error = example.get("expect_error")
     expected: Any = {"error": expect_error} if expect_error is not None else example.get("expect")
-    view, problems = _with_params(ruleset, rule, example.get("params") or {}, lang)
+    view, problems = _with_params(ruleset, rule, index, lang)
     if problems:
-        actual: Any = {"error": problems[0].code, "message": problems[0].message}
+        actual: Any = _error(problems[0].code, problems[0].message,
+                             Location(problems[0].file, problems[0].line, problems[0].column,
+                                      problems[0].path))
     else:
         actual = _actual(view, rule, index, lang)
     if expect_error is not None:
@@ -101,10 +110,16 @@ def _actual(view: Ruleset, rule: Rule, index: int, lang: str) -> Any:
         result = engine.run(view, rule.id, example.get("input") or {}, dice, lang=lang,
                             input_positions=_positions(rule, index), input_file=rule.file)
     except MprError as error:
-        return {"error": error.code, "message": error.message(lang)}
+        return _error(error.code, error.message(lang), error.loc)
     if isinstance(dice, ScriptedDice) and dice.unused:
         return {"value": jsonable(result.value), "unused_dice": dice.unused}
     return jsonable(result.value)
+
+
+def _error(code: str, message: str, where: Location | None) -> dict[str, Any]:
+    """An example's error as data: its code, message and, when known, where it is."""
+    at = str(where) if where is not None else ""
+    return {"error": code, "message": message, **({"at": at} if at else {})}
 
 
 def run_examples(ruleset: Ruleset, lang: str = "en", files: set[str] | None = None) -> list[Outcome]:

@@ -66,10 +66,18 @@ def base_of(root: Path) -> Path | None:
 
 
 def localized(value: Any) -> str:
+    """A value as a player reads it: the Japanese of a ``{ja, en}`` text, a list joined by 、, an
+    entry by its ``title`` (briefing options) or as ``key: value`` pairs (rest effects)."""
     if isinstance(value, dict) and ("ja" in value or "en" in value):
         return str(value.get("ja") or value.get("en"))
+    if isinstance(value, dict) and "title" in value:
+        return localized(value["title"])
+    if isinstance(value, dict) and value and all(not isinstance(v, (dict, list)) for v in value.values()):
+        return "、".join(f"{k}: {show(v)}" for k, v in value.items())
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
         return "、".join(show(v) for v in value) or "（なし）"
+    if isinstance(value, list) and all(isinstance(v, dict) for v in value):
+        return "／".join(localized(v) for v in value)
     return show(value)
 
 
@@ -243,10 +251,13 @@ def render_markdown(blocks: list[Block]) -> str:
 
 
 CSS = """body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.6;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #bbb;padding:.2em .5em;vertical-align:top}
+table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #bbb;padding:.2em .5em;vertical-align:top;overflow-wrap:anywhere}
 tr.changed td{background:#fff3cd}.mark{color:#b8860b;font-weight:bold}
 .bar{display:inline-block;height:.9em;background:#4a7bd0}.old{display:inline-block;height:.3em;background:#999}
-code{background:#f3f3f3;padding:0 .2em}td.p{text-align:right;white-space:nowrap}"""
+code{background:#f3f3f3;padding:0 .2em}td.p{text-align:right;white-space:nowrap}td.label{min-width:10em}
+td:first-child{white-space:nowrap}"""
+LABEL_HEADERS = frozenset({ROW_HEADERS["label"], WORDS["meaning"]})  # columns of prose, kept wide
+LABEL_CELL = ' class="label"'
 
 
 def _html_text(text: str) -> str:
@@ -272,7 +283,9 @@ def render_html(blocks: list[Block]) -> str:
                 if marked and not any(MARK in c for c in cells):
                     cells[0] = f"{MARK} {cells[0]}"
                 cls = ' class="changed"' if marked else ""
-                out.append(f"<tr{cls}>" + "".join(f"<td>{_html_text(c)}</td>" for c in cells) + "</tr>")
+                out.append(f"<tr{cls}>" + "".join(
+                    f"<td{LABEL_CELL if h in LABEL_HEADERS else ''}>{_html_text(c)}</td>"
+                    for h, c in zip(b.header, cells)) + "</tr>")
             out.append("</table>")
         elif b.kind == "bars":
             out.append(f"<p><strong>{_html_text(b.text)}</strong></p><table>")

@@ -20,8 +20,11 @@ NO_INPUTS = define(
 
 
 def check_inputs(rule: Rule, inputs: Any, positions: dict | None = None,
-                 file: str | None = None, lang: str = "en") -> None:
-    """Raise one ``MprError`` (MPR500-519) if ``inputs`` does not match ``rule``'s ``inputs`` schema."""
+                 file: str | None = None, lang: str = "en", texts: dict | None = None) -> None:
+    """Raise one ``MprError`` (MPR500-519) if ``inputs`` does not match ``rule``'s ``inputs`` schema.
+
+    ``texts`` (a ``Document``'s written scalars) lets a YAML 1.1 trap (``no``, ``1:30``, ``010``
+    read as a boolean or a number) be reported with "write it in quotes"."""
     from .schema import validate_instance
 
     where = Location(file, 1 if file else None, 1 if file else None, "input")
@@ -32,7 +35,8 @@ def check_inputs(rule: Rule, inputs: Any, positions: dict | None = None,
         if inputs:
             raise MprError(NO_INPUTS, where, rule=rule.id, names=", ".join(map(str, inputs)))
         return
-    findings = [d for d in validate_instance(inputs, schema, positions or {}, file, lang)
+    findings = [d for d in validate_instance(inputs, schema, positions or {}, file, lang,
+                                                   texts=texts)
                 if d.severity == "error"]
     if not findings:
         return

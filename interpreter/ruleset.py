@@ -186,7 +186,7 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     elif root.is_dir() and (root / MANIFEST).is_file():
         ruleset = variants.load_directory(root, out, _read_layer, _content_hash)
     else:
-        out.add(NO_RULESET, Location(path=str(root)), path=str(root), manifest=MANIFEST)
+        out.add(NO_RULESET, Location(str(root)), path=str(root), manifest=MANIFEST)
         return None, out.findings
     if ruleset is None:
         return None, _sorted(out.findings)

@@ -42,25 +42,28 @@ def _expand(path: Path, rulesets: list[Path], files: dict[Path, list[Path]],
         loose.append(path)
 
 
-def validate_paths(paths: list[str], lang: str = "en") -> list[Diagnostic]:
-    """Every finding for ``paths``, sorted by file, line and column."""
+def expand(paths: list[str | Path]) -> list[tuple[Path, set[str] | None]]:
+    """What to load for ``paths``: each ruleset directory or loose rule file once, with the display
+    paths of the files to report (``None``: all of them). A file inside a ruleset is loaded with its
+    ruleset; any other directory is searched."""
     rulesets: list[Path] = []
     files: dict[Path, list[Path]] = {}
     loose: list[Path] = []
     seen: set[Path] = set()
     for path in paths:
         _expand(Path(path), rulesets, files, loose, seen)
+    whole = {p.resolve() for p in rulesets}
+    targets: list[tuple[Path, set[str] | None]] = [(root, None) for root in dict.fromkeys(rulesets)]
+    targets += [(root, {display_path(m) for m in members}) for root, members in files.items()
+                if root.resolve() not in whole]
+    targets += [(path, None) for path in dict.fromkeys(loose)]
+    return targets
+
+
+def validate_paths(paths: list[str], lang: str = "en") -> list[Diagnostic]:
+    """Every finding for ``paths``, sorted by file, line and column."""
     findings: list[Diagnostic] = []
-    done = {p.resolve() for p in rulesets}
-    for root in dict.fromkeys(rulesets):
-        findings.extend(collect(root, lang)[1])
-    for root, members in files.items():
-        if root.resolve() in done:
-            continue
-        wanted = {display_path(m) for m in members}
-        findings.extend(d for d in collect(root, lang)[1] if d.file in wanted)
-    for path in loose:
-        findings.extend(collect(path, lang)[1])
+    for root, only in expand(paths):
+        findings.extend(d for d in collect(root, lang)[1] if only is None or d.file in only)
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))
-

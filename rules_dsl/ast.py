@@ -43,6 +43,14 @@ class Node:
         return tuple(out)
 
 
+def operator_span(node: Node, i: int = 0) -> Span:
+    """Where the operator of ``node`` is written (its ``i``-th of a chained comparison), or the
+    node's own span when it has no separate operator."""
+    if isinstance(node, Compare) and i < len(node.op_spans):
+        return node.op_spans[i]
+    return getattr(node, "op_span", None) or node.span
+
+
 # --- literals ---------------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -98,10 +106,12 @@ class Attribute(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Index(Node):
-    """Indexing ``target[index]``: a list by integer position (negative from the end), a mapping by key."""
+    """Indexing ``target[index]``: a list by integer position (negative from the end), a mapping by
+    key. ``op_span`` is where its ``[`` is written (errors of the indexing point there)."""
 
     target: Node
     index: Node
+    op_span: Span | None = None
 
 
 # --- dice -------------------------------------------------------------------------------------
@@ -132,21 +142,24 @@ class Unary(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Binary(Node):
-    """Arithmetic ``left op right``; ``op`` is one of ``+ - * / // % **``."""
+    """Arithmetic ``left op right``; ``op`` is one of ``+ - * / // % **``. ``op_span`` is where the
+    operator is written (errors of the operation point there)."""
 
     op: str
     left: Node
     right: Node
+    op_span: Span | None = None
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Compare(Node):
     """A comparison, possibly chained like Python: ``1 <= x < 6`` is ``1 <= x and x < 6`` (each
     operand evaluated once). ``ops[i]`` joins ``operands[i]`` and ``operands[i + 1]``; ops are
-    ``== != < <= > >= in`` and ``not in``."""
+    ``== != < <= > >= in`` and ``not in``; ``op_spans[i]`` is where ``ops[i]`` is written."""
 
     ops: tuple[str, ...]
     operands: tuple[Node, ...]
+    op_spans: tuple[Span, ...] = ()
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

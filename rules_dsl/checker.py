@@ -22,7 +22,7 @@ WRONG_ARITY = define(
     "{name}() の引数は {wanted} 個です（{got} 個渡されています）")
 UNKNOWN_ROOT = define(
     "MPR133", "unknown name '{name}'{hint}; this expression can use {known}",
-    "'{name}' という名前はありません{hint}。この式で使える名前: {known}")
+    "'{name}' という名前はありません{hint}。この式で使える名前: {known_ja}")
 
 ANY = "any"
 _ARITHMETIC = {"-", "*", "/", "//", "%", "**"}
@@ -41,7 +41,7 @@ class Checker:
         span = node if isinstance(node, ast.Span) else node.span
         self.findings.append(MprError(code, at(self.origin, span.line, span.column), **args))
 
-    def _mismatch(self, op: str, node: ast.Node, *found: str) -> None:
+    def _mismatch(self, op: str, node: ast.Node | ast.Span, *found: str) -> None:
         kinds = ["value" if k == ANY else k for k in found]
         self._error(TYPE_MISMATCH, node, op=op, kinds=" and ".join(kinds),
                     kinds_ja="と".join(KIND_JA.get(k, k) for k in kinds))
@@ -77,8 +77,12 @@ class Checker:
     def _name(self, node: ast.Name) -> str:
         if self.names is not None and node.name not in self.names:
             hint = did_you_mean(node.name, self.names)
-            known = ", ".join(sorted(self.names)) or "-"
-            self._error(UNKNOWN_ROOT, node, name=node.name, hint=hint, known=known)
+            known = known_ja = ", ".join(sorted(self.names))
+            if not known:
+                known = f"none (mprules eval and prob take --var {node.name}=VALUE)"
+                known_ja = f"なし（mprules eval と prob では --var {node.name}=値 で与えます）"
+            self._error(UNKNOWN_ROOT, node, name=node.name, hint=hint, known=known,
+                        known_ja=known_ja)
         return ANY
 
     def _attribute(self, node: ast.Attribute) -> str:
@@ -91,7 +95,7 @@ class Checker:
         target, key = self.kind(node.target), self.kind(node.index)
         if target in ("number", "boolean") or (target in ("list", "string") and
                                                key not in (ANY, "number")):
-            self._mismatch("[]", node, target, key)
+            self._mismatch("[]", ast.operator_span(node), target, key)
         return "null" if target == "null" else ANY
 
     def _unary(self, node: ast.Unary) -> str:
@@ -108,21 +112,22 @@ class Checker:
         if node.op == "+":
             known = {left, right} - {ANY}
             if known and (known - {"number", "string", "list"} or len(known) > 1):
-                self._mismatch("+", node, left, right)
+                self._mismatch("+", ast.operator_span(node), left, right)
             return known.pop() if len(known) == 1 else ANY
         if {left, right} - {ANY, "number"}:
-            self._mismatch(node.op, node, left, right)
+            self._mismatch(node.op, ast.operator_span(node), left, right)
         return "number"
 
     def _compare(self, node: ast.Compare) -> str:
         kinds = [self.kind(o) for o in node.operands]
-        for op, left, right in zip(node.ops, kinds, kinds[1:]):
+        for i, (op, left, right) in enumerate(zip(node.ops, kinds, kinds[1:])):
+            where = ast.operator_span(node, i)
             if op in _ORDERED:
                 known = {left, right} - {ANY}
                 if known - {"number", "string"} or len(known) > 1:
-                    self._mismatch(op, node, left, right)
+                    self._mismatch(op, where, left, right)
             elif op in ("in", "not in") and right not in (ANY, "list", "string", "mapping"):
-                self._mismatch(op, node, left, right)
+                self._mismatch(op, where, left, right)
         return "boolean"
 
     def _logical(self, node: ast.Logical) -> str:

@@ -31,8 +31,9 @@ class Compiler:
     def __init__(self, origin: Location | None) -> None:
         self.origin = origin
 
-    def loc(self, node: ast.Node) -> Location:
-        return at(self.origin, node.span.line, node.span.column)
+    def loc(self, node: ast.Node | ast.Span) -> Location:
+        span = node if isinstance(node, ast.Span) else node.span
+        return at(self.origin, span.line, span.column)
 
     def compile(self, node: ast.Node) -> Fn:
         fn, _ = self._compile(node)
@@ -124,7 +125,8 @@ class Compiler:
         return attribute
 
     def _index(self, node: ast.Index) -> Fn:
-        target, key, loc = self.compile(node.target), self.compile(node.index), self.loc(node)
+        target, key = self.compile(node.target), self.compile(node.index)
+        loc = self.loc(ast.operator_span(node))
 
         def indexed(env, dice):
             try:
@@ -182,7 +184,7 @@ class Compiler:
 
     def _binary(self, node: ast.Binary) -> Fn:
         (left, lconst), (right, rconst) = self._compile(node.left), self._compile(node.right)
-        op, loc, rloc = BINARY[node.op], self.loc(node), self.loc(node.right)
+        op, loc, rloc = BINARY[node.op], self.loc(ast.operator_span(node)), self.loc(node.right)
 
         def slow(a: Any, b: Any) -> Any:
             try:
@@ -227,7 +229,8 @@ class Compiler:
     def _compare(self, node: ast.Compare) -> Fn:
         operands = [self._compile(o) for o in node.operands]
         tests = [COMPARE[op] for op in node.ops]
-        loc = self.loc(node)
+        locs = [self.loc(ast.operator_span(node, i)) for i in range(len(tests))]
+        loc = locs[0]
         if len(tests) == 1:
             (left, _), (right, rconst) = operands
             test = tests[0]
@@ -256,13 +259,13 @@ class Compiler:
 
         def chain(env, dice):
             a = fns[0](env, dice)
-            for test, fn in zip(tests, fns[1:]):
+            for test, fn, where in zip(tests, fns[1:], locs):
                 b = fn(env, dice)
                 try:
                     if not test(a, b):
                         return False
                 except MprError as error:
-                    raise error.at(loc) from None
+                    raise error.at(where) from None
                 a = b
             return True
         return chain

@@ -30,6 +30,10 @@ BAD_DICE_LIST = define(
     "MPR154", "--dice takes whole numbers separated by commas, e.g. 9,4,18; got {text!r}",
     "--dice にはカンマ区切りの整数を指定してください（例: 9,4,18）。指定値: {text!r}",
     exit_code=EXIT_USAGE)
+TWO_SOURCES = define(
+    "MPR155", "--dice and --seed cannot be used together: give the dice rolled at the table, or a seed",
+    "--dice と --seed は同時に指定できません。卓で振ったダイスか、シードのどちらかを指定してください",
+    exit_code=EXIT_USAGE)
 
 
 @dataclass(frozen=True)
@@ -139,8 +143,15 @@ def parse_dice_list(text: str) -> list[int]:
     return values
 
 
+def refuse_two_sources(seed: int | None, dice: str | None) -> None:
+    """Raise when both ``--seed`` and ``--dice`` are given (which dice would count is unclear)."""
+    if seed is not None and dice is not None:
+        raise MprError(TWO_SOURCES, Location(path="--dice"))
+
+
 def source_from_args(seed: int | None, dice: str | None) -> DiceSource:
     """The dice source the CLI flags ask for: scripted if ``--dice`` is given, else seeded."""
+    refuse_two_sources(seed, dice)
     if dice is not None:
         return ScriptedDice(parse_dice_list(dice))
     return SeededDice(seed)

@@ -27,6 +27,7 @@ _EXTRA = {
     "\u00a0": " ",  # no-break space
     "\u2212": "-",  # minus sign
     "\u2010": "-", "\u2011": "-", "\u2013": "-",  # hyphens and en dash
+    "\u2014": "-", "\u2015": "-",  # em dash and horizontal bar (― from a Japanese IME)
     "\u00d7": "*",  # ×
     "\u00f7": "/",  # ÷
     "\u201c": '"', "\u201d": '"',  # “ ”

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import functools
 import re
+from fractions import Fraction
 from importlib import resources
 
 from lark import Lark, Transformer_NonRecursive, v_args
@@ -16,12 +17,15 @@ from . import ast
 from .errors import Location, MprError, define
 from .limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_TERM, MAX_EXPRESSION_LENGTH,
                      MAX_FACES, MAX_INT_BITS)
-from .normalize import at, locate, normalize
+from .normalize import at, locate, normalize, position
 
 TOO_LONG = define(
     "MPR100", "the expression is too long: {length} characters (the limit is {limit})",
     "式が長すぎます: {length} 文字（上限 {limit} 文字）")
 EMPTY = define("MPR105", "the expression is empty", "式が空です")
+DECIMAL = define(
+    "MPR106", "{number}: there are no decimal numbers; write the exact fraction {fraction}",
+    "{number}: 小数は書けません。厳密な分数 {fraction} と書いてください")
 BAD_CHARACTER = define(
     "MPR110", "unexpected character {char!r} here; expected {expected}",
     "ここで文字 {char!r} は使えません。{expected_ja}が来るはずです")
@@ -59,6 +63,8 @@ _CLOSERS = {")": "(", "]": "["}
 _STRING_RE = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'""")
 _PREFIX_RUN_RE = re.compile(r"(?:(?<![\w)\]])[-+]\s*|\bnot\b\s*)+")
 _PREFIX_OP_RE = re.compile(r"[-+]|not")
+_DECIMAL_RE = re.compile(r"([0-9]+)\.([0-9]+)")
+_MAX_DIGITS = 30  # digits of a decimal number the hint reads on either side of its point
 _SHOWN = {"RPAR": ")", "RSQB": "]", "COMMA": ",", "ELSE": "else", "IF": "if"}
 
 
@@ -72,6 +78,10 @@ def _span(meta) -> ast.Span:
     return ast.Span(meta.line, meta.column, meta.end_column, meta.end_line)
 
 
+def _token_span(token) -> ast.Span:
+    return ast.Span(token.line, token.column, token.end_column, token.end_line)
+
+
 def _join(first: ast.Span, last: ast.Span) -> ast.Span:
     return ast.Span(first.line, first.column, last.end_column, last.last_line)
 
@@ -80,9 +90,11 @@ def _join(first: ast.Span, last: ast.Span) -> ast.Span:
 class _ToAst(Transformer_NonRecursive):
     """Lark tree -> AST, folding flat chains; tracks depth and node count as it builds."""
 
-    def __init__(self, origin: Location | None) -> None:
+    def __init__(self, origin: Location | None, text: str) -> None:
         super().__init__()
         self.origin = origin
+        self.text = text
+        self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         self.depth: dict[int, int] = {}
         self.count = 0
 
@@ -154,12 +166,26 @@ class _ToAst(Transformer_NonRecursive):
 
     def index(self, meta, children):
         target, index = children
-        return self._made(ast.Index(target=target, index=index, span=_span(meta)), target, index)
+        node = ast.Index(target=target, index=index, span=_span(meta),
+                         op_span=self._bracket_before(index.span))
+        return self._made(node, target, index)
+
+    def _bracket_before(self, span: ast.Span) -> ast.Span | None:
+        """The ``[`` opening the index whose expression starts at ``span`` (only brackets and
+        blanks can stand between them)."""
+        i = self.line_starts[span.line - 1] + span.column - 2
+        while i >= 0 and self.text[i] in "( \t\r\n":
+            i -= 1
+        if i < 0 or self.text[i] != "[":
+            return None
+        line = self.text.count("\n", 0, i) + 1
+        column = i - self.line_starts[line - 1] + 1
+        return ast.Span(line, column, column + 1)
 
     def call(self, meta, children):
         name, *args = children
-        name_span = ast.Span(name.line, name.column, name.end_column, name.end_line)
-        node = ast.Call(name=str(name), args=tuple(args), name_span=name_span, span=_span(meta))
+        node = ast.Call(name=str(name), args=tuple(args), name_span=_token_span(name),
+                        span=_span(meta))
         return self._made(node, *args)
 
     # operators
@@ -186,18 +212,21 @@ class _ToAst(Transformer_NonRecursive):
         return self._made(ast.Unary(op="not", operand=children[0], span=_span(meta)), children[0])
 
     def comp_op(self, meta, children):
-        return " ".join(str(t) for t in children)
+        return " ".join(str(t) for t in children), _token_span(children[0])
 
     def comparison(self, meta, children):
-        operands, ops = tuple(children[0::2]), tuple(children[1::2])
-        return self._made(ast.Compare(ops=ops, operands=operands, span=_span(meta)), *operands)
+        operands, ops = tuple(children[0::2]), children[1::2]
+        node = ast.Compare(ops=tuple(op for op, _ in ops), operands=operands, span=_span(meta),
+                           op_spans=tuple(where for _, where in ops))
+        return self._made(node, *operands)
 
     def _fold_binary(self, children):
         node = children[0]
         for i in range(1, len(children), 2):
-            op, right = str(children[i]), children[i + 1]
-            node = self._made(ast.Binary(op=op, left=node, right=right,
-                                         span=_join(node.span, right.span)), node, right)
+            op, right = children[i], children[i + 1]
+            node = self._made(ast.Binary(op=str(op), left=node, right=right,
+                                         span=_join(node.span, right.span),
+                                         op_span=_token_span(op)), node, right)
         return node
 
     def sum(self, meta, children):
@@ -207,9 +236,9 @@ class _ToAst(Transformer_NonRecursive):
         return self._fold_binary(children)
 
     def power(self, meta, children):
-        left, _, right = children
-        return self._made(ast.Binary(op="**", left=left, right=right, span=_span(meta)),
-                          left, right)
+        left, op, right = children
+        return self._made(ast.Binary(op="**", left=left, right=right, span=_span(meta),
+                                     op_span=_token_span(op)), left, right)
 
     def sign(self, meta, children):
         op, operand = children
@@ -272,7 +301,10 @@ def _expected(names: set[str]) -> tuple[str, str]:
     """(English, Japanese) descriptions of what the parser would have accepted."""
     en: list[str] = []
     ja: list[str] = []
-    if names & {"INT", "NAME", "STRING"}:
+    if names == {"NAME"}:
+        en.append("a field name")
+        ja.append("フィールド名")
+    elif names & {"INT", "NAME", "STRING"}:
         en.append("a value (a number, a name, 2d6, 'text', a list or a bracket)")
         ja.append("値（数・名前・2d6・'文字列'・リスト・括弧）")
     elif names & {"STAR", "SLASH", "PLUS", "MINUS"}:
@@ -299,9 +331,25 @@ def _lark_error(error: UnexpectedInput, text: str, origin: Location | None) -> M
     if not isinstance(error, UnexpectedToken) or token is None or token.type == "$END":
         line, column = _end(text)
         return MprError(EARLY_END, at(origin, line, column), expected=en, expected_ja=ja)
+    decimal = _decimal_at(text, token.start_pos) if token.type == "INT" else None
+    if decimal is not None:
+        start, number = decimal
+        line, column = position(text, start)
+        return MprError(DECIMAL, at(origin, line, column), number=number,
+                        fraction=str(Fraction(number)))
     got = f"'{_short(str(token))}'"
     return MprError(BAD_TOKEN, at(origin, token.line, token.column), got=got,
                     expected=en, expected_ja=ja)
+
+
+def _decimal_at(text: str, pos: int) -> tuple[int, str] | None:
+    """(start, text) of the decimal number ``1.5`` whose digits after the point start at ``pos``."""
+    for match in _DECIMAL_RE.finditer(text, max(0, pos - 1 - _MAX_DIGITS), pos + _MAX_DIGITS):
+        whole = (match.start() == 0 or not text[match.start() - 1].isalnum()) and (
+            match.end() == len(text) or not text[match.end()].isdigit())
+        if match.start(2) == pos and whole:
+            return match.start(), match.group()
+    return None
 
 
 def _end(text: str) -> tuple[int, int]:
@@ -323,7 +371,7 @@ def parse(text: str, origin: Location | None = None) -> ast.Node:
     except UnexpectedInput as error:
         raise _lark_error(error, normal, origin) from None
     try:
-        node = _ToAst(origin).transform(tree)
+        node = _ToAst(origin, normal).transform(tree)
     except VisitError as error:
         if isinstance(error.orig_exc, MprError):
             raise error.orig_exc from None

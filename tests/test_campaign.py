@@ -401,7 +401,7 @@ def test_cli_init_and_export_to_a_file(tmp_path, capsys):
     assert "MPR650" in capsys.readouterr().out
     assert main(["campaign", "export", path, "--output", str(tmp_path / "out.yaml")]) == 0
     assert yaml.safe_load((tmp_path / "out.yaml").read_text(encoding="utf-8"))["characters"][1]["id"] == "bob"
-    assert main(["campaign", "init", path, "--characters", str(chars), "--adopt", "x"]) == 2
+    assert main(["campaign", "init", path, "--characters", str(chars), "--adopt", "x=maybe"]) == 2
 
 
 def test_an_older_file_is_migrated_on_open(tmp_path, monkeypatch):

@@ -63,6 +63,8 @@ def test_check_seed_repeats(capsys):
     (["check", "3MP15", "--dice", "1,2,3,4"], 1, "MPR152"),
     (["check", "3MP15", "--dice", "a,b"], 2, "MPR154"),
     (["check", "3MP15", "--prob", "--dice", "1,2,3"], 2, "MPR001"),
+    (["check", "3MP15", "--dice", "1,2,3", "--seed", "1"], 2, "MPR155"),
+    (["eval", "d6", "--dice", "3", "--seed", "1"], 2, "MPR155"),
     (["check"], 2, "MPR001"),
     (["eval", "1 +", "--var", "x"], 2, "MPR013"),
     (["eval", "x", "--var", "x=[1,"], 2, "MPR013"),
@@ -116,7 +118,10 @@ def test_eval_seed_repeats(capsys):
     assert run(capsys, "eval", "3d6 + d66", "--seed", "11", "--format", "json") == first
 
 
-@pytest.mark.parametrize("expression, column", [("1 +", 4), ("max(1, unknown)", 8), ("10 / (2 - 2)", 7)])
+@pytest.mark.parametrize("expression, column", [
+    ("1 +", 4), ("max(1, unknown)", 8), ("10 / (2 - 2)", 7),
+    ("[1][null]", 4), ("'a' + 1", 5), ("1 < 2 < 'a'", 7),  # at the operator, not at column 1
+])
 def test_eval_error_marks_the_column(capsys, expression, column):
     code, out, err = run(capsys, "eval", expression)
     assert code == 1 and out == ""
@@ -124,6 +129,23 @@ def test_eval_error_marks_the_column(capsys, expression, column):
     assert first.startswith(f"1:{column}: MPR1")
     assert shown == f"  {expression}"
     assert caret == " " * (1 + column) + "^"
+
+
+def test_eval_long_expression_shows_the_part_around_the_column(capsys):
+    expression = "1 + " * 30 + "(" * 70 + "1" + ")" * 70
+    code, _, err = run(capsys, "eval", expression)
+    first, shown, caret = err.splitlines()[:3]
+    assert code == 1 and "MPR114" in first
+    column = int(first.split(":")[1])
+    assert len(shown) < 80 and shown.startswith("  …") and shown.endswith("…")
+    assert shown[len(caret) - 1] == expression[column - 1]  # the caret under the right character
+
+
+def test_eval_unknown_name_without_variables_says_how_to_give_one(capsys):
+    code, _, err = run(capsys, "eval", "x + 1")
+    assert code == 1 and "MPR133" in err and "--var x=値" in err
+    code, _, err = run(capsys, "eval", "x + 1", "--lang", "en")
+    assert "--var x=VALUE" in err
 
 
 def test_eval_caret_counts_full_width_characters(capsys):

@@ -191,3 +191,80 @@ def test_test_command_on_one_file_of_a_ruleset(capsys, tables):
     code, out, _ = run_cli(capsys, "test", str(tables / "other.yaml"), "--format", "json")
     data = json.loads(out)
     assert code == 1 and {e["rule"] for e in data["examples"]} == {"events.other"}
+
+
+def test_validate_without_path_covers_every_bundled_ruleset():
+    from interpreter.resources import rulesets_dir
+    from interpreter.validation import bundled_targets
+
+    examples = sorted(p for p in (rulesets_dir() / "examples").iterdir() if p.is_dir())
+    assert examples and bundled_targets() == [rulesets_dir() / "magipunk", *examples]
+
+
+def test_github_format_escapes_the_file_property(capsys, tmp_path):
+    """Workflow-command properties escape ``%``, CR, LF, ``:`` and ``,``; the message the first three."""
+    broken = tmp_path / "a,b: 100%.yaml"
+    broken.write_text("id: t.x\nid: t.y\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", str(broken), "--format", "github")
+    escaped = str(broken).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
+    assert code == 1 and out.startswith(f"::error file={escaped},line=2,col=1,title=MPR207::")
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("rulesets", "0 failed"), ("rulesets/examples", "0 failed"),
+    ("tests/broken/semantic", "ruleset(s) with errors")])
+def test_test_command_searches_directories_like_validate(capsys, monkeypatch, path, expected):
+    monkeypatch.chdir(BROKEN.parent.parent.parent)
+    code, out, _ = run_cli(capsys, "test", path)
+    assert expected in out and "None" not in out
+    assert ("PASS " in out) == (code == 0)
+    if code:
+        assert "tests/broken/semantic/duplicate_id/b.yaml:2:5: MPR408" in out
+
+
+def test_test_command_unreadable_path_is_usage_error(capsys):
+    code, _, err = run_cli(capsys, "test", "no/such/dir")
+    assert code == 2 and "MPR020" in err
+
+
+EXAMPLE_PARAM = TABLE.replace(
+    "examples:\n", "examples:\n  - {name: broken roll, params: {roll: '2d6 +'}, expect: 1}\n")
+
+
+def test_an_example_param_error_is_located_in_the_example(capsys, tables):
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
+    (broken,) = [e for e in json.loads(out)["examples"] if e["name"] == "broken roll"]
+    assert code == 1 and broken["actual"]["error"] == "MPR112"
+    line = EXAMPLE_PARAM.splitlines().index("  - {name: broken roll, params: {roll: '2d6 +'}, expect: 1}")
+    column = EXAMPLE_PARAM.splitlines()[line].index("+") + 1
+    assert broken["actual"]["at"] == f"{tables / 'events.yaml'}:{line + 1}:{column} (params.roll)"
+
+
+def test_an_example_param_leaves_the_rule_as_written(tables):
+    from interpreter.examples import run_examples
+    from interpreter.ruleset import load_ruleset
+
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM, encoding="utf-8")
+    ruleset = load_ruleset(tables)
+    before = dict(ruleset.rules["events.city"].positions)
+    run_examples(ruleset)
+    assert ruleset.rules["events.city"].positions == before
+
+
+@pytest.mark.parametrize("written, value", [("no", "false"), ("'1:30'", None), ("1:30", "90")])
+def test_run_input_yaml11_trap_says_to_quote(capsys, tmp_path, written, value):
+    (tmp_path / "in.yaml").write_text(ITEM.replace("quality: 傑作", f"quality: {written}"),
+                                      encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"))
+    assert code == 1 and "MPR500" in err
+    assert ("write it in quotes" in err) == (value is not None)
+    if value:
+        assert f"YAML reads {written} as {value}" in err
+
+
+def test_a_dangling_link_in_a_searched_folder_is_located(capsys, tmp_path):
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    code, out, _ = run_cli(capsys, "validate", str(tmp_path), "--format", "json")
+    (finding,) = json.loads(out)
+    assert code == 1 and (finding["code"], finding["file"]) == ("MPR407", str(tmp_path / "gone.yaml"))

@@ -125,7 +125,9 @@ def test_setup_non_shareable_list_is_a_parameter(ruleset) -> None:
     ({"residents": [_pc("a"), _pc("b")], "costs": {"region": -1, "residence": 1}}, "MPR524", "costs.region"),
     ({"residents": [_pc("a"), _pc("b")], "costs": {"region": 1, "residence": 2},
       "shares": {"a": 1, "z": 1}}, "MPR521", "shares.z"),
-], ids=["resident twice", "negative region cost", "share of a non-resident"])
+    ({"residents": [_pc("a"), _pc("b")], "costs": {"region": 1, "residence": 2},
+      "shares": {"a": 2, "b": 0}, "consnt": True}, "MPR500", "consnt"),
+], ids=["resident twice", "negative region cost", "share of a non-resident", "misspelt field"])
 def test_setup_bad_input(ruleset, inputs: dict, code: str, path: str) -> None:
     with pytest.raises(MprError) as raised:
         _run(ruleset, "cohabitation.setup", inputs)
@@ -188,12 +190,55 @@ def test_leisure_text_is_the_seed_text(ruleset) -> None:
     ({"table": "wilderness", "safety": 1, "residents": ["a"], "rolls": {"a": 14}}, "MPR540", "rolls.a"),
     ({"table": "city", "safety": 1, "residents": ["a"], "rolls": {"z": 7}}, "MPR543", "rolls.z"),
     ({"table": "citty", "safety": 1, "residents": ["a"]}, "MPR542", "table"),
+    ({"table": "city", "safety": 1, "residents": ["a"], "rol": {"a": 7}}, "MPR500", "rol"),
 ], ids=["resident twice", "below the city table", "above the wilderness table", "roll of a non-resident",
-        "unknown table"])
+        "unknown table", "misspelt rolls"])
 def test_leisure_bad_input(ruleset, inputs: dict, code: str, path: str) -> None:
     with pytest.raises(MprError) as raised:
         _run(ruleset, "cohabitation.leisure", inputs)
     assert (raised.value.code, raised.value.loc.path) == (code, path)
+
+
+def _loose(ruleset, rule_id: str):
+    """The ruleset with ``rule_id``'s inputs schema loosened to any mapping, as a GM's own document
+    of the same kind may have: the kind itself must still refuse malformed fields with codes."""
+    view = copy.deepcopy(ruleset)
+    view.rules[rule_id].doc["inputs"] = {"type": "object"}
+    return view
+
+
+FLAT = {"costs": {"region": 1, "residence": 2}}
+
+
+@pytest.mark.parametrize("rule_id, inputs, code, path", [
+    ("cohabitation.setup", {"residents": [1], **FLAT}, "MPR537", "residents[0]"),
+    ("cohabitation.setup", {"residents": [_pc("a")], "costs": [1, 2]}, "MPR537", "costs"),
+    ("cohabitation.setup", {"residents": [_pc("a", facilities="工房")], **FLAT}, "MPR537",
+     "residents[0].facilities"),
+    ("cohabitation.setup", {"residents": [_pc("a", facilities=[["工房"]])], **FLAT}, "MPR537",
+     "residents[0].facilities"),
+    ("cohabitation.setup", {"residents": [_pc("a")], "facility_data": [1], **FLAT}, "MPR537",
+     "facility_data"),
+    ("cohabitation.setup", {"residents": [_pc("a")], "shares": [2], **FLAT}, "MPR529", "shares"),
+    ("cohabitation.leisure", {"table": ["city"], "safety": 1, "residents": ["a"]}, "MPR542", "table"),
+    ("cohabitation.leisure", {"table": "city", "safety": 1, "residents": ["a"], "rolls": [7]},
+     "MPR529", "rolls"),
+], ids=["resident not a mapping", "costs not a mapping", "facilities a string",
+        "facilities nested", "facility data a list", "shares a list", "table a list", "rolls a list"])
+def test_malformed_fields_under_a_loose_schema(ruleset, rule_id: str, inputs: dict, code: str,
+                                               path: str) -> None:
+    with pytest.raises(MprError) as raised:
+        engine.run(_loose(ruleset, rule_id), rule_id, inputs, SeededDice(1))
+    assert (raised.value.code, raised.value.loc.path) == (code, path)
+    assert raised.value.message("ja") != raised.value.message("en")
+
+
+def test_uneven_shares_are_named_plainly(ruleset) -> None:
+    with pytest.raises(MprError) as raised:
+        _run(ruleset, "cohabitation.rent_split", {"cost": 6, "residents": ["a", "b"],
+                                                  "shares": {"a": 4, "b": 2}})
+    assert "(a: 4, b: 2)" in raised.value.message("en")
+    assert "（a: 4, b: 2）" in raised.value.message("ja")
 
 
 def test_unknown_table_suggests(ruleset) -> None:

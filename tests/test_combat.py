@@ -122,6 +122,17 @@ def test_reasons_speak_japanese() -> None:
         "knight から mage までは 3エリアです。cover は 1エリア以内のキャラクターにしか使えません"]
 
 
+@pytest.mark.parametrize("user_area, lang, message", [
+    ("tower", "ja", "knight と mage のエリアはつながっていません。cover は 1エリア以内のキャラクターにしか使えません"),
+    ("tower", "en", "knight and mage are in areas that are not connected; cover reaches 1 area(s)"),
+    ("roof", "ja", "knight から mage までは 2エリアです。cover は 1エリア以内のキャラクターにしか使えません"),
+    ("roof", "en", "knight is 2 area(s) from mage; cover reaches 1 area(s)"),
+])
+def test_out_of_range_reads_as_a_sentence(user_area: str, lang: str, message: str) -> None:
+    result = cover(battle(GRAPH, user_area, "hall"), lang=lang)
+    assert [e["message"] for e in result["errors"]] == [message]
+
+
 def _broken(change) -> dict:
     state = battle(GRAPH, "hall", "hall")
     change(state)

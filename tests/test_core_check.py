@@ -132,7 +132,7 @@ def brute_force(spec: CheckSpec, faces: int, zero_roll: int = 2) -> dict:
 
 
 @pytest.mark.parametrize("notation, faces", [
-    ("3MP15C10", 20), ("MP12", 20), ("0MP15C5", 20), ("0MP12", 20), ("2MP5C8", 20),
+    ("3MP15C10", 20), ("2MP15C7", 20), ("MP12", 20), ("0MP15C5", 20), ("0MP12", 20), ("2MP5C8", 20),
     ("3MP1", 20), ("4MP4C2", 8), ("0MP3C3", 6), ("2MP25", 20), ("3MP0", 10), ("5MP6C4", 6),
 ])
 def test_distribution_matches_enumeration(notation, faces):

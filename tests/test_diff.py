@@ -45,8 +45,10 @@ def test_strict_procurement_parameters_and_rows(strict):
     rarity = changes["procurement.rarity"]
     assert [(p["name"], "強化結晶" in p["old"], "強化結晶" in p["new"]) for p in rarity["params"]] == [
         ("materials_1", True, False), ("materials_2", False, True)]
-    (row,) = rarity["rows"]
+    one, two, row = rarity["rows"]
     assert (row["row"], row["change"], row["old"], row["new"]["value"]) == ("many_materials", "added", None, 1)
+    assert [(r["row"], r["change"], "強化結晶" in r["old"]["label"]["ja"], "強化結晶" in r["new"]["label"]["ja"])
+            for r in (one, two)] == [("material_1", "changed", True, False), ("material_2", "changed", False, True)]
     assert strict["rules"] == {"added": [], "removed": [], "not_adopted": [], "adopted": []}
 
 

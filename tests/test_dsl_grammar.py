@@ -64,6 +64,7 @@ PARSES = [
     ("x　==　'ＡＢ'", "(cmp x == 'ＡＢ')"),
     ("＇鋼＇", "'鋼'"),
     ("1 −　2", "(- 1 2)"),
+    ("2d6 ― 1 — 1", "(- (- (2d6) 1) 1)"),
     ("1 +\n  2", "(+ 1 2)"),
 ]
 
@@ -114,7 +115,19 @@ ERRORS = [
     ("1" * 100, "MPR116", 1),
     ("1000000000d6", "MPR120", 1), ("101d6", "MPR120", 1), ("d1001", "MPR121", 1),
     ("1 + d0", "MPR122", 5), ("0d0", "MPR122", 1), ("0d6", "MPR123", 1), ("2d66", "MPR124", 1),
+    ("2 ** 0.5", "MPR106", 6), ("x *\n 1.25", "MPR106", 2), ("a.5", "MPR111", 3),
+    ("1." + "3" * 40, "MPR111", 3),
 ]
+
+
+@pytest.mark.parametrize("text, en, ja", [
+    ("x * 0.25", "write the exact fraction 1/4", "厳密な分数 1/4"),
+    ("item.", "expected a field name", "フィールド名が来るはず"),
+])
+def test_syntax_error_hints(text: str, en: str, ja: str) -> None:
+    with pytest.raises(MprError) as caught:
+        parse(text)
+    assert en in caught.value.message("en") and ja in caught.value.message("ja")
 
 
 @pytest.mark.parametrize("text,code,column", ERRORS)

@@ -93,3 +93,11 @@ def test_through_the_engine() -> None:
     result = engine.run(load_ruleset(), "equipment.ma_gear",
                         {"item": item(2, ["grip"], ["blast"]), "available_slots": 1})
     assert result.value == {"equipped": True, "ma_gear_active": False, "active_effects": ["grip"]}
+
+
+def test_a_misspelt_effect_field_is_refused() -> None:
+    """A typo in the item is an input error naming it, never an item silently without effects."""
+    with pytest.raises(MprError) as caught:
+        engine.run(load_ruleset(), "equipment.ma_gear",
+                   {"item": {"slots_required": 1, "ma_gear_effect": ["blast"]}, "available_slots": 1})
+    assert (caught.value.code, caught.value.loc.path) == ("MPR500", "item.ma_gear_effect")

@@ -20,6 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 BROKEN = ROOT / "tests" / "broken"
 GOOD_RULE = ROOT / "rulesets" / "magipunk" / "procurement.yaml"
 GOOD_INPUT = "item: {materials: [鋼], quality: 傑作, design: null, ma_gear: null, vehicle: null}\n"
+ILLEGAL_PLAN = ("before: {body: 12, sense: 12, intellect: 12, magic: 9}\n"
+                "after: {body: 21, sense: 8, intellect: 10, magic: 6}\n")  # an ability above 20
 
 
 @pytest.fixture(scope="module")
@@ -29,8 +31,11 @@ def files(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     (tmp / "bad.yaml").write_text("item: 12\n", encoding="utf-8")
     (tmp / "chars.yaml").write_text("characters: [{id: a, hand_size: 2}]\n", encoding="utf-8")
     (tmp / "notes.txt").write_text("not a campaign\n", encoding="utf-8")
+    (tmp / "illegal.yaml").write_text(ILLEGAL_PLAN, encoding="utf-8")
+    (tmp / "bad_plan.yaml").write_text(ILLEGAL_PLAN + "to_money: -1\n", encoding="utf-8")
     return {"tmp": str(tmp), "campaign": make_campaign(tmp), **{
-        name: str(tmp / name) for name in ("good.yaml", "bad.yaml", "chars.yaml", "notes.txt")}}
+        name: str(tmp / name) for name in ("good.yaml", "bad.yaml", "chars.yaml", "notes.txt",
+                                           "illegal.yaml", "bad_plan.yaml")}}
 
 
 # (argv, exit, first code printed): every verb at every exit status it can reach.
@@ -61,6 +66,9 @@ TABLE = [
     (["run", "procurement.rarity", "--param", "x=1"], EXIT_USAGE, "MPR021"),
     (["run", "procurement.rarity", "--input", "{tmp}/missing.yaml"], EXIT_STATE, "MPR200"),
     (["run", "procurement.rarity", "--input", "{tmp}"], EXIT_STATE, "MPR200"),
+    (["run", "rebuild.abilities", "--input", "{illegal.yaml}"], EXIT_OK, None),  # legal: false
+    (["run", "rebuild.abilities", "--input", "{bad_plan.yaml}"], EXIT_FINDINGS, "MPR802"),
+    (["run", "rebuild.abilities", "--input", "{tmp}/missing.yaml"], EXIT_STATE, "MPR200"),
     (["campaign", "show", "{campaign}"], EXIT_OK, None),
     (["campaign", "sleep", "{campaign}", "nobody", "--hours", "8"], EXIT_FINDINGS, "MPR6"),
     (["campaign", "sleep", "{campaign}", "alice"], EXIT_USAGE, "MPR001"),
@@ -93,6 +101,20 @@ def test_exit_status_of_every_verb(argv, status, code, files, capsys) -> None:
         assert err.strip(), "an error is printed on standard error"
 
 
+@pytest.mark.parametrize("verb", ["validate", "test"])
+def test_an_unreadable_path_operand_is_a_usage_error(verb, files, capsys, monkeypatch) -> None:
+    """DESIGN.md fixes exit 2 for a PATH of validate (and test) that cannot be read; the check
+    asks os.access, which says yes to root, so the test makes it say no."""
+    import os
+
+    real = os.access
+    unreadable = files["good.yaml"]
+    monkeypatch.setattr(os, "access", lambda path, mode, *rest, **kw:
+                        str(path) != unreadable and real(path, mode, *rest, **kw))
+    assert main([verb, unreadable]) == EXIT_USAGE
+    assert re.findall(r"\bMPR\d{3}\b", capsys.readouterr().err)[:1] == ["MPR024"]
+
+
 def test_every_message_has_a_documented_exit_status() -> None:
     codes.load_all_modules()
     page = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
@@ -101,6 +123,28 @@ def test_every_message_has_a_documented_exit_status() -> None:
     for code, message in MESSAGES.items():
         assert message.exit_code in (EXIT_FINDINGS, EXIT_USAGE, EXIT_STATE, EXIT_INTERNAL), code
         assert (message.exit_code == EXIT_INTERNAL) == (code == "MPR000"), code
+
+
+def test_every_code_the_page_names_has_the_status_it_is_listed_under() -> None:
+    """A code named in a row of the table (or in the note on files that cannot be used) exits
+    with that row's status: the page says only what the code does."""
+    codes.load_all_modules()
+    page = (ROOT / "docs" / "exit-codes.md").read_text(encoding="utf-8")
+    named = 0
+    for status, row in re.findall(r"^\| (\d+) \|(.*)$", page, re.M):
+        for first, last in re.findall(r"MPR(\d{3})(?:-MPR(\d{3}))?", row):
+            for number in range(int(first), int(last or first) + 1):
+                assert MESSAGES[f"MPR{number:03d}"].exit_code == int(status), (number, status)
+                named += 1
+    note = page[page.index("A file that cannot be used"):]
+    note = note[:note.index("\n- ")]
+    usage, state = note.split("Every other file")
+    for text, status in ((usage, EXIT_USAGE), (state, EXIT_STATE)):
+        for first, last in re.findall(r"MPR(\d{3})(?:-MPR(\d{3}))?", text):
+            for number in range(int(first), int(last or first) + 1):
+                assert MESSAGES[f"MPR{number:03d}"].exit_code == status, (number, status)
+                named += 1
+    assert named > 20
 
 
 # A bug in each verb: the function it calls first raises an exception mprules does not expect.

@@ -37,7 +37,8 @@ def section(md: str, rule_id: str) -> str:
     ("procurement.check", ["## R10 調達判定 ★変更", "| time_dice_cap ★ | 1（基本: 2） |",
                            "65.25% ★（基本: 73.24%）"]),
     ("procurement.rarity", ["## R9 希少度 ★変更", "| many_materials ★追加 |",
-                            "| materials_2 ★ | 魔銀糸、魔殻、強化結晶（基本: 魔銀糸、魔殻） |"]),
+                            "| materials_2 ★ | 魔銀糸、魔殻、強化結晶（基本: 魔銀糸、魔殻） |",
+                            "| material_2 ★変更 | 素材パーツが〈魔銀糸〉〈魔殻〉〈強化結晶〉（ハウスルール） |"]),
 ])
 def test_markdown_marks_what_the_variant_changed(strict_md, rule_id, marks):
     text = section(strict_md, rule_id)
@@ -71,6 +72,20 @@ def test_long_rest_sleep_marks_its_two_parameters():
     assert "| min_sleep_hours ★ | 4（基本: 1） |" in section(md, "circulation.sleep")
     assert "effects ★" in section(md, "rest.long")
     assert "★" not in section(md, "rest.short")
+
+
+@pytest.mark.parametrize("variant, rule_id, line", [
+    ("long_rest_sleep", "rest.long", "| effects ★ | effect: sleep、hours: 8（基本: （なし）） |"),
+    ("briefing_options", "briefing.tense",
+     "| options ★ | 偵察（ハウスルール）／布陣（ハウスルール）／アイテムの用意（ハウスルール）／事前詠唱（ハウスルール）（基本: （なし）） |"),
+])
+def test_structured_parameters_read_as_text_not_json(variant, rule_id, line):
+    assert line in section(handout(EXAMPLES / variant), rule_id)
+
+
+def test_html_keeps_wide_tables_inside_the_page(strict_html):
+    assert "overflow-wrap:anywhere" in strict_html and "td:first-child{white-space:nowrap}" in strict_html
+    assert '<td class="label">素材パーツが〈魔銀糸〉〈魔殻〉〈強化結晶〉（ハウスルール）</td>' in strict_html
 
 
 class _Collect(HTMLParser):

@@ -77,6 +77,13 @@ def test_no_check_at_rarity_zero_or_less(ruleset, the_item: dict, situation: int
     assert "outcome" not in value
 
 
+@pytest.mark.parametrize("lang, note", [("en", "no check"), ("ja", "判定なし")])
+def test_no_check_is_traced_in_the_language(ruleset, lang: str, note: str) -> None:
+    result = engine.run(ruleset, RULE, {"item": item(["鋼"]), "intellect": 3}, SeededDice(0),
+                        lang=lang)
+    assert note in [step.label for step in result.trace[0].children]
+
+
 @pytest.mark.parametrize("time_dice, reputation, intellect, fraction", [
     (1, 0, 12, "3/4"),     # 2 dice against 12, challenge 3
     (2, 0, 12, None),      # 3 dice

@@ -256,6 +256,20 @@ BAD = [
     ("unknown phase", "items", items(1, 1, 0, (1, "later")), {}, "MPR800", "purchases[0].phase"),
     ("money without A", "items", {"money": {"scenarios": 1, "spells_spent": 0}}, {}, "MPR801",
      "money.initial"),
+    ("a misspelt field of a skill", "skills",
+     {"before": [{"name": "a", "rank": "novice", "level": 3}], "after": []}, {}, "MPR800",
+     "before[0].level"),
+    ("a quantity on a purchase", "items",
+     {"money": {"initial": 5, "scenarios": 0, "spells_spent": 0},
+      "purchases": [{"name": "a", "price": 1, "phase": "after", "qty": 2}]}, {}, "MPR800",
+     "purchases[0].qty"),
+    ("a misspelt field of money", "items", items(1, 1, 0, money={"scenario": 5}), {}, "MPR800",
+     "money.scenario"),
+    ("a misspelt field of a spell", "spells",
+     spells([{"name": "a", "school": "炎", "tier": 1, "cost": 1, "paid_from": "free", "teir": 2}],
+            []), {}, "MPR800", "learned[0].teir"),
+    ("a relearned spell names no purse", "spells", spells([], [spell("a", "炎", 1, 1, "free")]), {},
+     "MPR800", "relearn[0].paid_from"),
 ]
 
 

@@ -117,6 +117,19 @@ rows:
     ("n == 1 and n == 2d6", "1", []),
     ("n >", "1", ["MPR112"]),
     ("n > 0", "2d6 +", ["MPR112"]),
+    ("n > 5 and n < 3", "1", ["MPR360"]),
+    ("n > 3 and n < 3", "1", ["MPR360"]),
+    ("n >= 3 and n <= 3", "1", []),
+    ("n >= 3 and n < 3", "1", ["MPR360"]),
+    ("n == 2 and n >= 4", "1", ["MPR360"]),
+    ("5 < n and n < 6", "1", []),
+    ("6 < n and n < 6", "1", ["MPR360"]),
+    ("4 <= n < 2", "1", ["MPR360"]),
+    ("1 <= n < 6 and n > 2", "1", []),
+    ("n > 5 or n < 3", "1", []),
+    ("n > 5 and n + 1 < 3", "1", []),
+    ("n > 2d6 and n < 2", "1", []),
+    ("item.quality == '傑做' and n > 2 and n < 1", "1", ["MPR355", "MPR360"]),
 ])
 def test_sum_table_expressions(tmp_path, when, value, expected):
     path = tmp_path / "s.yaml"

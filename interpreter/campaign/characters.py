@@ -1,6 +1,7 @@
 """Characters and items of a campaign, read from ``chars.yaml``
-(``{characters: [{id, name?, hand?, hand_size?, items?: [{id, name?, held_cards?, held_size?}]}]}``)
-with every mistake located at its file:line:column; and dealt onto a shuffled deck."""
+(``{characters: [{id, name?, hand?, hand_size?, items?: [{id, name?, held_cards?, held_size?}]}]}``,
+and the ``campaign`` section of an export: clock, deck order, discard pile) with every mistake
+located at its file:line:column; and dealt onto a shuffled (or the exported) deck."""
 from __future__ import annotations
 
 import re
@@ -13,7 +14,7 @@ from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_HOLDERS, MAX_INPUT_FILE_BYTES
 
 from ..kinds.deck import CARD_TWICE, DeckSpec, DeckState, draw
-from .store import Holder
+from .state import Holder
 
 BAD_SHAPE = define(
     "MPR640", "{field} must be {expected}", "{field} は {expected} でなければなりません")
@@ -27,11 +28,20 @@ SIZE_BELOW_GIVEN = define(
     "{field} は {size} ですが、指定されたカードは {given} 枚です")
 TOO_MANY_HOLDERS = define(
     "MPR644", "more than {limit} characters and items", "キャラクターとアイテムが {limit} を超えています")
+EXPORT_MISFIT = define(
+    "MPR645", "the exported deck and discard pile do not add up, with the hands, to this ruleset's deck "
+              "(missing {missing}; not in this deck {extra}): to keep only the hands and shuffle the rest "
+              "anew, delete the `campaign` section",
+    "書き出された山札と捨て札が、手札と合わせてこのルールセットの山札の構成と一致しません"
+    "（不足 {missing}、この山札にないカード {extra}）。手札だけを残して残りをシャッフルし直すには、"
+    "`campaign` の項目を削除してください")
 
 ID = re.compile(r"^[^\s,]{1,64}$")
 CHARACTER_FIELDS = ("id", "name", "hand", "hand_size", "items")
 ITEM_FIELDS = ("id", "name", "held_cards", "held_size")
-TOP_FIELDS = ("characters", "campaign")  # ``campaign`` is what `export` adds; init ignores it
+TOP_FIELDS = ("characters", "campaign")
+CAMPAIGN_FIELDS = ("ruleset", "clock_minutes", "clock", "deck", "discard")  # what `export` writes
+SQLITE_MAX_INTEGER = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -48,14 +58,24 @@ def _nowhere(*path: Any) -> Location:
 
 
 @dataclass(frozen=True)
+class Exported:
+    """The ``campaign`` section of an export: the clock, the deck (top first) and the discard pile."""
+
+    clock_minutes: int | None
+    deck: tuple[str, ...]
+    discard: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Roster:
-    """The holders of a campaign in file order, where their cards come from, and where each value
-    stands in the file (``loc(*path)``)."""
+    """The holders of a campaign in file order, where their cards come from, where each value
+    stands in the file (``loc(*path)``), and the exported deck and clock if the file is an export."""
 
     characters: tuple[Holder, ...]
     items: tuple[Holder, ...]
     seats: tuple[Seat, ...]
     loc: Callable[..., Location] = _nowhere
+    exported: Exported | None = None
 
 
 def load_roster(path: str) -> Roster:
@@ -96,7 +116,25 @@ def parse_roster(data: Any, loc: Callable[..., Location] = _nowhere) -> Roster:
             seats.append(_seat(item_id, item, ipath, "held_cards", "held_size", loc))
     if len(seen) > MAX_HOLDERS:
         raise MprError(TOO_MANY_HOLDERS, loc("characters"), limit=MAX_HOLDERS)
-    return Roster(tuple(characters), tuple(items), tuple(seats), loc)
+    exported = _exported(data["campaign"], loc) if "campaign" in data else None
+    return Roster(tuple(characters), tuple(items), tuple(seats), loc, exported)
+
+
+def _exported(section: Any, loc: Callable[..., Location]) -> Exported:
+    _mapping(section, ("campaign",), CAMPAIGN_FIELDS, loc, required=("deck",))
+    lists = []
+    for key in ("deck", "discard"):
+        cards = section.get(key) or []
+        if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+            raise MprError(BAD_SHAPE, loc("campaign", key), field=f"campaign.{key}",
+                           expected="a list of card names (SA, H10, JK1)")
+        lists.append(tuple(cards))
+    clock = section.get("clock_minutes")
+    if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int)
+                              or not 0 <= clock <= SQLITE_MAX_INTEGER):
+        raise MprError(BAD_SHAPE, loc("campaign", "clock_minutes"), field="campaign.clock_minutes",
+                       expected="a whole number of minutes, 0 or more")
+    return Exported(clock, *lists)
 
 
 def deal(roster: Roster, spec: DeckSpec, deck: DeckState, dice: DiceSource) -> DeckState:
@@ -114,11 +152,31 @@ def deal(roster: Roster, spec: DeckSpec, deck: DeckState, dice: DiceSource) -> D
                 raise MprError(CARD_TWICE, where, card=card)
             taken[card] = 1
         held[seat.holder] = seat.given
-    state = DeckState(tuple(c for c in deck.deck if c not in taken), (),
+    state = DeckState(tuple(c for c in deck.deck if c not in taken), deck.discard,
                       tuple((h, held[h]) for h in holders))
     for seat in sorted(roster.seats, key=lambda s: order[s.holder]):
         state = draw(state, spec, seat.holder, seat.size - len(seat.given), dice).state
     return state
+
+
+def restore(roster: Roster, spec: DeckSpec, dice: DiceSource) -> DeckState:
+    """The cards of an export: the hands as given, the deck and discard pile in their exported
+    order; every card of the composition must be in exactly one place."""
+    exported = roster.exported
+    given = {card for seat in roster.seats for card in seat.given}
+    seen: set[str] = set()
+    for key in ("deck", "discard"):
+        for index, card in enumerate(getattr(exported, key)):
+            if card in seen or card in given:
+                raise MprError(CARD_TWICE, roster.loc("campaign", key, index), card=card)
+            seen.add(card)
+    known = set(spec.composition)
+    missing = [card for card in spec.composition if card not in seen and card not in given]
+    extra = [card for card in (*exported.deck, *exported.discard) if card not in known]
+    if missing or extra:
+        raise MprError(EXPORT_MISFIT, roster.loc("campaign"), missing=", ".join(missing) or "-",
+                       extra=", ".join(extra) or "-")
+    return deal(roster, spec, DeckState(exported.deck, exported.discard), dice)
 
 
 def _seat_loc(roster: Roster, seat: Seat, index: int) -> Location:

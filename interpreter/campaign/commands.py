@@ -13,11 +13,12 @@ from ..engine import NOT_ADOPTED, did_you_mean
 from ..kinds.circulation import special
 from ..kinds.deck import DeckSpec, fresh_state
 from ..kinds.package import checked_allowance, option_ids
-from .characters import deal, load_roster
+from .characters import deal, load_roster, restore
 from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset
-from .store import Pin, State, Store
-from .timeline import (NO_CARDS, Outcome, apply_sleep, check_hours, check_minutes, next_dawn, pass_time,
-                       rule_params)
+from .state import Pin, State
+from .store import Store
+from .timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
+                       next_dawn, pass_time, rule_params)
 
 UNKNOWN_PC = define(
     "MPR630", "no character {pc!r} in this campaign{hint} (characters: {known})",
@@ -32,10 +33,11 @@ UNKNOWN_TIER = define(
     "MPR637", "no {package} package {tier!r}{hint} (known: {known})",
     "{package} パッケージ {tier!r} はありません{hint}（使えるもの: {known}）")
 REPIN_DECK_CHANGED = define(
-    "MPR638", "cannot re-pin: the deck's composition changed ({detail}); export the campaign and "
-              "start over with `mprules campaign init --force`",
-    "固定し直せません: 山札の構成が変わっています（{detail}）。キャンペーンを export して "
-    "`mprules campaign init --force` でやり直してください")
+    "MPR638", "cannot re-pin: the deck's composition changed ({detail}); export the campaign, delete "
+              "the export's `campaign` section (its deck is the old one) and start over with "
+              "`mprules campaign init --force`",
+    "固定し直せません: 山札の構成が変わっています（{detail}）。キャンペーンを export し、書き出したファイルの "
+    "`campaign` の項目（古い山札）を削除してから `mprules campaign init --force` でやり直してください")
 UNKNOWN_OPTION = define(
     "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known})",
     "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known}）")
@@ -82,14 +84,17 @@ def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, b
 def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | None = None,
          force: bool = False, adopt: dict[str, bool] | None = None,
          param_overrides: dict[str, dict] | None = None, start: str | None = None) -> dict[str, Any]:
-    """Create a campaign: pin the ruleset, shuffle the deck by ``seed``, place and deal the cards."""
+    """Create a campaign: pin the ruleset, shuffle the deck by ``seed``, place and deal the cards.
+    From an export (a ``campaign`` section), the deck order, discard pile and clock come back too."""
     pin = pin_ruleset(ruleset, adopt, param_overrides)
     roster = load_roster(characters)
     dawn = dawn_of(pin)
-    clock = dawn if start is None else minutes_of_day(start, "--start")
+    exported = roster.exported
+    clock = minutes_of_day(start, "--start") if start is not None else \
+        exported.clock_minutes if exported and exported.clock_minutes is not None else dawn
     dice = SeededDice(seed)
     spec = _spec(pin)
-    cards = deal(roster, spec, fresh_state(spec, dice), dice)
+    cards = restore(roster, spec, dice) if exported else deal(roster, spec, fresh_state(spec, dice), dice)
     state = State(pin, roster.characters, roster.items, cards, clock, dawn)
     store = Store.create(path, force=force)
     try:
@@ -227,6 +232,8 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
                          allowed=params.get("selection", ["random", "player", "gm"]))
         if result.reason == "no_cards":
             out.note(NO_CARDS, holder=holder)
+        elif result.reason == "none_chosen":
+            out.note(NONE_CHOSEN, holder=holder)
         out.absorb(result)
         return {"holder": holder, "selection": "all" if take_all else selection}
     inputs = {"holder": holder, "all": take_all, "count": count, "select": selection, "cards": cards}

@@ -11,7 +11,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define
 
 from ..kinds.deck import DeckSpec
-from .store import Pin
+from .state import Pin
 
 RULESET_CHANGED = define(
     "MPR632", "the ruleset of this campaign changed on disk ({path}: pinned {pinned}, now {now}); "

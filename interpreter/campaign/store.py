@@ -7,7 +7,6 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -15,7 +14,10 @@ from urllib.parse import quote
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
 
-from ..kinds.deck import DeckSpec, DeckState, invariant_problems
+from ..kinds.deck import DeckState, invariant_problems
+from .state import Entry, Holder, Pin, State
+
+__all__ = ["Entry", "Holder", "Pin", "State", "Store", "inspect"]
 
 NOT_SQLITE = define(
     "MPR620", "{file} is not a campaign: not an SQLite database or damaged ({detail}); it was left unchanged",
@@ -79,85 +81,6 @@ CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, command TEXT NOT NU
 """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
-
-
-@dataclass(frozen=True)
-class Pin:
-    """The ruleset a campaign uses: where it is, its content hash, the caller's switches, and the
-    parameters of the rules the campaign needs (``rules[id] = {kind, adopted, params, doc}``)."""
-
-    path: str
-    content_hash: str
-    adopt: dict[str, bool]
-    param_overrides: dict[str, dict]
-    rules: dict[str, dict]
-    parameters: dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Holder:
-    """A character (``owner`` None) or an item (``owner`` its character), with its YAML data."""
-
-    id: str
-    data: dict[str, Any]
-    owner: str | None = None
-
-
-@dataclass(frozen=True)
-class State:
-    """Everything a campaign file holds apart from the journal."""
-
-    pin: Pin
-    characters: tuple[Holder, ...]
-    items: tuple[Holder, ...]
-    cards: DeckState
-    clock_minutes: int
-    dawn_minutes: int
-    briefing: int = 0
-    briefing_tier: str | None = None
-    briefing_uses: tuple[tuple[int, str, str, str], ...] = ()
-
-    def deck_spec(self) -> DeckSpec:
-        deck = self.pin.rules.get("cards.deck") or {}
-        return DeckSpec.from_params(deck.get("params") or {})
-
-    def dump(self) -> dict[str, Any]:
-        """The whole state as plain JSON data (what undo restores and tests compare)."""
-        return {"pin": self.pin.__dict__, "clock_minutes": self.clock_minutes,
-                "dawn_minutes": self.dawn_minutes, "briefing": self.briefing,
-                "briefing_tier": self.briefing_tier,
-                "briefing_uses": [list(u) for u in self.briefing_uses],
-                "characters": [{"id": h.id, "data": h.data} for h in self.characters],
-                "items": [{"id": h.id, "owner": h.owner, "data": h.data} for h in self.items],
-                "cards": self.cards.to_json()}
-
-    @classmethod
-    def from_dump(cls, data: dict[str, Any]) -> "State":
-        cards = data["cards"]
-        return cls(Pin(**data["pin"]),
-                   tuple(Holder(h["id"], h["data"]) for h in data["characters"]),
-                   tuple(Holder(h["id"], h["data"], h["owner"]) for h in data["items"]),
-                   DeckState(tuple(cards["deck"]), tuple(cards["discard"]),
-                             tuple((h, tuple(c)) for h, c in cards["holders"].items())),
-                   data["clock_minutes"], data["dawn_minutes"], data["briefing"],
-                   data["briefing_tier"], tuple(tuple(u) for u in data["briefing_uses"]))
-
-    def evolve(self, **changes: Any) -> "State":
-        return replace(self, **changes)
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One journal line: a command with its inputs, seed, scripted choices and result."""
-
-    seq: int
-    command: str
-    inputs: dict[str, Any]
-    seed: int | None
-    choices: list[Any]
-    result: dict[str, Any]
-    undone_by: int | None = None
-    before: dict[str, Any] | None = field(default=None, repr=False)
 
 
 def _busy(path: str) -> MprError:

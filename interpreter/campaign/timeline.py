@@ -11,7 +11,7 @@ from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_SLEEP_HOURS
 
 from ..kinds.circulation import NEGATIVE_HOURS, Circulated, dawn, sleep
 from .pin import clock_text, dawn_of, dawns_between
-from .store import State
+from .state import State
 
 NOT_ADOPTED_NOTE = define(
     "MPR650", "{rule} is not adopted in this campaign: no cards change",
@@ -30,6 +30,9 @@ RESHUFFLED = define(
 NO_ITEM_CARDS = define(
     "MPR655", "no item holds cards at dawn: nothing to circulate",
     "夜明けの時点でカードを保持しているアイテムはありません: 循環するカードはありません", severity="info")
+NONE_CHOSEN = define(
+    "MPR656", "no card of {holder} was chosen (--count 0): nothing to circulate",
+    "{holder} の札は1枚も選ばれていません（--count 0）: 循環するカードはありません", severity="info")
 BAD_MINUTES = define(
     "MPR635", "{field} must be a whole number of minutes from 0 to {limit}, not {value!r}",
     "{field} には 0〜{limit} の整数（分）を指定してください（指定値: {value!r}）")

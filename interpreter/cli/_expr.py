@@ -18,6 +18,7 @@ from ..trace import jsonable
 from .output import bar, print_error
 
 _NUMBER = re.compile(r"-?\d+(/\d+)?")
+_SHOWN = 72  # characters of an expression line shown under an error
 
 BAD_VAR = define(
     "MPR013", "--var takes NAME=VALUE with a YAML value (e.g. xs=[1200, 800], item.quality=傑作): {detail}",
@@ -136,11 +137,22 @@ def show_expression_error(error: MprError, text: str, lang: str) -> int:
     loc = error.loc
     if loc is not None and loc.column is not None and loc.file is None:
         lines = text.splitlines() or [""]
-        line = lines[min(max((loc.line or 1) - 1, 0), len(lines) - 1)]
-        column = max(1, loc.column)
+        line, column = _window(lines[min(max((loc.line or 1) - 1, 0), len(lines) - 1)],
+                               max(1, loc.column))
         print(f"  {line}", file=sys.stderr)
         print("  " + " " * display_width(line[:column - 1]) + "^", file=sys.stderr)
     return error.exit_code
+
+
+def _window(line: str, column: int) -> tuple[str, int]:
+    """At most _SHOWN characters of a long line around ``column`` (cut ends marked …), and the
+    column inside what is shown."""
+    if len(line) <= _SHOWN:
+        return line, column
+    start = max(0, min(column - 1 - _SHOWN // 2, len(line) - _SHOWN))
+    end = start + _SHOWN
+    head = "…" if start else ""
+    return head + line[start:end] + ("…" if end < len(line) else ""), column - start + len(head)
 
 
 def show(value: Any) -> str:

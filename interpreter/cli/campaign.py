@@ -39,7 +39,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--ruleset", default=None, metavar="DIR")
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.add_argument("--start", default=None, metavar="HH:MM", help="clock at the start (default: dawn)")
-    p.add_argument("--adopt", action="append", default=[], metavar="RULE=yes|no")
+    p.add_argument("--adopt", action="append", default=[], metavar="RULE[=yes|no]",
+                   help="adopt RULE in this campaign (R0); RULE=no leaves it out; recorded in the file")
     p.add_argument("--no-adopt", action="append", default=[], metavar="RULE",
                    help="leave RULE out of this campaign (R0); recorded in the file")
     p.add_argument("--param", action="append", default=[], metavar="RULE.NAME=YAML")
@@ -102,14 +103,14 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
     adopt: dict[str, bool] = {}
     for text in args.adopt:
         rule, sep, value = text.partition("=")
-        if not sep or value.lower() not in ("yes", "no", "true", "false"):
+        if not rule or (sep and value.lower() not in ("yes", "no", "true", "false")):
             raise MprError(BAD_SWITCH, Location(path="--adopt"), option="--adopt",
-                           expected="RULE=yes or RULE=no", text=text)
-        adopt[rule] = value.lower() in ("yes", "true")
+                           expected="RULE, RULE=yes or RULE=no", text=text)
+        adopt[rule] = not sep or value.lower() in ("yes", "true")
     for rule in args.no_adopt:
         if adopt.get(rule, False):
             raise MprError(BAD_SWITCH, Location(path="--no-adopt"), option="--no-adopt",
-                           expected="a rule not also given with --adopt RULE=yes", text=rule)
+                           expected="a rule not also adopted with --adopt", text=rule)
         adopt[rule] = False
     params: dict[str, dict] = {}
     for text in args.param:

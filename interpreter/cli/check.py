@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from rules_dsl.dice import parse_dice_list, source_from_args
+    from rules_dsl.dice import parse_dice_list, refuse_two_sources, source_from_args
 
     from .. import core_check
     from ..trace import fraction_text
@@ -42,6 +42,7 @@ def handle(args: argparse.Namespace) -> int:
             label = "成功率" if args.lang == "ja" else "success probability"
             print(f"({spec.notation}) {label} {fraction_text(p)} ({percent:.2f}%)")
         return EXIT_OK
+    refuse_two_sources(args.seed, args.dice)
     if args.dice is not None:
         outcome = core_check.resolve(spec, parse_dice_list(args.dice))
     else:

@@ -51,15 +51,16 @@ def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     return overrides
 
 
-def read_input(name: str | None) -> tuple[Any, dict, str | None]:
-    """The input data, its positions and its file name (``-``: standard input)."""
+def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
+    """The input data, its positions, its file name (``-``: standard input) and its written
+    scalars (for the "write it in quotes" hint)."""
     from rules_dsl.errors import Location, MprError
     from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
     from ..documents import TOO_LARGE, load_file, load_text
 
     if name is None:
-        return {}, {}, None
+        return {}, {}, None, {}
     if name == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
@@ -70,11 +71,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None]:
     else:
         docs, file = load_file(name, max_bytes=MAX_INPUT_FILE_BYTES), name
     if not docs:
-        return {}, {}, file
+        return {}, {}, file, {}
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
-    return docs[0].data, docs[0].positions, file
+    return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -82,16 +83,22 @@ def handle(args: argparse.Namespace) -> int:
     from rules_dsl.errors import MprError
 
     from .. import engine
+    from ..inputs import INVALID_INPUT, check_inputs
     from ..ruleset import load_ruleset
     from ..trace import render_tree
     from .output import print_json
 
     overrides = parse_params(args.param)
-    data, positions, file = read_input(args.input)
+    data, positions, file, texts = read_input(args.input)
     dice = source_from_args(args.seed, args.dice)
     ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang)
-    result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,
-                        input_positions=positions, input_file=file)
+    try:
+        result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,
+                            input_positions=positions, input_file=file)
+    except MprError as error:
+        if error.code == INVALID_INPUT and texts:  # again, with the written text of each value
+            check_inputs(ruleset.rule(args.rule), data, positions, file, args.lang, texts)
+        raise
     if isinstance(dice, ScriptedDice) and dice.unused:
         warning = MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
                            values=",".join(map(str, dice.unused)), used=len(dice.rolled))

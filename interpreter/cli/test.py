@@ -24,29 +24,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from rules_dsl.errors import Location, MprError, render
+    from rules_dsl.errors import render
 
     from ..examples import run_examples
-    from ..ruleset import MANIFEST, collect, display_path
-    from ..validation import bundled_targets
+    from ..ruleset import collect, display_path
+    from ..validation import bundled_targets, expand
     from .output import print_json
-    from .validate import NO_SUCH_PATH
+    from .validate import check_paths
 
-    targets = [Path(p) for p in args.paths] or bundled_targets()
+    paths = args.paths or [str(p) for p in bundled_targets()]
+    check_paths(paths)
     outcomes, broken = [], []
-    for target in targets:
-        if not target.exists():
-            raise MprError(NO_SUCH_PATH, Location(path="PATH"), path=str(target))
-        only = None
-        root = target
-        if target.is_file() and target.name != MANIFEST and (target.parent / MANIFEST).is_file():
-            root, only = target.parent, {display_path(target)}
+    for root, only in expand(paths):
         ruleset, findings = collect(root, args.lang)
         errors = [d for d in findings if d.severity == "error"]
         if ruleset is None or errors:
-            broken.append((str(target), errors))
+            broken.append((display_path(root), errors))
             continue
         outcomes.extend(run_examples(ruleset, args.lang, only))
     failed = [o for o in outcomes if not o.passed]
@@ -57,7 +50,8 @@ def handle(args: argparse.Namespace) -> int:
         for target, errors in broken:
             print(f"{target}: {RULESET_ERRORS} {render(RULESET_ERRORS, {'target': target}, args.lang)}")
             for d in errors:
-                print(f"  {d.file}:{d.line}:{d.column}: {d.code} {d.message}")
+                where = ":".join(str(p) for p in (d.file, d.line, d.column) if p is not None)
+                print(f"  {where or d.path or target}: {d.code} {d.message}")
         for o in outcomes:
             status = "PASS" if o.passed else "FAIL"
             print(f"{status} {o.file}:{o.line} {o.rule} :: {o.name}")

@@ -28,29 +28,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def handle(args: argparse.Namespace) -> int:
+def check_paths(paths: list[str]) -> None:
+    """Refuse (exit 2) a ``PATH`` that does not exist or cannot be read."""
     import os
     from pathlib import Path
 
     from rules_dsl.errors import Location, MprError
 
-    from ..validation import bundled_targets, validate_paths
-    from .output import colour_enabled, print_json
-
-    paths = args.paths or [str(p) for p in bundled_targets()]
     for path in paths:
         if not Path(path).exists():
             raise MprError(NO_SUCH_PATH, Location(path="PATH"), path=path)
         if not os.access(path, os.R_OK):
             raise MprError(UNREADABLE_PATH, Location(path="PATH"), path=path)
+
+
+def handle(args: argparse.Namespace) -> int:
+    from ..validation import bundled_targets, validate_paths
+    from .output import colour_enabled, print_json
+
+    paths = args.paths or [str(p) for p in bundled_targets()]
+    check_paths(paths)
     findings = validate_paths(paths, args.lang)
     if args.format == "json":
         print_json([d.to_json() for d in findings])
     elif args.format == "github":
         for d in findings:
             level = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
-            print(f"::{level} file={d.file or ''},line={d.line or 1},col={d.column or 1},"
-                  f"title={d.code}::{_escape(d.message)}")
+            print(f"::{level} file={_escape_property(d.file or '')},line={d.line or 1},"
+                  f"col={d.column or 1},title={d.code}::{_escape(d.message)}")
     else:
         colour = colour_enabled()
         for d in findings:
@@ -62,5 +67,10 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _escape(text: str) -> str:
-    """GitHub annotation data: ``%``, CR and LF escaped."""
+    """GitHub workflow-command data: ``%``, CR and LF escaped."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    """A workflow-command property (``file=``): the data escapes, and ``:`` and ``,`` too."""
+    return _escape(text).replace(":", "%3A").replace(",", "%2C")

@@ -21,8 +21,8 @@ SHARES_DO_NOT_SUM = define(
     "MPR522", "the shares sum to {total}, but the cost is {cost}",
     "負担額の合計が {total} ですが、必要な生活ポイントは {cost} です")
 UNEVEN_WITHOUT_CONSENT = define(
-    "MPR523", "the shares {shares} are uneven (they differ by more than 1): every resident must consent (consent: true)",
-    "負担額 {shares} は不均等です（差が1を超えます）。同居するＰＣ全員の同意（consent: true）が必要です")
+    "MPR523", "the shares ({shares}) are uneven (they differ by more than 1): every resident must consent (consent: true)",
+    "負担額（{shares}）は不均等です（差が1を超えます）。同居するＰＣ全員の同意（consent: true）が必要です")
 NEGATIVE_AMOUNT = define(
     "MPR524", "{field} is {value}, but it cannot be negative",
     "{field} が {value} ですが、負の値にはできません")
@@ -38,6 +38,9 @@ NOT_WHOLE = define(
 BAD_REMAINDER_TO = define(
     "MPR528", "parameter remainder_to of {rule} must be 'first' or 'last', got {value!r}",
     "{rule} のパラメータ remainder_to は 'first' か 'last' でなければなりません（値: {value!r}）")
+NOT_A_MAPPING = define(
+    "MPR529", "{field} must be a mapping from a resident to a whole number, got {value!r}",
+    "{field} は同居者から整数への対応でなければなりません（値: {value!r}）")
 
 REMAINDER_TO = ("first", "last")
 
@@ -72,9 +75,17 @@ def check_members(members: Any, field: str = "residents") -> list[str]:
     return [str(pc) for pc in members]
 
 
-def explicit_shares(cost: int, members: Sequence[str], shares: Mapping[str, Any],
+def per_resident(value: Any, field: str) -> Mapping[str, Any]:
+    """``value`` if it is a mapping (resident -> amount), else a coded error naming ``field``."""
+    if not isinstance(value, Mapping):
+        raise MprError(NOT_A_MAPPING, Location(path=field), field=field, value=value)
+    return value
+
+
+def explicit_shares(cost: int, members: Sequence[str], shares: Any,
                     consent: bool) -> dict[str, int]:
     """The given shares in the members' order, if they are a legal split of ``cost`` (R14)."""
+    shares = per_resident(shares, "shares")
     for pc in shares:
         if pc not in members:
             raise MprError(SHARE_NOT_RESIDENT, Location(path=f"shares.{pc}"), pc=pc,
@@ -92,7 +103,8 @@ def explicit_shares(cost: int, members: Sequence[str], shares: Mapping[str, Any]
     if total != cost:
         raise MprError(SHARES_DO_NOT_SUM, Location(path="shares"), total=total, cost=cost)
     if max(split.values()) - min(split.values()) > 1 and not consent:
-        raise MprError(UNEVEN_WITHOUT_CONSENT, Location(path="consent"), shares=split)
+        raise MprError(UNEVEN_WITHOUT_CONSENT, Location(path="consent"),
+                       shares=", ".join(f"{pc}: {amount}" for pc, amount in split.items()))
     return split
 
 

@@ -99,7 +99,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
         return value
     ability = whole(inputs[attribute], attribute)
     if not env["required"]:
-        ctx.trace.add("note", "no check: it succeeds without a roll", 1)
+        ctx.trace.add("note", _WORDS["ja" if ctx.lang == "ja" else "en"]["no_check"], 1)
         value["probability"] = _probability(1)
         return value
     rules = core_check.CheckRules.from_parameters(ctx.ruleset.parameters)

@@ -23,8 +23,10 @@ CARDS_NEEDED = define(
     "MPR612", "selection {selection} needs the chosen cards (--cards), {count} of them",
     "選択方法 {selection} では選んだカード（--cards）を {count} 枚指定してください")
 ALL_OR_COUNT = define(
-    "MPR613", "say which cards to circulate: all of them, or a count (not both)",
-    "循環させるカードを指定してください: すべて（--all）か枚数（--count）のどちらか一方です")
+    "MPR613", "say which cards to circulate: all of them (--all), or some (--count N, --cards, or both); "
+              "--all takes neither of the others",
+    "循環させるカードを指定してください: すべて（--all）か、一部（--count N、--cards、またはその両方）です。"
+    "--all はほかの2つと一緒には指定できません")
 UNKNOWN_TRIGGER = define(
     "MPR614", "unknown circulation {trigger!r}: use sleep, dawn or special",
     "不明な循環 {trigger!r} です。sleep、dawn、special のいずれかを指定してください")
@@ -64,7 +66,7 @@ class Circulated:
 
     state: DeckState
     changes: tuple[Change, ...] = ()
-    reason: str | None = None  # "short_sleep", "no_cards" when nothing circulated
+    reason: str | None = None  # "short_sleep", "no_cards", "none_chosen" when nothing circulated
     reshuffles: int = 0
 
     @property
@@ -137,7 +139,7 @@ def special(state: DeckState, spec: DeckSpec, holder: str, dice: DiceSource, *,
             raise MprError(NEGATIVE_COUNT, Location(path="--count"), count=count)
         chosen = _chosen(held, holder, count, selection, cards, dice)
     if not chosen:
-        return Circulated(state, reason="no_cards")
+        return Circulated(state, reason="none_chosen" if held else "no_cards")
     return circulate(state, spec, [(holder, tuple(chosen), holder)], dice)
 
 

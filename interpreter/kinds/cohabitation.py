@@ -8,7 +8,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define
 
 from . import Kind
-from ._reasons import reason
+from ._reasons import EXPECTED, reason
 from .allocation import (NEGATIVE_AMOUNT, SHARES_DO_NOT_SUM, UNEVEN_WITHOUT_CONSENT,
                          check_members, whole)
 
@@ -35,17 +35,34 @@ BAD_RULE_PARAM = define(
     "MPR536", "parameter {name} of {rule} must be {expected}, got {value!r}",
     "{rule} のパラメータ {name} は {expected} でなければなりません（値: {value!r}）")
 
+BAD_INPUT = define(
+    "MPR537", "{field} must be {expected[en]}, got {value!r}",
+    "{field} は {expected[ja]} でなければなりません（値: {value!r}）")
+
 _SPLIT_REASONS = (SHARES_DO_NOT_SUM, UNEVEN_WITHOUT_CONSENT)
+
+
+def _expect(ok: bool, field: str, expected: str, value: Any) -> None:
+    """A coded error naming ``field`` unless ``ok`` (a rule whose own ``inputs`` schema is looser
+    than the bundled one still gets located errors, never a traceback)."""
+    if not ok:
+        raise MprError(BAD_INPUT, Location(path=field), field=field, expected=EXPECTED[expected],
+                       value=value)
+
+
+def _names(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(v, str) for v in value)
 
 
 def _residents(inputs: dict[str, Any]) -> list[dict[str, Any]]:
     residents = inputs.get("residents")
     if isinstance(residents, list):
         for i, resident in enumerate(residents):
-            if not isinstance(resident, dict) or "id" not in resident:
-                raise MprError(BAD_RULE_PARAM, Location(path=f"residents[{i}]"),
-                               name=f"residents[{i}]", rule="input",
-                               expected="a mapping with id, region and residence", value=resident)
+            _expect(isinstance(resident, dict) and isinstance(resident.get("id"), str),
+                    f"residents[{i}]", "resident", resident)
+            for field in ("facilities", "activities"):
+                _expect(resident.get(field) is None or _names(resident[field]),
+                        f"residents[{i}].{field}", "names", resident.get(field))
         check_members([r["id"] for r in residents], "residents")
     else:
         check_members(residents, "residents")
@@ -87,6 +104,9 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     minimum = ctx.param(rule, "min_residents")
     not_shareable = ctx.param(rule, "non_shareable_residences")
     costs = inputs.get("costs") or {}
+    _expect(isinstance(costs, dict), "costs", "costs", costs)
+    facility_data = inputs.get("facility_data") or {}
+    _expect(isinstance(facility_data, dict), "facility_data", "facility_data", facility_data)
     region_cost = whole(costs.get("region", 0), "costs.region")
     residence_cost = whole(costs.get("residence", 0), "costs.residence")
     for field, value in (("costs.region", region_cost), ("costs.residence", residence_cost)):
@@ -117,9 +137,9 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
             raise
         split = None
         path = error.loc.path if error.loc and error.loc.path else "shares"
-        reasons.append({"code": error.code, "path": path, "message": error.message(lang)})
+        reasons.append({"code": error.code, "message": error.message(lang), "path": path})
 
-    facilities, notes = _facilities(residents, inputs.get("facility_data") or {}, lang)
+    facilities, notes = _facilities(residents, facility_data, lang)
     life_points = {pc: {"region": region_cost,
                         "residence": None if split is None else split[pc],
                         "total": None if split is None else region_cost + split[pc]}

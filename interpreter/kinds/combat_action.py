@@ -34,8 +34,8 @@ WRONG_STEP = define(
     "MPR726", "{action} is declared just before {expected}, but the attack is at {step}",
     "{action} は「{expected}」の直前に宣言するものですが、攻撃は「{step}」の段階です")
 OUT_OF_RANGE = define(
-    "MPR727", "{user} is {distance} from {target}; {action} reaches {range} area(s)",
-    "{user} から {target} までは {distance}です。{action} は {range}エリア以内のキャラクターにしか使えません")
+    "MPR727", "{where[en]}; {action} reaches {range} area(s)",
+    "{where[ja]}。{action} は {range}エリア以内のキャラクターにしか使えません")
 SELF_TARGET = define(
     "MPR728", "{user} is the attacked character itself: {action} takes the attack in another's place",
     "{user} は攻撃の対象本人です。{action} は他のキャラクターの代わりに攻撃を受けるものです")
@@ -45,8 +45,9 @@ UNDECLARED_STEP = define(
 
 UNSTATED = {"en": "no effect of the rule applies to the user's state: it is left unchanged; the GM decides",
             "ja": "使用者のこの状態に当てはまる効果がルールにないため、状態は変更していません。GMが判断してください"}
-AREAS_WORD = {"en": "{n} area(s)", "ja": "{n}エリア"}
-UNREACHABLE = {"en": "not connected", "ja": "つながっていません"}
+DISTANCE = {"en": "{user} is {n} area(s) from {target}", "ja": "{user} から {target} までは {n}エリアです"}
+UNREACHABLE = {"en": "{user} and {target} are in areas that are not connected",
+               "ja": "{user} と {target} のエリアはつながっていません"}
 WHAT = {"area": {"en": "area", "ja": "エリア"}, "character": {"en": "character", "ja": "キャラクター"}}
 ROLES = {"user": {"en": "the user", "ja": "使用者"}, "attacker": {"en": "the attacker", "ja": "攻撃者"},
          "target": {"en": "the target", "ja": "攻撃の対象"}}
@@ -209,9 +210,10 @@ def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: s
         errors.append(reason(SELF_TARGET, "user", lang, user=user, action=action))
     distance = battle.distance(user, battle.target)
     if distance is None or distance > range_areas:
-        shown = UNREACHABLE[lang] if distance is None else AREAS_WORD[lang].format(n=distance)
-        errors.append(reason(OUT_OF_RANGE, "user", lang, user=user, target=battle.target,
-                             distance=shown, action=action, range=range_areas))
+        phrase = UNREACHABLE if distance is None else DISTANCE
+        where = {k: v.format(user=user, target=battle.target, n=distance) for k, v in phrase.items()}
+        errors.append(reason(OUT_OF_RANGE, "user", lang, where=where, action=action,
+                             range=range_areas))
     before = battle.characters[user]
     target_after = dict(battle.characters[battle.target], receives_attack=True)
     user_after = {"acted": before["acted"],

@@ -15,7 +15,7 @@ from ..expression_names import compiled
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
 from ._reasons import text as localized
-from .allocation import NO_RESIDENTS, check_members, whole
+from .allocation import NO_RESIDENTS, check_members, per_resident, whole
 from .leisure_dedup import (TOO_MANY_STATES, UNRESOLVED, Event, LeisureTable, Policy, Resolution,
                             leisure_distribution, obtained_after, resolve_roll)
 from .roll_table import roll_distribution, row_for, table_range
@@ -51,7 +51,7 @@ _LABELS = {"en": {None: "individual event", UNRESOLVED: "unresolved (the GM deci
 
 def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
     tables = ctx.param(rule, "tables")
-    if name not in tables:
+    if not isinstance(name, str) or name not in tables:
         raise MprError(UNKNOWN_TABLE, Location(path="table"), name=name, rule=rule.id,
                        known=", ".join(tables), hint=did_you_mean(name, tables))
     return ctx.ruleset.rule(tables[name])
@@ -118,7 +118,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     table = leisure_table(table_rule, ctx.param(rule, "shared_tag"))
     policy = policy_of(rule, inputs, ctx)
     residents = residents_of(inputs)
-    given = inputs.get("rolls") or {}
+    given = per_resident(inputs.get("rolls") or {}, "rolls")
     for pc in given:
         if pc not in residents:
             raise MprError(ROLL_NOT_RESIDENT, Location(path=f"rolls.{pc}"), pc=pc,

@@ -149,21 +149,47 @@ def _conjuncts(node: ast.Node) -> Iterator[ast.Node]:
         yield node
 
 
-def _contradiction(tree: ast.Node) -> bool:
-    """``x == 'a' and ... and x == 'b'``: one path required to equal two different literals."""
-    required: dict[str, Any] = {}
+FLIPPED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+
+
+def _comparisons(tree: ast.Node) -> Iterator[tuple[str, str, ast.Node]]:
+    """``(path, op, literal)`` for each comparison of a dice-free expression with a literal that
+    the condition requires (a conjunct, or a link of a chained comparison)."""
     for part in _conjuncts(tree):
-        if not (isinstance(part, ast.Compare) and part.ops == ("==",)):
+        if not isinstance(part, ast.Compare):
             continue
-        left, right = part.operands
-        if isinstance(left, LITERALS):
-            left, right = right, left
-        if not isinstance(right, LITERALS) or isinstance(left, LITERALS) or _has_dice(left):
+        for op, left, right in zip(part.ops, part.operands, part.operands[1:]):
+            if op not in FLIPPED:
+                continue
+            if isinstance(left, LITERALS):
+                left, right, op = right, left, FLIPPED[op]
+            if isinstance(right, LITERALS) and not isinstance(left, LITERALS) and not _has_dice(left):
+                yield ast.dump(left), op, right
+
+
+def _contradiction(tree: ast.Node) -> bool:
+    """One path required to equal two different literals (``x == 'a' and x == 'b'``), or to lie
+    in an empty interval of numbers (``n > 5 and n < 3``, ``n == 2 and n >= 4``)."""
+    equal: dict[str, Any] = {}
+    low: dict[str, tuple[int, bool]] = {}  # the bound and whether it is strict
+    high: dict[str, tuple[int, bool]] = {}
+    for key, op, literal in _comparisons(tree):
+        if op == "==":
+            value = (type(literal).__name__, getattr(literal, "value", None))
+            if equal.setdefault(key, value) != value:
+                return True
+        if not isinstance(literal, ast.Number):
             continue
-        key, value = ast.dump(left), (type(right).__name__, getattr(right, "value", None))
-        if required.setdefault(key, value) != value:
-            return True
-    return False
+        bounds = {"==": ((literal.value, False), (literal.value, False)),
+                  ">": ((literal.value, True), None), ">=": ((literal.value, False), None),
+                  "<": (None, (literal.value, True)), "<=": (None, (literal.value, False))}[op]
+        if bounds[0] is not None and (key not in low or bounds[0] > low[key]):
+            low[key] = bounds[0]
+        if bounds[1] is not None and (key not in high or (bounds[1][0], not bounds[1][1])
+                                      < (high[key][0], not high[key][1])):
+            high[key] = bounds[1]
+    return any(key in high and (low[key][0] > high[key][0] or (
+        low[key][0] == high[key][0] and (low[key][1] or high[key][1]))) for key in low)
 
 
 def _has_dice(node: ast.Node) -> bool:

@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .plan import (Line, Outcome, Violation, choice, field_of, flag, join, mapping, name,
-                   sequence, whole)
+from .plan import (Line, Outcome, Violation, choice, field_of, flag, join, name, record, sequence,
+                   whole)
+
+
+MONEY = ("initial", "scenarios", "spells_spent", "converted", "from_spells")
+"""The fields of an item plan's ``money``."""
 
 
 def _purchases(value: Any, phases: list[str], path: str) -> list[dict[str, Any]]:
@@ -15,10 +19,10 @@ def _purchases(value: Any, phases: list[str], path: str) -> list[dict[str, Any]]
     records = []
     for i, raw in enumerate(sequence(value, path)):
         here = join(path, i)
-        record = mapping(raw, here)
-        records.append({"name": name(field_of(record, "name", here), join(here, "name")),
-                        "price": whole(field_of(record, "price", here), join(here, "price")),
-                        "phase": choice(field_of(record, "phase", here), phases,
+        entry = record(raw, here, ("name", "price", "phase"))
+        records.append({"name": name(field_of(entry, "name", here), join(here, "name")),
+                        "price": whole(field_of(entry, "price", here), join(here, "price")),
+                        "phase": choice(field_of(entry, "phase", here), phases,
                                         join(here, "phase"), "phase")})
     return records
 
@@ -29,7 +33,7 @@ def check_items(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outcome:
     skill acquisitions) and ``from_spells`` (ordinary money the spell rebuild left) join the
     money spent after the creation phase."""
     phases = [str(p) for p in sequence(params.get("phases"), "params.phases")]
-    money = mapping(plan.get("money"), "money")
+    money = record(plan.get("money"), "money", MONEY)
     initial = whole(field_of(money, "initial", "money"), "money.initial")
     scenarios = whole(field_of(money, "scenarios", "money"), "money.scenarios")
     spells_spent = whole(field_of(money, "spells_spent", "money"), "money.spells_spent")

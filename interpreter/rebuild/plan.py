@@ -145,6 +145,14 @@ def mapping(value: Any, path: str) -> Mapping[str, Any]:
     return value
 
 
+def record(value: Any, path: str, keys: Sequence[str]) -> Mapping[str, Any]:
+    """A mapping whose keys are all among ``keys``: a misspelt field is refused, not ignored."""
+    found = mapping(value, path)
+    for key in found:
+        choice(key, keys, join(path, str(key)), "field")
+    return found
+
+
 def sequence(value: Any, path: str) -> Sequence[Any]:
     if value is None:
         raise _absent(path)

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .plan import (Line, Outcome, Violation, choice, field_of, flag, join, mapping, name,
-                   sequence, unique, whole)
+                   record, sequence, unique, whole)
 
 
 def _skills(value: Any, ranks: Mapping[str, int], path: str) -> list[dict[str, Any]]:
@@ -15,9 +15,9 @@ def _skills(value: Any, ranks: Mapping[str, int], path: str) -> list[dict[str, A
     records = []
     for i, raw in enumerate(sequence(value, path)):
         here = join(path, i)
-        record = mapping(raw, here)
-        records.append({"name": name(field_of(record, "name", here), join(here, "name")),
-                        "rank": choice(field_of(record, "rank", here), ranks, join(here, "rank"),
+        entry = record(raw, here, ("name", "rank"))
+        records.append({"name": name(field_of(entry, "name", here), join(here, "name")),
+                        "rank": choice(field_of(entry, "rank", here), ranks, join(here, "rank"),
                                        "rank")})
     unique(records, path)
     return records

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .plan import (Line, at_least, Outcome, Violation, choice, field_of, join, keyed, mapping, name,
+from .plan import (Line, at_least, Outcome, Violation, choice, field_of, join, keyed, name, record,
                    sequence, unique, whole)
 
 
@@ -16,13 +16,14 @@ def _spells(value: Any, path: str, sources: list[str] | None, first_tier: int
     records = []
     for i, raw in enumerate(sequence(value, path)):
         here = join(path, i)
-        record = mapping(raw, here)
-        spell = {"name": name(field_of(record, "name", here), join(here, "name")),
-                 "school": name(field_of(record, "school", here), join(here, "school")),
-                 "tier": at_least(field_of(record, "tier", here), first_tier, join(here, "tier")),
-                 "cost": whole(field_of(record, "cost", here), join(here, "cost"))}
+        keys = ("name", "school", "tier", "cost") + (("paid_from",) if sources is not None else ())
+        entry = record(raw, here, keys)
+        spell = {"name": name(field_of(entry, "name", here), join(here, "name")),
+                 "school": name(field_of(entry, "school", here), join(here, "school")),
+                 "tier": at_least(field_of(entry, "tier", here), first_tier, join(here, "tier")),
+                 "cost": whole(field_of(entry, "cost", here), join(here, "cost"))}
         if sources is not None:
-            spell["paid_from"] = choice(field_of(record, "paid_from", here), sources,
+            spell["paid_from"] = choice(field_of(entry, "paid_from", here), sources,
                                         join(here, "paid_from"), "purse")
         records.append(spell)
     unique(records, path)
