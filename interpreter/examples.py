@@ -110,10 +110,35 @@ def _actual(view: Ruleset, rule: Rule, index: int, lang: str) -> Any:
         result = engine.run(view, rule.id, example.get("input") or {}, dice, lang=lang,
                             input_positions=_positions(rule, index), input_file=rule.file)
     except MprError as error:
+        error = _with_written_texts(error, rule, index, lang)
         return _error(error.code, error.message(lang), error.loc)
     if isinstance(dice, ScriptedDice) and dice.unused:
         return {"value": jsonable(result.value), "unused_dice": dice.unused}
     return jsonable(result.value)
+
+
+def _with_written_texts(error: MprError, rule: Rule, index: int, lang: str) -> MprError:
+    """An input error of example ``index`` checked again with the text written for each value,
+    so that a YAML 1.1 trap (``no``, ``1:30``, ``010``) says "write it in quotes"."""
+    from .documents import load_file
+    from .inputs import INVALID_INPUT, check_inputs
+
+    if error.code != INVALID_INPUT or not rule.file:
+        return error
+    try:
+        documents = load_file(rule.file)
+    except MprError:
+        return error
+    prefix = ("examples", index, "input")
+    texts = {path[len(prefix):]: text for doc in documents
+             if isinstance(doc.data, dict) and doc.data.get("id") == rule.id
+             for path, text in doc.texts.items() if path[:len(prefix)] == prefix}
+    try:
+        check_inputs(rule, rule.doc["examples"][index].get("input") or {}, _positions(rule, index),
+                     rule.file, lang, texts)
+    except MprError as better:
+        return better
+    return error
 
 
 def _error(code: str, message: str, where: Location | None) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules_dsl.errors import EXIT_USAGE, Diagnostic, Location, MprError, define, diagnostic
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define, diagnostic
 
 from . import variants
 from .documents import load_file
@@ -31,6 +31,9 @@ NO_RULESET = define(
     "{path}: ルールセット（{manifest} のあるディレクトリ）でもルールファイルでもありません",
     exit_code=EXIT_USAGE)
 
+RULESET_MISSING = define(
+    "MPR414", "ruleset {path}: no such file or directory",
+    "ルールセット {path}: そのようなファイルやディレクトリはありません", exit_code=EXIT_STATE)
 
 @dataclass
 class _Layer:
@@ -203,8 +206,15 @@ def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:
 def load_ruleset(path: str | Path | None = None, *,
                  param_overrides: dict[str, dict] | None = None,
                  adopt: dict[str, bool] | None = None, lang: str = "en") -> Ruleset:
-    """The ruleset at ``path`` (None: the bundled one), or an ``MprError`` naming its errors."""
+    """The ruleset at ``path`` (None: the bundled one), or an ``MprError`` naming its errors.
+
+    A path that does not exist is a state error (exit 3), a path that is not a ruleset a usage
+    error (exit 2), a ruleset with errors a finding (exit 1)."""
+    if path is not None and not Path(path).exists():
+        raise MprError(RULESET_MISSING, Location(path="--ruleset"), path=str(path))
     ruleset, findings = collect(path, lang, param_overrides=param_overrides, adopt=adopt)
+    if ruleset is None and len(findings) == 1 and findings[0].code == NO_RULESET:
+        raise MprError(NO_RULESET, Location(path="--ruleset"), path=str(path), manifest=MANIFEST)
     errors = [d for d in findings if d.severity == "error"]
     if ruleset is None or errors:
         first = errors[0] if errors else findings[0]

@@ -268,3 +268,28 @@ def test_a_dangling_link_in_a_searched_folder_is_located(capsys, tmp_path):
     code, out, _ = run_cli(capsys, "validate", str(tmp_path), "--format", "json")
     (finding,) = json.loads(out)
     assert code == 1 and (finding["code"], finding["file"]) == ("MPR407", str(tmp_path / "gone.yaml"))
+
+
+QUOTED = """\
+id: answers.count
+kind: SumTable
+source: R9
+title: {en: Answers}
+inputs: {type: object, properties: {answer: {enum: ["no", "yes"]}, at: {type: string}}}
+rows:
+  - {id: no_answer, when: "answer == 'no'", value: 1}
+examples:
+  - {name: unquoted no, input: {answer: no}, expect: 1}
+  - {name: unquoted time, input: {answer: "no", at: 1:30}, expect: 1}
+"""
+
+
+@pytest.mark.parametrize("name, words", [
+    ("unquoted no", "YAML reads no as false, not as text: write it in quotes: 'no'"),
+    ("unquoted time", "YAML reads 1:30 as 90, not as text: write it in quotes: '1:30'")])
+def test_an_example_input_yaml11_trap_says_to_quote(capsys, tables, name, words):
+    (tables / "events.yaml").write_text(QUOTED, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
+    (example,) = [e for e in json.loads(out)["examples"] if e["name"] == name]
+    assert code == 1 and example["actual"]["error"] == "MPR500"
+    assert words in example["actual"]["message"]

@@ -204,3 +204,15 @@ def test_the_console_script_exits_with_the_status(tmp_path) -> None:
     done = subprocess.run([sys.executable, "-m", "interpreter", "campaign", "show",
                            str(tmp_path / "none.db")], cwd=ROOT, capture_output=True, text=True)
     assert done.returncode == EXIT_STATE and "MPR623" in done.stderr
+
+
+@pytest.mark.parametrize("argv, code, status", [
+    (["run", "procurement.rarity", "--ruleset", "{missing}"], "MPR414", 3),
+    (["prob", "procurement.check", "--ruleset", "{missing}"], "MPR414", 3),
+    (["run", "procurement.rarity", "--ruleset", "{empty}"], "MPR407", 2),
+])
+def test_a_ruleset_option_that_names_no_ruleset(tmp_path, capsys, argv, code, status):
+    (tmp_path / "empty").mkdir()
+    paths = {"missing": str(tmp_path / "missing"), "empty": str(tmp_path / "empty")}
+    assert main([arg.format(**paths) for arg in argv]) == status
+    assert code in capsys.readouterr().err

@@ -348,6 +348,7 @@ def test_character_links_feed_both_ways() -> None:
     ({"spells": spells([{"name": "a", "tier": 1, "cost": 1, "paid_from": "free"}], [])}, "MPR801",
      "spells.learned[0].school"),
     ({"items": items(1, 1, 0, money={"converted": 5})}, "MPR812", "items.money.converted"),
+    ({"spells": spells([], [], spell_only=500, ordinary=3000)}, "MPR824", "spells.money.ordinary"),
 ])
 def test_character_bad_input_names_the_part(changes: dict, code: str, path: str) -> None:
     with pytest.raises(MprError) as caught:

@@ -61,6 +61,8 @@ LOCATED = [  # (rule, input text, the field's path, code, the text the error poi
      "items.purchases[1].qty", "MPR800", "2}]"),
     ("rebuild.character", (CHARACTER % "expert").replace("to_money: 1", "to_mony: 1"),
      "abilities.to_mony", "MPR500", "to_mony"),
+    ("rebuild.character", (CHARACTER % "expert") + "  money: {spell_only: 500, ordinary: 3000}\n",
+     "spells.money.ordinary", "MPR824", "3000}"),
     ("rebuild.character", "gm_permit_conversion: true\n" + CHARACTER % "expert",
      "gm_permit_conversion", "MPR500", "gm_permit_conversion"),
 ]

@@ -259,3 +259,34 @@ def test_a_character_is_legal_iff_its_linked_parts_are(plan: dict) -> None:
              "from_spells": spells.values["left"]["ordinary"]}
     items = check_items({**plan["items"], "money": money}, IP)
     assert outcome.legal == all(p.legal for p in (abilities, skills, spells, items))
+
+
+# ---- any plan data: a result or a coded, located error, never another exception -------------
+
+FIELDS = ["before", "after", "to_skills", "to_money", "from_skills", "to_abilities", "immature",
+          "gm_permits_conversion", "money", "purchases", "learned", "relearn", "initial",
+          "scenarios", "spells_spent", "name", "rank", "price", "phase", "school", "tier", "cost",
+          "paid_from", "spell_only", "ordinary", "abilities", "skills", "items", "spells", *NAMES,
+          "novice", "master", "creation", "free"]
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 25), st.sampled_from(FIELDS),
+                    st.floats(allow_nan=False, allow_infinity=False), st.text(max_size=3))
+DATA = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(FIELDS), inner, max_size=6)),
+    max_leaves=30)
+PART_CHECKS = [(check_abilities, AP), (check_skills, SP), (check_items, IP), (check_spells, PP),
+               (check_character, {"abilities": AP, "skills": SP, "items": IP, "spells": PP})]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(PART_CHECKS), st.dictionaries(st.sampled_from(FIELDS), DATA, max_size=8))
+def test_any_plan_data_is_a_result_or_a_located_error(check, plan: dict) -> None:
+    from rules_dsl.errors import MprError
+
+    solve, params = check
+    try:
+        outcome = solve(plan, params)
+    except MprError as error:
+        assert error.code.startswith("MPR8") and error.loc and error.loc.path, error
+        assert error.message("ja") != error.message("en")
+    else:
+        assert outcome.legal == (not outcome.violations)

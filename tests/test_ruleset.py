@@ -149,7 +149,7 @@ def test_all_findings_at_once(tmp_path):
 def test_not_a_ruleset(tmp_path):
     with pytest.raises(MprError) as caught:
         load_ruleset(tmp_path)
-    assert caught.value.code == "MPR406" and "MPR407" in str(caught.value)
+    assert caught.value.code == "MPR407" and caught.value.exit_code == 2  # the argument is wrong
 
 
 ROLL = """\

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import yaml
 
 from interpreter.ruleset import collect
 from interpreter.semantic import annotated_paths, kind_schema_file
@@ -129,7 +129,7 @@ rows:
     ("n > 5 or n < 3", "1", []),
     ("n > 5 and n + 1 < 3", "1", []),
     ("n > 2d6 and n < 2", "1", []),
-    ("item.quality == '傑做' and n > 2 and n < 1", "1", ["MPR355", "MPR360"]),
+    ("item.quality == '傑做' and n > 2 and n < 1", "1", ["MPR360", "MPR355"]),
 ])
 def test_sum_table_expressions(tmp_path, when, value, expected):
     path = tmp_path / "s.yaml"
@@ -231,3 +231,22 @@ def test_roll_outside_the_table_is_refused(tmp_path):
     with pytest.raises(MprError) as caught:
         engine.run(ruleset, "t.events", {"roll": 14})
     assert caught.value.code == "MPR514"
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["==", "<", "<=", ">", ">="]), st.integers(-4, 4)),
+                min_size=1, max_size=4))
+def test_a_contradiction_is_never_satisfiable(parts):
+    """Sound: when the check says the conjunction never holds, no number (halves included) does."""
+    from fractions import Fraction
+
+    from interpreter.kinds.sum_table import _contradiction
+    from rules_dsl import compile_expression
+
+    text = " and ".join(f"n {op} {k}" for op, k in parts)
+    expression = compile_expression(text)
+    satisfiable = any(expression.evaluate({"n": Fraction(half, 2)}) for half in range(-12, 13))
+    if _contradiction(expression.ast):
+        assert not satisfiable, text
+    else:
+        assert satisfiable, text  # complete too, for comparisons with numbers only

@@ -3,6 +3,7 @@ sorted by file and line, as text, JSON or GitHub workflow annotations; exit 0 cl
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, define
 
@@ -57,7 +58,7 @@ def handle(args: argparse.Namespace) -> int:
             print(f"::{level} file={_escape_property(d.file or '')},line={d.line or 1},"
                   f"col={d.column or 1},title={d.code}::{_escape(d.message)}")
     else:
-        colour = colour_enabled()
+        colour = colour_enabled(sys.stdout)  # the stream of now, not of import time
         for d in findings:
             where = ":".join(str(p) for p in (d.file, d.line, d.column) if p is not None)
             code = f"{COLOURS.get(d.severity, '')}{d.code}\033[0m" if colour else d.code

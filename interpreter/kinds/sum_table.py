@@ -152,7 +152,16 @@ def _conjuncts(node: ast.Node) -> Iterator[ast.Node]:
 FLIPPED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 
-def _comparisons(tree: ast.Node) -> Iterator[tuple[str, str, ast.Node]]:
+def _literal(node: ast.Node) -> tuple[str, Any] | None:
+    """A literal as ``(type, value)`` (``-3`` included), else None."""
+    if isinstance(node, ast.Unary) and node.op == "-" and isinstance(node.operand, ast.Number):
+        return "Number", -node.operand.value
+    if isinstance(node, LITERALS):
+        return type(node).__name__, getattr(node, "value", None)
+    return None
+
+
+def _comparisons(tree: ast.Node) -> Iterator[tuple[str, str, tuple[str, Any]]]:
     """``(path, op, literal)`` for each comparison of a dice-free expression with a literal that
     the condition requires (a conjunct, or a link of a chained comparison)."""
     for part in _conjuncts(tree):
@@ -161,33 +170,29 @@ def _comparisons(tree: ast.Node) -> Iterator[tuple[str, str, ast.Node]]:
         for op, left, right in zip(part.ops, part.operands, part.operands[1:]):
             if op not in FLIPPED:
                 continue
-            if isinstance(left, LITERALS):
+            if _literal(left) is not None:
                 left, right, op = right, left, FLIPPED[op]
-            if isinstance(right, LITERALS) and not isinstance(left, LITERALS) and not _has_dice(left):
-                yield ast.dump(left), op, right
+            literal = _literal(right)
+            if literal is not None and _literal(left) is None and not _has_dice(left):
+                yield ast.dump(left), op, literal
 
 
 def _contradiction(tree: ast.Node) -> bool:
     """One path required to equal two different literals (``x == 'a' and x == 'b'``), or to lie
     in an empty interval of numbers (``n > 5 and n < 3``, ``n == 2 and n >= 4``)."""
-    equal: dict[str, Any] = {}
+    equal: dict[str, tuple[str, Any]] = {}
     low: dict[str, tuple[int, bool]] = {}  # the bound and whether it is strict
     high: dict[str, tuple[int, bool]] = {}
-    for key, op, literal in _comparisons(tree):
-        if op == "==":
-            value = (type(literal).__name__, getattr(literal, "value", None))
-            if equal.setdefault(key, value) != value:
-                return True
-        if not isinstance(literal, ast.Number):
+    for key, op, (kind, value) in _comparisons(tree):
+        if op == "==" and equal.setdefault(key, (kind, value)) != (kind, value):
+            return True
+        if kind != "Number":
             continue
-        bounds = {"==": ((literal.value, False), (literal.value, False)),
-                  ">": ((literal.value, True), None), ">=": ((literal.value, False), None),
-                  "<": (None, (literal.value, True)), "<=": (None, (literal.value, False))}[op]
-        if bounds[0] is not None and (key not in low or bounds[0] > low[key]):
-            low[key] = bounds[0]
-        if bounds[1] is not None and (key not in high or (bounds[1][0], not bounds[1][1])
-                                      < (high[key][0], not high[key][1])):
-            high[key] = bounds[1]
+        if op in ("==", ">", ">=") and (key not in low or (value, op == ">") > low[key]):
+            low[key] = (value, op == ">")
+        if op in ("==", "<", "<=") and (key not in high or (value, op != "<") < (
+                high[key][0], not high[key][1])):
+            high[key] = (value, op == "<")
     return any(key in high and (low[key][0] > high[key][0] or (
         low[key][0] == high[key][0] and (low[key][1] or high[key][1]))) for key in low)
 

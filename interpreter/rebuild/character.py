@@ -11,13 +11,19 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
-from rules_dsl.errors import Location, MprError
+from rules_dsl.errors import Location, MprError, define
 
 from .abilities import check_abilities
 from .items import check_items
 from .plan import Line, Outcome, Violation, choice, flag, join, linked, mapping, sequence, whole
 from .skills import check_skills
 from .spells import check_spells
+
+HELD_MONEY = define(
+    "MPR824", "in a whole-character rebuild the money held before it is already in the item "
+    "refund (A + B - C): {name} must be 0, not {value}",
+    "キャラクター全体のリビルドでは、リビルド前の所持金はすでにアイテムの払い戻し（A＋B－C）に"
+    "含まれています。{name} は {value} ではなく 0 にしてください")
 
 PARTS: dict[str, Callable[[Mapping[str, Any], Mapping[str, Any]], Outcome]] = {
     "abilities": check_abilities, "skills": check_skills, "items": check_items,
@@ -50,6 +56,17 @@ def _refuse_linked(plan: Mapping[str, Any], fields: tuple[str, ...], path: str) 
     for key in fields:
         if key in plan:
             raise linked(join(path, key), key)
+
+
+def _refuse_held_money(spells: Mapping[str, Any], purses: Mapping[str, int], spell_only: str
+                       ) -> None:
+    """The ordinary money a PC holds is among the money it obtained (A + B), which the item
+    rebuild refunds in full: given again as a spell purse it would be counted twice."""
+    held = spells.get("money") or {}
+    for purse in purses:
+        if purse != spell_only and held.get(purse):
+            raise MprError(HELD_MONEY, Location(path=join("spells.money", purse)),
+                           name=join("spells.money", purse), value=held[purse])
 
 
 def _tag(outcome: Outcome, part: str) -> tuple[tuple[Violation, ...], tuple[Line, ...]]:
@@ -89,6 +106,7 @@ def check_character(plan: Mapping[str, Any], params: Mapping[str, Mapping[str, A
         spell_only = choice(params["spells"].get("spell_only_purse"),
                             outcomes["spells"].values["left"], "params.spell_only_purse", "purse")
         learned = sequence(parts["spells"].get("learned", []), "learned")
+    _refuse_held_money(parts["spells"], outcomes["spells"].values["left"], spell_only)
     paid = sum(s["cost"] for s in learned if s["paid_from"] not in (spell_only, free))
     found: list[Violation] = []
     if "spells_spent" in money:
