@@ -59,7 +59,11 @@ def _with_params(ruleset: Ruleset, rule: Rule, index: int,
 def _dice(example: dict[str, Any], rule: Rule, index: int) -> DiceSource:
     if "dice" in example:
         return ScriptedDice(example["dice"], rule.loc("examples", index, "dice"))
-    return SeededDice(int(example.get("seed", 0)))
+    if "seed" in example:
+        return SeededDice(int(example["seed"]))
+    dice = SeededDice(0)  # reproducible, yet not chosen by the example: rules roll as on request
+    dice.explicit = False
+    return dice
 
 
 def _positions(rule: Rule, index: int) -> dict:

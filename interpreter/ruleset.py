@@ -211,10 +211,10 @@ def load_ruleset(path: str | Path | None = None, *,
     A path that does not exist is a state error (exit 3), a path that is not a ruleset a usage
     error (exit 2), a ruleset with errors a finding (exit 1)."""
     if path is not None and not Path(path).exists():
-        raise MprError(RULESET_MISSING, Location(path="--ruleset"), path=str(path))
+        raise MprError(RULESET_MISSING, None, path=str(path))
     ruleset, findings = collect(path, lang, param_overrides=param_overrides, adopt=adopt)
     if ruleset is None and len(findings) == 1 and findings[0].code == NO_RULESET:
-        raise MprError(NO_RULESET, Location(path="--ruleset"), path=str(path), manifest=MANIFEST)
+        raise MprError(NO_RULESET, None, path=str(path), manifest=MANIFEST)
     errors = [d for d in findings if d.severity == "error"]
     if ruleset is None or errors:
         first = errors[0] if errors else findings[0]

@@ -43,7 +43,12 @@ class Die:
 
 
 class DiceSource:
-    """Gives dice one at a time; remembers every die given."""
+    """Gives dice one at a time; remembers every die given.
+
+    ``explicit`` tells whether the user chose the dice (scripted, or a seed given) rather than
+    leaving them to chance: a rule may roll only on request (``procurement.check``'s outcome)."""
+
+    explicit = True
 
     def __init__(self) -> None:
         self.rolled: list[Die] = []
@@ -90,6 +95,7 @@ class SeededDice(DiceSource):
 
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
+        self.explicit = seed is not None
         if seed is None:
             seed = random.SystemRandom().randrange(2**31)
         self.seed = seed

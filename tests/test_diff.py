@@ -163,7 +163,7 @@ def test_markdown_tables_show_the_moved_percentages():
 
 def test_cli_refuses_a_missing_ruleset(tmp_path, capsys):
     code = main(["diff", str(BASE), str(tmp_path / "nowhere")])
-    assert code != 0 and "MPR40" in capsys.readouterr().err
+    assert code == 3 and "MPR414" in capsys.readouterr().err  # the variant does not exist
 
 
 def test_a_probe_a_side_refuses_is_a_warning(tmp_path):

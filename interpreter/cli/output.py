@@ -20,7 +20,8 @@ def print_error(error: MprError, lang: str) -> None:
     print(f"{where}{error.code} {error.message(lang)}", file=sys.stderr)
 
 
-def colour_enabled(stream: Any = sys.stdout) -> bool:
+def colour_enabled(stream: Any = None) -> bool:
+    stream = sys.stdout if stream is None else stream
     if os.environ.get("NO_COLOR"):
         return False
     return hasattr(stream, "isatty") and stream.isatty()

@@ -107,7 +107,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     p = core_check.success_probability(spec, rules=rules)
     ctx.trace.add("expr", f"P(success of {spec.notation})", p)
     value["probability"] = _probability(p)
-    if inputs.get("roll", True):
+    if inputs.get("roll", ctx.dice.explicit):  # roll when the dice or a seed were given
         outcome = core_check.roll(spec, ctx.dice, rules=rules)
         ctx.trace.add("dice", outcome.text(ctx.lang), outcome.success, dice=list(outcome.dice))
         value["outcome"] = outcome.to_json()
