@@ -18,7 +18,7 @@ from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, MprError, def
 from .. import __version__
 from .output import print_error
 
-USAGE = define("MPR001", "{detail}", "{detail}", exit_code=EXIT_USAGE)
+USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -50,9 +50,18 @@ def common(parser: argparse.ArgumentParser, *, formats: tuple[str, ...] = ("text
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
 
 
+def _lang_in(argv: list[str]) -> str | None:
+    for i, arg in enumerate(argv):
+        value = arg.partition("=")[2] if arg.startswith("--lang=") else (
+            argv[i + 1] if arg == "--lang" and i + 1 < len(argv) else None)
+        if value in ("ja", "en"):
+            return value
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    lang = default_lang()
+    lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
     try:
         parser = build_parser()
