@@ -3,6 +3,7 @@
 so that every step is traced."""
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -122,12 +123,23 @@ def locate_in_input(error: MprError, inputs: dict[str, Any], positions: dict | N
 
 
 def _with_defaults(rule: Rule, inputs: dict[str, Any]) -> dict[str, Any]:
-    """Top-level input defaults declared in the rule's ``inputs`` schema, filled in."""
-    props = (rule.doc.get("inputs") or {}).get("properties") or {}
-    filled = dict(inputs)
-    for name, schema in props.items():
-        if name not in filled and isinstance(schema, dict) and "default" in schema:
-            filled[name] = schema["default"]
+    """The input with the ``default`` of every property the rule's ``inputs`` schema declares
+    filled in where it is missing, at every level of nested objects."""
+    return _fill_defaults(rule.doc.get("inputs") or {}, inputs)
+
+
+def _fill_defaults(schema: Any, value: Any) -> Any:
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(value, dict) or not isinstance(props, dict):
+        return value
+    filled = dict(value)
+    for name, sub in props.items():
+        if not isinstance(sub, dict):
+            continue
+        if name not in filled and "default" in sub:
+            filled[name] = copy.deepcopy(sub["default"])
+        if name in filled:
+            filled[name] = _fill_defaults(sub, filled[name])
     return filled
 
 

@@ -118,17 +118,21 @@ def _folded(text: str) -> str:
     return "".join(c for c in plain if unicodedata.category(c) != "Cf").casefold()
 
 
-def did_you_mean(name: Any, options: Any, cutoff: float = 0.6) -> Hint:
+def did_you_mean(name: Any, options: Any, cutoff: float | None = None) -> Hint:
     """The nearest of ``options`` to ``name`` as a ``Hint`` (empty when nothing is close).
 
     Matching ignores case, full-width forms and invisible characters, so ``ＦＬＯＯＲ`` and
-    ``Floor`` both find ``floor``; short Japanese words may want a lower ``cutoff``."""
+    ``Floor`` both find ``floor``. Short words (Japanese names are often two characters: 傑做 for
+    傑作) are matched with a lower default cutoff, since one wrong character halves their score."""
     import difflib
 
+    folded = _folded(str(name))
+    if cutoff is None:
+        cutoff = 0.5 if len(folded) <= 4 else 0.6
     candidates: dict[str, str] = {}
     for option in options:
         candidates.setdefault(_folded(str(option)), str(option))
-    close = difflib.get_close_matches(_folded(str(name)), list(candidates), n=1, cutoff=cutoff)
+    close = difflib.get_close_matches(folded, list(candidates), n=1, cutoff=cutoff)
     if not close or candidates[close[0]] == str(name):
         return Hint(None)
     return Hint(candidates[close[0]])

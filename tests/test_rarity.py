@@ -91,6 +91,7 @@ def test_trace_shows_every_row(ruleset):
     (item(["銅"]), "materials", None),
     (item(["魔煌鋼"]), "materials", "魔煌銀"),
     (item(quality="傑作品"), "quality", "傑作"),
+    (item(quality="傑做"), "quality", "傑作"),  # one wrong character of two
     (item(ma_gear=[-500]), "price", None),
     (item(vehicle=-1), "price", None),
 ])
@@ -101,3 +102,12 @@ def test_refused_inputs(ruleset, thing, field, hint):
     assert field in str(caught.value)
     if hint:
         assert hint in str(caught.value)
+
+
+@pytest.mark.parametrize("thing, expected", [
+    ({"materials": ["鋼"], "quality": "傑作"}, 3),
+    ({"materials": ["合金"], "quality": "標準", "design": "絢爛"}, 3),
+    ({"materials": ["鋼"], "quality": "標準", "vehicle": {"price": 4000}}, 2),
+])
+def test_design_ma_gear_and_vehicle_may_be_left_out(ruleset, thing, expected):
+    assert engine.run(ruleset, RULE, {"item": thing}).value == expected
