@@ -90,20 +90,25 @@ class Result:
                 "trace": [s.to_json() for s in self.trace], "seed": self.seed}
 
 
-def render_tree(steps: list[Step], indent: str = "", *, values: bool = True) -> list[str]:
+def render_tree(steps: list[Step], indent: str = "", *, values: bool = True,
+                lang: str = "en") -> list[str]:
     """The trace as indented text lines (the CLI's text output); ``values=False`` leaves out the
-    values of these top steps (shown elsewhere), not of their children."""
+    values of these top steps (shown elsewhere), not of their children. A step whose detail has a
+    ``text`` ({ja, en}, e.g. a row's label) shows it in ``lang`` after its label."""
     lines = []
     for i, step in enumerate(steps):
         last = i == len(steps) - 1
         branch = "└─ " if last else "├─ "
         text = step.label
+        words = step.detail.get("text")
+        if isinstance(words, dict) and (words.get(lang) or words.get("ja") or words.get("en")):
+            text += f" ({words.get(lang) or words.get('ja') or words.get('en')})"
         if values and step.value is not None:
             text += f" = {_short(step.value)}"
         if step.detail.get("layer"):
             text += f"  [{step.detail['layer']}]"
         lines.append(indent + branch + text)
-        lines.extend(render_tree(step.children, indent + ("   " if last else "│  ")))
+        lines.extend(render_tree(step.children, indent + ("   " if last else "│  "), lang=lang))
     return lines
 
 

@@ -103,7 +103,7 @@ def test_run_text_shows_the_tree(capsys, tmp_path):
     lines = out.splitlines()
     assert code == 0 and lines[0] == "5" and lines[1] == ""
     assert lines[2].startswith("└─ procurement.rarity") and "= 5" not in lines[2]
-    assert any("quality_masterpiece = 3" in line for line in lines)
+    assert any("quality_masterpiece (quality masterpiece) = 3" in line for line in lines)
 
 
 @pytest.mark.parametrize("param, value", [

@@ -117,6 +117,6 @@ def handle(args: argparse.Namespace) -> int:
         else:
             print(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
         print()
-        for line in render_tree(result.trace, values=False):
+        for line in render_tree(result.trace, values=False, lang=args.lang):
             print(line)
     return EXIT_OK
