@@ -194,6 +194,31 @@ def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagn
         yield from check_names(rule, path, expression, lang)
 
 
+def check_example_params(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """An example's parameter overrides that are expressions (``params: {roll: 2d6+1}``) parse
+    and pass the static checker, located where the example writes them."""
+    from rules_dsl import compile_expression
+
+    file = kind_schema_file(rule.kind)
+    if file is None:
+        return
+    for index, example in enumerate(rule.doc.get("examples") or []):
+        overrides = example.get("params") if isinstance(example, dict) else None
+        if not isinstance(overrides, dict) or not overrides:
+            continue
+        probe = dict(rule.doc, params={**(rule.doc.get("params") or {}), **overrides})
+        for path, _role, _bound in annotated_paths(probe, _schema_file(file), file, "x-expression"):
+            if path[:1] != ("params",) or path[1] not in overrides or len(path) != 2:
+                continue
+            text = overrides[path[1]]
+            if not isinstance(text, str):
+                continue
+            try:
+                compile_expression(text, origin=rule.loc("examples", index, "params", path[1]))
+            except MprError as error:
+                yield error.diagnostic(lang)
+
+
 def check_references(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Every string a kind schema marks ``x-rule-ref`` names a rule of the ruleset."""
     for path, _, _ in _annotated(rule, "x-rule-ref"):
@@ -221,7 +246,8 @@ def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
                          detail=f"{type(error).__name__}: {error}")
 
 
-CHECKS: tuple[Check, ...] = (check_expressions, check_references, check_kind)
+CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_references,
+                             check_kind)
 
 
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,

@@ -231,21 +231,33 @@ EXAMPLE_PARAM = TABLE.replace(
     "examples:\n", "examples:\n  - {name: broken roll, params: {roll: '2d6 +'}, expect: 1}\n")
 
 
-def test_an_example_param_error_is_located_in_the_example(capsys, tables):
+EXAMPLE_PARAM_NAME = TABLE.replace(
+    "examples:\n", "examples:\n  - {name: unknown name, params: {roll: '2d6 + nope'}, expect: 1}\n")
+
+
+def test_an_example_param_error_is_found_by_validate_in_the_example(capsys, tables):
     (tables / "events.yaml").write_text(EXAMPLE_PARAM, encoding="utf-8")
-    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
-    (broken,) = [e for e in json.loads(out)["examples"] if e["name"] == "broken roll"]
-    assert code == 1 and broken["actual"]["error"] == "MPR112"
+    code, out, _ = run_cli(capsys, "validate", str(tables), "--format", "json")
     line = EXAMPLE_PARAM.splitlines().index("  - {name: broken roll, params: {roll: '2d6 +'}, expect: 1}")
-    column = EXAMPLE_PARAM.splitlines()[line].index("+") + 1
-    assert broken["actual"]["at"] == f"{tables / 'events.yaml'}:{line + 1}:{column} (params.roll)"
+    column = EXAMPLE_PARAM.splitlines()[line].index("+") + 1  # at the dangling operator
+    (finding,) = json.loads(out)
+    assert code == 1 and finding["code"] == "MPR112"
+    assert (finding["line"], finding["column"]) == (line + 1, column)
+
+
+def test_an_example_param_error_at_run_time_is_located_in_the_example(capsys, tables):
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM_NAME, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
+    (broken,) = [e for e in json.loads(out)["examples"] if e["name"] == "unknown name"]
+    assert code == 1 and broken["actual"]["error"].startswith("MPR")
+    assert broken["actual"]["at"].startswith(f"{tables / 'events.yaml'}:")
 
 
 def test_an_example_param_leaves_the_rule_as_written(tables):
     from interpreter.examples import run_examples
     from interpreter.ruleset import load_ruleset
 
-    (tables / "events.yaml").write_text(EXAMPLE_PARAM, encoding="utf-8")
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM_NAME, encoding="utf-8")
     ruleset = load_ruleset(tables)
     before = dict(ruleset.rules["events.city"].positions)
     run_examples(ruleset)
