@@ -7,9 +7,8 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules_dsl import ast
-from rules_dsl.errors import Diagnostic, Location, define, diagnostic
+from rules_dsl.errors import Diagnostic, Location, define, diagnostic, did_you_mean
 
-from .engine import did_you_mean
 from .model import Rule
 
 UNKNOWN_NAME = define(

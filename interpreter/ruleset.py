@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define, diagnostic
+from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
+                              diagnostic, did_you_mean)
 
 from . import variants
 from .documents import load_file
-from .engine import did_you_mean
 from .model import Rule, Ruleset
 from .resources import bundled_ruleset
 from .schema import validate_document

@@ -17,10 +17,10 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+from rules_dsl.errors import Diagnostic, MprError, define, diagnostic, did_you_mean
 
 from . import kinds
-from .engine import UNKNOWN_KIND, did_you_mean
+from .engine import UNKNOWN_KIND
 from .expression_names import NOT_IN_ENUM, check_names, compiled, unknown_roots
 from .model import Rule, Ruleset
 from .resources import schemas_dir

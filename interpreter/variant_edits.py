@@ -6,9 +6,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from rules_dsl.errors import Location, define
-
-from .engine import did_you_mean
+from rules_dsl.errors import Location, define, did_you_mean
 
 Item = tuple[Any, dict, str]  # a row, its positions (relative), the layer it came from
 

@@ -8,10 +8,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from rules_dsl.errors import Location, define
+from rules_dsl.errors import Location, define, did_you_mean
 from rules_dsl.limits import MAX_VARIANT_LAYERS
 
-from .engine import did_you_mean
 from .model import Rule, Ruleset
 from .variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of, pin_examples,
                             row_key, subtree)

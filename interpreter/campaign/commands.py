@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from rules_dsl.dice import SeededDice
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Location, MprError, define, did_you_mean
 
-from ..engine import NOT_ADOPTED, did_you_mean
+from ..engine import NOT_ADOPTED
 from ..kinds.circulation import special
 from ..kinds.deck import DeckSpec, fresh_state
 from ..kinds.package import checked_allowance, option_ids

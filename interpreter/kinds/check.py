@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from rules_dsl.errors import Location, MprError, define, diagnostic
+from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 
 from .. import core_check
-from ..engine import did_you_mean
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
 from .allocation import whole

@@ -8,9 +8,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
-from ..engine import did_you_mean
 from . import Kind
 from ._reasons import EXPECTED, reason, text
 

@@ -7,10 +7,9 @@ from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any
 
-from rules_dsl.errors import Location, MprError, define, diagnostic, render
+from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
 from rules_dsl.limits import MAX_LEISURE_TABLE_SPAN, MAX_RESIDENTS
 
-from ..engine import did_you_mean
 from ..expression_names import compiled
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind

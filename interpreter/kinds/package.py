@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, render
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean, render
 
-from ..engine import did_you_mean
 from . import Kind
 from ._reasons import EXPECTED, reason
 

@@ -171,7 +171,7 @@ def name(value: Any, path: str) -> str:
 
 def choice(value: Any, options: Iterable[str], path: str, what: str) -> str:
     """One of ``options``; an unknown value names the options and the nearest one."""
-    from interpreter.engine import did_you_mean
+    from rules_dsl.errors import did_you_mean
 
     options = list(options)
     if isinstance(value, str) and value in options:
