@@ -105,9 +105,8 @@ def _formula(rule: Any, name: str, env: dict[str, Any], ctx: Any, label: str) ->
 
 
 def _one(rule: Any, path: tuple, entry: Mapping[str, Any], env: dict[str, Any], ctx: Any,
-         refusals: list[dict[str, str]]) -> Any:
-    """One value of a computed entry in ``env``."""
-    name = entry["name"]
+         refusals: list[dict[str, str]], name: str) -> Any:
+    """One value of a computed entry in ``env`` (``name`` labels its trace rows)."""
     if "rule" in entry:
         inputs = _shape(rule, path + ("inputs",), entry.get("inputs") or {}, env, ctx, name)
         inputs = {key: value for key, value in inputs.items() if value is not None}
@@ -132,18 +131,19 @@ def _computed(rule: Any, index: int, env: dict[str, Any], ctx: Any,
         ctx.param(rule, entry["formula"])
     if "when" in entry and not _condition(rule, path + ("when",), env, ctx, where):
         return None
+    name = entry["name"]
     if "for_each" not in entry:
-        return _one(rule, path, entry, env, ctx, refusals)
+        return _one(rule, path, entry, env, ctx, refusals, name)
     keyed, group = "key" in entry, bool(entry.get("group"))
     out: Any = {} if keyed else []
     for inner in _bindings(rule, path, env, ctx, where, [0]):
-        value = _one(rule, path, entry, inner, ctx, refusals)
         if not keyed:
-            out.append(value)
+            out.append(_one(rule, path, entry, inner, ctx, refusals, f"{name}[{len(out)}]"))
             continue
         key = ctx.evaluate(rule, path + ("key",), inner, label=f"{where}: key")
         if isinstance(key, bool) or not isinstance(key, (str, int)):
             raise MprError(BAD_KEY, rule.loc(*path, "key"), rule=rule.id, where=where, value=key)
+        value = _one(rule, path, entry, inner, ctx, refusals, f"{name}[{key}]")
         if group:
             out.setdefault(key, []).append(value)
         elif key in out:
