@@ -22,8 +22,8 @@ USED_TWICE = define(
     "MPR569", "rule {rule}: {what} {value!r} is used twice (also at {other})",
     "ルール {rule}: {what} {value!r} が2回使われています（もう一方: {other}）")
 CATALOGUE_CODE = define(
-    "MPR570", "rule {rule}: constraint {constraint} has the code {code}, which already means: {meaning}; give the constraint a code no message of mprules uses",
-    "ルール {rule}: 制約 {constraint} のコード {code} はすでに別の意味（{meaning}）で使われています。mprules のメッセージが使っていないコードにしてください")
+    "MPR570", "rule {rule}: constraint {constraint} has the code {given}, which already means: {meaning}; give the constraint a code no message of mprules uses",
+    "ルール {rule}: 制約 {constraint} のコード {given} はすでに別の意味（{meaning}）で使われています。mprules のメッセージが使っていないコードにしてください")
 BAD_FROM = define(
     "MPR571", "rule {rule}: constraint {constraint} reports the refusals of {name!r}, which is not a computed value that runs a rule with refusals",
     "ルール {rule}: 制約 {constraint} が報告する {name!r} は、refusals を持つルール実行の計算値ではありません")
@@ -203,7 +203,7 @@ def _code(rule: Any, path: tuple, constraint: Mapping[str, Any], codes: dict[str
         return
     if code in MESSAGES:
         yield diagnostic(CATALOGUE_CODE, rule.loc(*path, "code"), lang, rule=rule.id,
-                         constraint=constraint.get("id"), code=code,
+                         constraint=constraint.get("id"), given=code,
                          meaning=getattr(MESSAGES[code], lang, MESSAGES[code].en))
     if code in codes:
         yield diagnostic(USED_TWICE, rule.loc(*path, "code"), lang, rule=rule.id, what="code",
