@@ -235,3 +235,43 @@ def test_validate_findings(tmp_path: Path, name: str, old: str, new: str, code: 
 def test_the_bundled_document_is_clean(root: Path) -> None:
     _, findings = collect(root)
     assert [d for d in findings if d.severity == "error"] == []
+
+
+# --- the house-rule variants: one parameter formula each, no Python ---------------------------
+
+def _pcs(*names: str) -> list[dict[str, str]]:
+    return [{"id": n, "region": "下町", "residence": "集合住宅"} for n in names]
+
+
+HOUSE_RULES = [
+    ("min_residence_share", {"residence_share": "max(1, split[pc])"},
+     {"residents": _pcs("a", "b", "c"), "costs": {"region": 1, "residence": 1}},
+     {"a": 1, "b": 0, "c": 0}, {"a": 1, "b": 1, "c": 1}),
+    ("crowded_residence", {"residence_cost": "costs.residence + max(0, len(residents) - 3)"},
+     {"residents": _pcs("a", "b", "c", "d", "e"), "costs": {"region": 1, "residence": 4}},
+     {"a": 1, "b": 1, "c": 1, "d": 1, "e": 0}, {"a": 2, "b": 1, "c": 1, "d": 1, "e": 1}),
+    ("crowded_residence", {"residence_cost": "costs.residence + max(0, len(residents) - 3)"},
+     {"residents": _pcs("a", "b", "c"), "costs": {"region": 1, "residence": 4}},
+     {"a": 2, "b": 1, "c": 1}, {"a": 2, "b": 1, "c": 1}),
+]
+
+
+@pytest.mark.parametrize("name, params, inputs, base, variant", HOUSE_RULES,
+                         ids=[f"{h[0]}-{len(h[2]['residents'])}" for h in HOUSE_RULES])
+def test_house_rules(name: str, params: dict, inputs: dict, base: dict, variant: dict) -> None:
+    from interpreter.diff import compare
+    from interpreter.examples import run_examples
+    from interpreter.resources import rulesets_dir
+
+    root = rulesets_dir() / "examples" / "house_rules" / name
+    base_rules, house = load_ruleset(rulesets_dir() / "magipunk"), load_ruleset(root)
+    assert all(d.severity != "error" for d in collect(root)[1])
+    outcomes = run_examples(house)
+    assert outcomes and all(o.passed for o in outcomes)
+    changes = compare(base_rules, house).to_json()["changes"]
+    assert [(c["rule"], {p["name"]: p["new"] for p in c["params"]}, c["rows"], c["fields"])
+            for c in changes] == [("cohabitation.setup", params, [], [])]
+    for rules, split in ((base_rules, base), (house, variant)):
+        value = engine.run(rules, "cohabitation.setup", inputs, SeededDice(1)).value
+        assert value["legal"] and value["residence_split"] == split
+        assert {pc: lp["residence"] for pc, lp in value["life_points"].items()} == split
