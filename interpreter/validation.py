@@ -10,14 +10,15 @@ from .ruleset import MANIFEST, collect, display_path
 
 
 def bundled_targets() -> list[Path]:
-    """The bundled rulesets: ``rulesets/magipunk`` and every directory under ``rulesets/examples``."""
+    """The bundled rulesets: ``rulesets/magipunk`` and every ruleset directory under
+    ``rulesets/examples`` (the house-rule variants of ``examples/house_rules/`` included)."""
     from .resources import rulesets_dir
 
     root = rulesets_dir()
     targets = [root / "magipunk"]
     examples = root / "examples"
     if examples.is_dir():
-        targets += sorted(p for p in examples.iterdir() if (p / MANIFEST).is_file())
+        targets += sorted(p.parent for p in examples.rglob(MANIFEST))
     return [t for t in targets if t.is_dir()]
 
 
