@@ -20,7 +20,7 @@ from ..solvers.registry import SOLVERS, Solver, solve
 from ..solvers.render import LAYOUT, Renderer, fields
 from ..solvers.setup import Setup
 from . import Kind
-from .procedure_params import check_params, param_findings
+from .procedure_params import param_findings
 
 UNKNOWN_SOLVER = define(
     "MPR813", "rule {rule}: unknown solver {solver!r}; known solvers: {known}",
@@ -101,8 +101,8 @@ def _params(rule: Any, ctx: Any) -> dict[str, Any]:
 
 def _setup(rule: Any, solver: Solver, ctx: Any, parts: Mapping[str, Any]) -> Setup:
     """What the solver is given: the checked parameters, the document's field names and value
-    names, the links' expressions (evaluated and traced) and a composite's parts."""
-    check_params(rule, solver.name, ctx.lang)
+    names, the links' expressions (evaluated and traced) and a composite's parts; the parameters
+    were checked against the solver's types when the ruleset was loaded."""
 
     def evaluate(path: tuple[str | int, ...], env: Mapping[str, Any]) -> Any:
         return ctx.evaluate(rule, ("fields", *path), dict(env), label=".".join(map(str, path)))
