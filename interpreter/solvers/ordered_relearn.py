@@ -29,13 +29,13 @@ def _entries(value: Any, path: str, setup: Setup, sources: list[str] | None, fir
         here = join(path, i)
         entry = record(raw, here, tuple(keys.values()))
         got = {role: field_of(entry, key, here) for role, key in keys.items()}
-        item = {"name": name(got["name"], join(here, keys["name"])),
+        read = {"name": name(got["name"], join(here, keys["name"])),
                 "group": name(got["group"], join(here, keys["group"])),
                 "level": at_least(got["level"], first, join(here, keys["level"])),
                 "cost": whole(got["cost"], join(here, keys["cost"]))}
         if sources:
-            item["source"] = choice(got["source"], sources, join(here, keys["source"]), "value")
-        records.append(item)
+            read["source"] = choice(got["source"], sources, join(here, keys["source"]), "value")
+        records.append(read)
     unique(records, path, keys["name"])
     return records
 
