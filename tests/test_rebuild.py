@@ -613,3 +613,23 @@ def test_a_wrong_parameter_from_the_caller_is_refused(ruleset_dir: Path, rule: s
     with pytest.raises(MprError) as caught:
         run(ruleset_dir, rule, plan, **{rule: {name: value}})
     assert caught.value.code == "MPR406" and f"--param (params.{name}" in str(caught.value)
+
+
+@pytest.mark.parametrize("old,new,line_of", [
+    ("  gained: from_skills\n", "", "fields:\n  permission: gm_permits_conversion"),  # required
+    ("  level: rank\n", "  level: rank\n  grade: 3\n", "  grade: 3"),  # unknown field
+    ("solver: budget\nfields:\n", "solver: budget\nfieldz:\n", "fieldz:"),  # fields required
+])
+def test_the_fields_of_each_solver_are_checked_by_the_schema(tmp_path: Path, old: str, new: str,
+                                                               line_of: str) -> None:
+    from interpreter.validation import validate_paths
+
+    root = tmp_path / "magipunk"
+    shutil.copytree(bundled_ruleset(), root)
+    text = (root / "rebuild.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    text = text.replace(old, new)
+    (root / "rebuild.yaml").write_text(text, encoding="utf-8")
+    line = text[:text.index(line_of)].count("\n") + 1
+    found = [(Path(d.file).name, d.line) for d in validate_paths([str(root)]) if d.severity == "error"]
+    assert ("rebuild.yaml", line) in found or ("rebuild.yaml", line + 1) in found, found

@@ -99,24 +99,23 @@ def _params(rule: Any, ctx: Any) -> dict[str, Any]:
     return {name: ctx.param(rule, name) for name in rule.params}
 
 
-def _setup(rule: Any, solver: Solver, ctx: Any, parts: Mapping[str, Any]) -> Setup:
-    """What the solver is given: the checked parameters, the document's field names and value
-    names, the links' expressions (evaluated and traced) and a composite's parts; the parameters
-    were checked against the solver's types when the ruleset was loaded."""
+def _setup(rule: Any, ctx: Any, parts: Mapping[str, Any]) -> Setup:
+    """What the solver is given: the parameters (checked against the solver's types when the
+    ruleset was loaded), the document's field names and value names, the links' expressions
+    (evaluated and traced) and a composite's parts."""
 
     def evaluate(path: tuple[str | int, ...], env: Mapping[str, Any]) -> Any:
         return ctx.evaluate(rule, ("fields", *path), dict(env), label=".".join(map(str, path)))
 
     return Setup(_params(rule, ctx), rule.doc.get("fields") or {},
                  rule.doc.get("value_names") or {}, evaluate,
-                 {p: (SOLVERS[r.doc["solver"]], _setup(r, SOLVERS[r.doc["solver"]], ctx, {}))
-                  for p, r in parts.items()})
+                 {p: (SOLVERS[r.doc["solver"]], _setup(r, ctx, {})) for p, r in parts.items()})
 
 
 def _solve(rule: Any, solver: Solver, inputs: dict[str, Any], ctx: Any) -> tuple[Outcome, dict]:
     """Run the solver; an error in a parameter is located in the document that sets it."""
     parts = _parts(rule, ctx.ruleset) if solver.composite else {}
-    setup = _setup(rule, solver, ctx, parts)
+    setup = _setup(rule, ctx, parts)
     try:
         return solve(solver, inputs, setup), parts
     except MprError as error:
