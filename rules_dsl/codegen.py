@@ -217,7 +217,8 @@ def generate(node: ast.Node, slow: Fn) -> Fn | None:
     """The fast function ``fn(env, dice=None)`` for ``node`` (None when it rolls dice or is too
     large to generate); ``slow`` is the closure it falls back to."""
     nodes = list(ast.walk(node))
-    if len(nodes) > _MAX_GENERATED_NODES or any(isinstance(n, (ast.Dice, ast.D66)) for n in nodes):
+    if len(nodes) > _MAX_GENERATED_NODES or any(
+            isinstance(n, (ast.Dice, ast.D66, ast.Let, ast.Comprehension)) for n in nodes):
         return None
     generator = _Generator()
     result = generator.value(node, 2)

@@ -19,12 +19,19 @@ from . import ast
 from .distribution import TOO_LARGE, Distribution
 from .errors import Location, MprError, define
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
+from .normalize import at
 
 BOOL_NUMBER_CLASH = define(
     "MPR190", "the outcomes mix true/false with the numbers 1/0, which a distribution cannot tell "
     "apart; make every branch give the same type",
     "結果に true/false と数値 1/0 が混在しており、確率分布では区別できません。"
     "すべての分岐が同じ型の値を返すようにしてください")
+
+DICE_IN_LOOP = define(
+    "MPR135", "the exact distribution cannot roll dice inside a 'for' (here {text}): each round "
+    "would roll anew; roll the dice into a list first, e.g. [d6, d6, d6]",
+    "'for' の中のダイス（ここでは {text}）は厳密な確率分布では扱えません（繰り返しごとに振り直しになるため）。"
+    "先にリストとして振ってください（例: [d6, d6, d6]）")
 
 Closure = Callable[[Mapping[str, Any], Any], Any]
 _FOLDABLE = ("sum", "min", "max", "any", "all")  # f(xs) == f([f(xs[:-1]), xs[-1]])
@@ -44,6 +51,7 @@ class _Truth:
 
 
 TRUE, FALSE = _Truth(True), _Truth(False)
+_MISSING = object()
 
 
 class _Map(tuple):
@@ -108,7 +116,9 @@ class _Weights:
 class _Prob:
     """One computation: the environment, the compiler of placeholder nodes, the work budget."""
 
-    def __init__(self, tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler) -> None:
+    def __init__(self, tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
+                 origin: Location | None = None) -> None:
+        self.origin = origin
         self.random = random_nodes(tree)
         self.scope: dict[str, Any] = dict(env)
         self.compile_node = compile_node
@@ -184,6 +194,14 @@ class _Prob:
             return self._combine(die, die, lambda tens, units: 10 * tens + units)
         if isinstance(node, ast.Conditional):
             return self._conditional(node)
+        if isinstance(node, ast.Let):
+            return self._let(node)
+        if isinstance(node, ast.Comprehension):
+            return self._comprehension(node, lambda inner: inner)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(
+                node.args[0], ast.Comprehension):
+            return self._comprehension(node.args[0],
+                                       lambda inner: dataclasses.replace(node, args=(inner,)))
         if isinstance(node, ast.Logical):
             return self._logical(node)
         if isinstance(node, ast.Call) and node.name in _FOLDABLE:
@@ -227,6 +245,46 @@ class _Prob:
             return branches[truth]
 
         return self._bind(self.of(node.condition), chosen)
+
+    def _let(self, node: ast.Let) -> _Weights:
+        """``let x = value in body``: the body's distribution for each value, weighted by it."""
+        scope, name = self.scope, node.name
+
+        def body(key: Hashable) -> _Weights:
+            old = scope.get(name, _MISSING)
+            scope[name] = thaw(key)
+            try:
+                return self.of(node.body)
+            finally:
+                if old is _MISSING:
+                    del scope[name]
+                else:
+                    scope[name] = old
+
+        return self._bind(self.of(node.value), body)
+
+    def _comprehension(self, node: ast.Comprehension,
+                       wrap: Callable[[ast.Comprehension], ast.Node]) -> _Weights:
+        """Dice only in the list the first ``for`` goes through (it is read once); dice anywhere
+        else in a comprehension would roll anew each round, which is refused."""
+        first = node.clauses[0]
+        for part in (node.element, first.iterable, *node.clauses[1:]):
+            inside = part is not first.iterable
+            if inside and id(part) in self.random:
+                die = next(n for n in ast.walk(part) if isinstance(n, (ast.Dice, ast.D66)))
+                text = "d66" if isinstance(die, ast.D66) else f"{die.count}d{die.faces}"
+                raise MprError(DICE_IN_LOOP, at(self.origin, die.span.line, die.span.column),
+                               text=text)
+        placeholder = self._placeholder(first.iterable)
+        clauses = (dataclasses.replace(first, iterable=placeholder), *node.clauses[1:])
+        closure = self.compile_node(wrap(dataclasses.replace(node, clauses=clauses)))
+        scope = self.scope
+
+        def one(x: Hashable) -> Hashable:
+            scope[placeholder.name] = thaw(x)
+            return freeze(closure(scope, None))
+
+        return self._map(self.of(first.iterable), one)
 
     def _logical(self, node: ast.Logical) -> _Weights:
         a, b = self._placeholder(node.left), self._placeholder(node.right)
@@ -325,10 +383,11 @@ def random_nodes(tree: ast.Node) -> set[int]:
     return found
 
 
-def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler) -> Distribution:
+def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
+                    origin: Location | None = None) -> Distribution:
     """The exact distribution of the expression ``tree`` in ``env``; ``compile_node`` gives the
     language's closure ``(env, dice) -> value`` of a node."""
-    result = _Prob(tree, env, compile_node).of(tree)
+    result = _Prob(tree, env, compile_node, origin).of(tree)
     out: dict[Hashable, Fraction] = {}
     for key, weight in result.weights.items():
         shown = _external(key)
@@ -345,6 +404,6 @@ def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
 
     origin = getattr(expression, "origin", None)
     try:
-        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin))
+        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
     except MprError as error:  # a limit of the whole computation: located at the expression
         raise error.at(origin or Location(line=1, column=1))

@@ -9,7 +9,8 @@ from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
 from rules_dsl.limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_EVALUATION,
                               MAX_DICE_PER_TERM, MAX_EXPONENT, MAX_EXPRESSION_LENGTH, MAX_FACES,
-                              MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH)
+                              MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_NESTING,
+                              MAX_STRING_LENGTH)
 
 D = MAX_AST_DEPTH
 
@@ -107,3 +108,39 @@ def test_parse_of_the_longest_text_is_bounded() -> None:
     text = "[" + ",".join(["x"] * (MAX_AST_NODES - 1)) + "]"
     assert len(text) <= MAX_EXPRESSION_LENGTH
     assert len(parse(text).items) == MAX_AST_NODES - 1
+
+
+LOOPS = MAX_LOOP_NESTING
+ROUNDS_SIDE = 315  # 315 outer rounds + 315 * 315 inner ones = 99,540; with 316: 100,172
+
+
+
+def _fors(n: int, first: int = 0) -> str:
+    return "".join(f" for v{i} in xs" for i in range(first, first + n))
+
+
+LOOP_CASES = [
+    # (text, env, expected value or error code)
+    ("[1" + _fors(LOOPS) + "]", {"xs": [0]}, [1]),
+    ("[1" + _fors(LOOPS + 1) + "]", {"xs": [0]}, "MPR125"),
+    ("[[1" + _fors(LOOPS - 1, 1) + "] for v0 in xs]", {"xs": [0]}, [[1]]),
+    ("[[1" + _fors(LOOPS, 1) + "] for v0 in xs]", {"xs": [0]}, "MPR125"),
+    ("count(1 for a in range(n) for b in range(n))", {"n": ROUNDS_SIDE}, ROUNDS_SIDE ** 2),
+    ("count(1 for a in range(n) for b in range(n))", {"n": ROUNDS_SIDE + 1}, "MPR134"),
+    ("count(1 for a in range(n) for b in [count(1 for c in range(n))])", {"n": 10_000}, "MPR134"),
+    ("sum([count(1 for b in range(n)) for a in range(n)])", {"n": ROUNDS_SIDE + 1}, "MPR134"),
+    (f"len([1 for a in range({MAX_LIST_LENGTH})])", {}, MAX_LIST_LENGTH),
+    (f"len([1 for a in range({MAX_LIST_LENGTH + 1})])", {}, "MPR126"),
+    (f"len([1 for a in range({MAX_LIST_LENGTH}) for b in [1, 2]])", {}, "MPR149"),
+]
+
+
+@pytest.mark.parametrize("text,env,expected", LOOP_CASES)
+def test_loop_limits_at_and_past_the_bound(text: str, env: dict, expected) -> None:
+    if isinstance(expected, str):
+        with pytest.raises(MprError) as caught:
+            compile_expression(text).evaluate(env)
+        assert caught.value.code == expected
+        assert caught.value.loc is not None and caught.value.loc.column is not None
+    else:
+        assert compile_expression(text).evaluate(env) == expected
