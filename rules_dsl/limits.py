@@ -41,9 +41,9 @@ MAX_LEISURE_RESIDENTS = 50  # PCs of one exact leisure distribution
 MAX_LEISURE_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a leisure table
 MAX_LEISURE_STATES = 100_000  # distinct sets of shared events reachable in an exact leisure distribution
 
-# Rebuild (R17-R20, rebuild engineer)
-MAX_REBUILD_CANDIDATES = 200_000  # final allocations searched for the nearest legal ability plan
-MAX_REBUILD_ENTRIES = 1_000  # skills, spells or purchases in one rebuild plan
+# Plan-checking solvers of the Procedure kind (interpreter/solvers)
+MAX_SPLIT_CANDIDATES = 200_000  # final allocations a bounded split searches for the nearest legal plan
+MAX_PLAN_ENTRIES = 1_000  # entries of one list of a checked plan
 
 # YAML documents (interpreter.documents)
 MAX_YAML_INT_DIGITS = 100  # characters of one integer scalar, checked before converting it
