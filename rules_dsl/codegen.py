@@ -18,6 +18,7 @@ from .operators import BINARY, COMPARE, UNARY, contains, field, index
 
 Fn = Callable[..., Any]
 _SMALL = 2 ** (MAX_INT_BITS // 2)
+_HALF = 2 ** (MAX_INT_BITS - 1)  # a sum of two whole numbers below this stays within the bound
 _MAX_GENERATED_NODES = 400
 
 
@@ -126,7 +127,9 @@ class _Generator:
         a, b = self.value(node.left, d), self.value(node.right, d)
         t, op, slow = self.temp(), node.op, f"{_BINARY_NAME[node.op]}({a}, {b})"
         if op in ("+", "-"):
-            self.emit(d, f"{t} = {a} {op} {b} if {self.guard(a, b)} else {slow}")
+            ranges = "".join(f" and -{_HALF} < {c} < {_HALF}" for c in (a, b)
+                             if not (_is_int_literal(c) and abs(int(c)) < _HALF))
+            self.emit(d, f"{t} = {a} {op} {b} if {self.guard(a, b)}{ranges} else {slow}")
         elif op == "*":
             ranges = " and ".join(f"-{_SMALL} < {c} < {_SMALL}" for c in (a, b)
                                   if not (_is_int_literal(c) and abs(int(c)) < 2 ** 16)) or "True"
