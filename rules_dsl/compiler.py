@@ -24,6 +24,7 @@ NO_DICE_SOURCE = define(
 Fn = Callable[[Mapping[str, Any], "DiceSource | None"], Any]
 _NOT_CONSTANT = object()
 _SMALL = 2 ** (MAX_INT_BITS // 2)
+_LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT
 
 
 class Compiler(LoopCompiler):
@@ -198,18 +199,23 @@ class Compiler(LoopCompiler):
 
             def add_constant(env, dice):
                 a = left(env, dice)
-                return a + c if type(a) is int else slow(a, rconst)
+                if type(a) is int:
+                    total = a + c
+                    if -_LIMIT < total < _LIMIT:
+                        return total
+                return slow(a, rconst)
             return add_constant
-        if node.op == "+":
+        if node.op in ("+", "-"):
+            minus = node.op == "-"
+
             def add(env, dice):
                 a, b = left(env, dice), right(env, dice)
-                return a + b if type(a) is int and type(b) is int else slow(a, b)
+                if type(a) is int and type(b) is int:
+                    total = a - b if minus else a + b
+                    if -_LIMIT < total < _LIMIT:
+                        return total
+                return slow(a, b)
             return add
-        if node.op == "-":
-            def sub(env, dice):
-                a, b = left(env, dice), right(env, dice)
-                return a - b if type(a) is int and type(b) is int else slow(a, b)
-            return sub
         if node.op == "*":
             def mul(env, dice):
                 a, b = left(env, dice), right(env, dice)

@@ -13,7 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import MprError, define
-from .limits import MAX_LIST_LENGTH, MAX_STRING_LENGTH
+from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
 
 BAD_ARGUMENT = define(
     "MPR170", "{function}() takes {wanted}, got {kind}",
@@ -28,6 +28,10 @@ CLAMP_BOUNDS = define(
 TOO_LONG_RESULT = define(
     "MPR126", "{function}() would give more than {limit} elements or characters",
     "{function}() の結果が上限 {limit}（要素数または文字数）を超えます")
+
+RESULT_TOO_LARGE = define(
+    "MPR129", "the result of {function}() would be larger than {limit} bits",
+    "{function}() の結果が {limit} ビットを超えてしまいます")
 
 KIND_JA = {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
            "list": "リスト", "mapping": "マップ", "value": "値"}
@@ -138,15 +142,26 @@ def fn_clamp(x: Any, low: Any, high: Any) -> int | Fraction:
 
 
 def fn_sum(xs: Any) -> int | Fraction:
+    total: int | Fraction = 0
     if type(xs) is list:
-        total = 0
         for v in xs:
             if type(v) is not int:
                 break
             total += v
         else:
-            return total
-    return simplest(sum(_numbers("sum", xs)))
+            return _within_bits(total, "sum")
+    total = 0
+    for v in _numbers("sum", xs):  # checked at every step: exact fractions can grow fast
+        total = _within_bits(total + v, "sum")
+    return simplest(total)
+
+
+def _within_bits(value: int | Fraction, function: str) -> int | Fraction:
+    bits = value.bit_length() if type(value) is int else max(
+        value.numerator.bit_length(), value.denominator.bit_length())
+    if bits > MAX_INT_BITS:
+        raise MprError(RESULT_TOO_LARGE, function=function, limit=MAX_INT_BITS)
+    return value
 
 
 def fn_count(xs: Any, *value: Any) -> int:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import re
 from fractions import Fraction
-from importlib import resources
 
 from lark import Lark, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -17,6 +16,7 @@ from . import ast
 from .errors import Location, MprError, define
 from .limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_TERM, MAX_EXPRESSION_LENGTH,
                      MAX_FACES, MAX_INT_BITS)
+from .grammar_cache import load_parser
 from .scopes import resolve
 from .normalize import at, locate, normalize, position
 
@@ -72,8 +72,7 @@ _SHOWN = {"RPAR": ")", "RSQB": "]", "COMMA": ",", "ELSE": "else", "IF": "if", "I
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("rules_dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return load_parser()
 
 
 def _span(meta) -> ast.Span:

@@ -2,6 +2,8 @@
 hang, a deep recursion or a huge number."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules_dsl import compile_expression, parse
@@ -144,3 +146,59 @@ def test_loop_limits_at_and_past_the_bound(text: str, env: dict, expected) -> No
         assert caught.value.loc is not None and caught.value.loc.column is not None
     else:
         assert compile_expression(text).evaluate(env) == expected
+
+
+BIG = 2 ** MAX_INT_BITS - 1  # the largest whole number within the bound
+PRIMES = [p for p in range(2, 2_000) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
+
+INTEGER_BOUND = [
+    # (text, env, value within the bound or the code past it)
+    ("x + 0", {"x": BIG}, BIG), ("x + 1", {"x": BIG}, "MPR143"), ("x + x", {"x": BIG}, "MPR143"),
+    ("1 + x", {"x": BIG - 1}, BIG), ("x - y", {"x": -BIG, "y": 1}, "MPR143"),
+    ("0 - x - x", {"x": BIG}, "MPR143"), ("x / 1", {"x": BIG}, BIG),
+    ("1" + "/1000000007" * 8, {}, Fraction(1, 1_000_000_007 ** 8)),
+    ("1" + "/1000000007" * 9, {}, "MPR143"),
+    ("x // (1/2)", {"x": BIG}, "MPR143"), ("x % (1 / y)", {"x": Fraction(1, 3), "y": BIG - 4}, "MPR143"),
+    ("sum(xs)", {"xs": [BIG, 0]}, BIG), ("sum(xs)", {"xs": [BIG, 1]}, "MPR129"),
+    ("sum(1 / p for p in ps)", {"ps": PRIMES}, "MPR129"),
+    ("sum([1 / p for p in ps]) + 0", {"ps": PRIMES[:20]}, None),
+    ("let h = x in h + h", {"x": BIG}, "MPR143"),
+]
+
+
+@pytest.mark.parametrize("text,env,expected", INTEGER_BOUND)
+def test_integer_bound_holds_for_every_operation(text: str, env: dict, expected) -> None:
+    expression = compile_expression(text)
+    evaluations = (expression.evaluate, expression._fn)  # the generated code and the closures
+    for evaluate in evaluations:
+        if isinstance(expected, str):
+            with pytest.raises(MprError) as caught:
+                evaluate(env, None)
+            assert caught.value.code == expected
+            assert caught.value.loc is not None and caught.value.loc.column is not None
+        else:
+            value = evaluate(env, None)
+            assert expected is None or value == expected
+            for number in (value.numerator, value.denominator) if isinstance(value, Fraction) \
+                    else (value,):
+                assert number.bit_length() <= MAX_INT_BITS
+
+
+REFUSED_BEFORE_WORK = [
+    "min([d1000/7, d1000/7, d1000/7]) + max([d1000/7, d1000/7, d1000/7])",
+    "d1000 * d1000 * d1000",
+    "let x = d1000 in let y = d1000 in let z = d1000 in x + y + z",
+    "d1000 / d999 + d998 / d997",
+    "sum(x for x in [d1000 / 3, d1000 / 7, d1000 / 11])",
+]
+
+
+@pytest.mark.parametrize("text", REFUSED_BEFORE_WORK)
+def test_prob_refuses_before_spending_work(text: str, monkeypatch) -> None:
+    from rules_dsl import prob
+
+    spent: list[int] = []
+    monkeypatch.setattr(prob._Prob, "_charge", lambda self, pairs: spent.append(pairs))
+    with pytest.raises(MprError) as caught:
+        compile_expression(text).distribution({})
+    assert caught.value.code == "MPR160" and spent == []
