@@ -5,7 +5,9 @@ once (MPR160) instead of after seconds of computing.
 The estimate follows ``rules_dsl.prob`` node by node: each random node gets a bound on the number of
 its outcomes (a whole-number interval narrows the bound of ``+``, ``-`` and ``*``; ``min``/``max``
 give at most the outcomes of their parts together; comparisons and ``and``/``or`` at most two) and
-the outcome pairs combined to compute it.
+the outcome pairs combined to compute it. Arithmetic on exact fractions (``/``, or ``+ - *`` on
+values without a whole-number interval) whose parts could combine into more outcomes than
+``MAX_DISTRIBUTION_SIZE`` is refused at once: such values almost never coincide.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from .limits import MAX_DISTRIBUTION_SIZE
 
 _CAP = MAX_DISTRIBUTION_SIZE  # more outcomes than this is refused anyway
 _FOLDABLE = ("sum", "min", "max", "any", "all")
+_REFUSED = 10 ** 18  # work of a node whose outcomes cannot stay within MAX_DISTRIBUTION_SIZE
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,11 @@ class Estimator:
             return Size(min(outcomes, 2), work)
         if isinstance(node, ast.Binary) and node.op in ("+", "-", "*"):
             low, high = _interval(node.op, self.of(node.left), self.of(node.right))
+            if low is None and joint > _CAP:  # exact fractions rarely coincide: past the limit
+                return Size(_CAP, _REFUSED)
             return Size(_within(outcomes, low, high), work, low, high)
+        if isinstance(node, ast.Binary) and node.op == "/" and joint > _CAP:
+            return Size(_CAP, _REFUSED)
         if isinstance(node, ast.Unary) and node.op == "-" and len(parts) == 1:
             p = parts[0]
             low = None if p.high is None else -p.high
