@@ -116,3 +116,31 @@ def test_schemas_resolve_offline() -> None:
         for ref in re.findall(r'"\$ref":\s*"([^"]*)"', path.read_text(encoding="utf-8")):
             target = ref.split("#", 1)[0]
             assert "://" not in ref and (not target or (path.parent / target).resolve().exists()), (path, ref)
+
+
+def _fields(node: object, path: str = "") -> list[tuple[str, dict]]:
+    """Every property schema under ``node`` (the fields a GM writes), with its path."""
+    found: list[tuple[str, dict]] = []
+    if isinstance(node, dict):
+        for name, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, dict):
+                found.append((f"{path}.{name}", sub))
+        for key, sub in node.items():
+            found.extend(_fields(sub, f"{path}/{key}"))
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            found.extend(_fields(sub, f"{path}/{i}"))
+    return found
+
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("name", ["common.json", "ruleset.json", "rule.json"])
+def test_every_field_has_a_japanese_description(name: str) -> None:
+    schema = json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
+    missing = [path for path, field in _fields(schema) if "/if" not in path  # conditions, not fields
+               and (not JAPANESE.search(field.get("description", ""))
+                    or not JAPANESE.search(field.get("markdownDescription", "").split(" / ")[0])
+                    or " / " not in field.get("markdownDescription", ""))]
+    assert missing == []
