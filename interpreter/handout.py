@@ -195,17 +195,26 @@ def _text_blocks(text: str, old_params: dict[str, Any], params: dict[str, Any]) 
     return [Block("para", shown), Block("para", f"{MARK}{WORDS['stale'].format(notes=notes)}")]
 
 
+def _cell_text(value: Any, rule: Rule) -> str:
+    """A row's cell in words, its ``{placeholders}`` filled with the rule's parameters."""
+    from .diff_render import readable
+
+    return readable(value, "ja", rule.params) if value not in ("", None) else ""
+
+
 def _row_blocks(rule: Rule, change: Any) -> list[Block]:
     from .diff import _rows_by_key
 
     rows = _rows_by_key(rule)
     changed = {r["row"]: r["change"] for r in change.rows} if change else {}
     present = [f for f in ROW_FIELDS if any(isinstance(r, dict) and f in r for _, r in rows.values())]
+    if "label" in present or "text" in present:  # a row reads by its label, not its conditions
+        present = [f for f in present if f not in ("each", "as", "when")]
     table = Block("table", header=[WORDS["row"]] + [ROW_HEADERS[f] for f in present])
     for key, (_, row) in rows.items():
         how = changed.get(key)
         name = key + (f" {MARK}{WORDS[how]}" if how in ("added", "changed") else "")
-        table.rows.append([name] + [localized(row.get(f, "")) if f in row else "" for f in present])
+        table.rows.append([name] + [_cell_text(row.get(f, ""), rule) if f in row else "" for f in present])
         table.marks.append(how is not None)
     return [Block("heading", WORDS["rows"], level=3), table]
 
