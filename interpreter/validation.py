@@ -9,6 +9,25 @@ from rules_dsl.errors import Diagnostic
 from .ruleset import MANIFEST, collect, display_path
 
 
+def shown_path(file: str | Path | None) -> str:
+    """A file as a GM reads it: relative to where they stand when it is under there, a file of
+    the bundled rulesets as ``(bundled) magipunk/briefing.yaml``, any other as it is."""
+    from .resources import rulesets_dir
+
+    if not file:
+        return ""
+    path = Path(file)
+    absolute = path.resolve()
+    try:
+        return str(absolute.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    try:
+        return f"(bundled) {absolute.relative_to(rulesets_dir().resolve()).as_posix()}"
+    except ValueError:
+        return str(file)
+
+
 def bundled_targets() -> list[Path]:
     """The bundled rulesets: ``rulesets/magipunk`` and every ruleset directory under
     ``rulesets/examples`` (the house-rule variants of ``examples/house_rules/`` included)."""
