@@ -71,6 +71,11 @@ class CheckSpec:
         return self.dice == 0
 
 
+def is_notation(text: str) -> bool:
+    """Whether ``text`` is written as a check (``3MP15C10``, ``MP12``, full-width too)."""
+    return _NOTATION.fullmatch(unicodedata.normalize("NFKC", text).strip()) is not None
+
+
 def parse_notation(text: str, *, rules: CheckRules | None = None,
                    loc: Location | None = None) -> CheckSpec:
     """``3MP15C10`` -> ``CheckSpec(3, 15, 10)``; ``MP12`` takes the default dice count; full-width ok."""
