@@ -36,6 +36,9 @@ NO_ONCE_ROWS = define(
     "MPR546", "table {table} has no row that {rule} counts as once-only ({once}): its repeat policy never applies",
     "表 {table} には {rule} が一度きりとみなす行（{once}）がありません。繰り返しの方針は働きません",
     severity="warning")
+ROLLS_NOT_A_MAPPING = define(
+    "MPR581", "{field} must be a mapping from a member to a whole number, got {value!r}",
+    "{field} はメンバーから整数への対応でなければなりません（値: {value!r}）")
 NO_POLICY = define(
     "MPR580", "no repeat policy of {rule} applies to these inputs: give the last one no 'when'",
     "{rule} の repeat のどの方針もこの入力に当てはまりません。最後の方針には when を付けないでください")
@@ -178,6 +181,8 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     table_rule, table, policy, members = _setup(rule, inputs, ctx)
     name = _names(rule)
     given = inputs.get("rolls") or {}
+    if not isinstance(given, dict):
+        raise MprError(ROLLS_NOT_A_MAPPING, Location(path="rolls"), field="rolls", value=given)
     for member in given:
         if member not in members:
             raise MprError(ROLL_NOT_MEMBER, Location(path=f"rolls.{member}"), member=member,
@@ -246,6 +251,9 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
         return
     repeat = rule.doc.get("repeat", "off")
     cases = repeat if isinstance(repeat, list) else [] if repeat == "off" else [repeat]
+    for index, case in enumerate(cases):
+        yield from _check_policy(rule, ("repeat", index) if isinstance(repeat, list) else ("repeat",),
+                                 case, lang)
     for name, rule_id in tables.items():
         target = ruleset.rules.get(rule_id)
         if target is not None and target.kind != "RollTable":
@@ -261,6 +269,35 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
             if not table.once_ids():
                 yield diagnostic(NO_ONCE_ROWS, target.loc("rows"), lang, table=rule_id, rule=rule.id,
                                  once=cases[-1]["once"])
+
+
+def _check_policy(rule: Any, path: tuple, case: dict[str, Any], lang: str) -> Iterator[Any]:
+    """``once`` compiles; ``tie`` and ``fallback`` written as expressions of ``params`` alone
+    give one of their allowed words."""
+    from rules_dsl import compile_expression
+
+    if "once" in case:
+        try:
+            compile_expression(str(case["once"]), origin=rule.loc(*path, "once"))
+        except MprError as error:
+            yield error.diagnostic(lang)
+    move = case.get("move")
+    fields = [(("fallback",), FALLBACKS)] + ([(("move", "tie"), TIES)]
+                                           if isinstance(move, dict) and "tie" in move else [])
+    for where, allowed in fields:
+        text = _at(case, where)
+        if text in allowed:
+            continue
+        try:
+            expression = compile_expression(str(text), origin=rule.loc(*path, *where))
+            value = expression.evaluate({"params": rule.params}) if expression.names <= {"params"} \
+                else allowed[0]
+        except MprError as error:
+            yield error.diagnostic(lang)
+            continue
+        if value not in allowed:
+            yield diagnostic(BAD_POLICY, rule.loc(*path, *where), lang, name=".".join(where),
+                             rule=rule.id, expected=" | ".join(allowed), value=value)
 
 
 KIND = Kind("RollPerMember", run, check=check, distribution=distribution)
