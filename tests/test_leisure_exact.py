@@ -155,3 +155,34 @@ def test_resident_count_limit(ruleset) -> None:
         engine.run(ruleset, "cohabitation.rent_split",
                    {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_RESIDENTS + 1)]})
     assert raised.value.code == "MPR526"
+
+
+# --- every fallback of the repeat policy: exact == brute force, and Monte-Carlo agrees ------------
+
+@pytest.mark.parametrize("table, window, fallback", [
+    ("wilderness", None, "individual"), ("wilderness", 1, "nearest_higher"), ("city", 0, "as_rolled"),
+    ("city", None, "unresolved"), ("wilderness", None, "off"), ("city", 1, "nearest_higher"),
+])
+def test_every_fallback_is_exact(ruleset, table: str, window, fallback: str) -> None:
+    leisure, rolls = _setup(ruleset, table)
+    policy = Policy(window, "lower", fallback)
+    exact = session_distribution(leisure, rolls, 3, policy)
+    assert dict(exact.taken_sets.items()) == _brute_force(leisure, rolls, 3, policy)
+    for per in exact.per_member + exact.per_member_how:
+        assert per.total() == 1
+
+
+def test_monte_carlo_agrees_with_an_individual_fallback(ruleset) -> None:
+    leisure, rolls = _setup(ruleset, "wilderness")
+    policy = Policy(None, "lower", "individual")
+    exact = session_distribution(leisure, rolls, 3, policy)
+    rng = random.Random(7)
+    runs = 50_000
+    counts: Counter = Counter()
+    for _ in range(runs):
+        rolled = [(f"pc{i}", rng.randint(1, 6) + rng.randint(1, 6)) for i in range(3)]
+        results, _ = resolve_session(leisure, rolled, policy)
+        counts[results[-1].how] += 1
+    for how, p in exact.per_member_how[2].items():
+        error = math.sqrt(float(p) * (1 - float(p)) / runs)
+        assert abs(counts[how] / runs - float(p)) <= SIGMAS * error + 1e-4, how
