@@ -10,7 +10,8 @@ from .ruleset import MANIFEST, collect, display_path
 
 
 def bundled_targets() -> list[Path]:
-    """The bundled rulesets: ``rulesets/magipunk`` and every directory under ``rulesets/examples``."""
+    """The bundled rulesets: ``rulesets/magipunk``, every directory under ``rulesets/examples`` and
+    every house-rule variant under ``rulesets/examples/house_rules``."""
     from .resources import rulesets_dir
 
     root = rulesets_dir()
@@ -18,6 +19,7 @@ def bundled_targets() -> list[Path]:
     examples = root / "examples"
     if examples.is_dir():
         targets += sorted(p for p in examples.iterdir() if (p / MANIFEST).is_file())
+        targets += sorted(p for p in (examples / "house_rules").glob("*") if (p / MANIFEST).is_file())
     return [t for t in targets if t.is_dir()]
 
 
