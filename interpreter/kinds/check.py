@@ -147,10 +147,22 @@ def _label(rules: Any, key: str, lang: str) -> str:
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
-    """Semantic check: every formula compiles and uses only the inputs, ``params``, the derived
+    """Semantic check: the ruleset's check data (``parameters.core_check``) is whole, and every formula compiles and uses only the inputs, ``params``, the derived
     values and the formulas before it (``derive`` targets are ``x-rule-ref`` in the schema)."""
     from rules_dsl import compile_expression
 
+    first = min(r.id for r in ruleset.rules.values() if r.kind == rule.kind)
+    if rule.id == first:  # the ruleset's check data, reported once
+        try:
+            core_check.rules_of(ruleset.parameters)
+        except MprError as error:
+            from pathlib import Path
+
+            where = error.loc or Location()
+            if where.file is None:  # name the manifest that holds the parameters
+                error.loc = Location(str(Path(ruleset.root) / "ruleset.yaml"), where.line,
+                                     where.column, where.path)
+            yield error.diagnostic(lang)
     derived = rule.doc.get("derive") or {}
     known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params"} | set(derived)
     for name in FORMULAS:
