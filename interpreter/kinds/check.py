@@ -146,23 +146,30 @@ def _label(rules: Any, key: str, lang: str) -> str:
     return f"{core_check.special_label(rules, key, lang)} ({effect})"
 
 
+def _at_manifest(error: MprError, ruleset: Any) -> MprError:
+    """An error about ``parameters.core_check`` located at that line of the ruleset's manifest."""
+    from pathlib import Path
+
+    where = error.loc or Location()
+    if where.file is None:
+        manifest = Path(ruleset.root) / "ruleset.yaml"
+        lines = manifest.read_text(encoding="utf-8").splitlines() if manifest.is_file() else []
+        line = next((i for i, text in enumerate(lines, 1) if text.strip().startswith("core_check:")), 1)
+        error.loc = Location(str(manifest), line, 1, where.path)
+    return error
+
+
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
     """Semantic check: the ruleset's check data (``parameters.core_check``) is whole, and every formula compiles and uses only the inputs, ``params``, the derived
     values and the formulas before it (``derive`` targets are ``x-rule-ref`` in the schema)."""
     from rules_dsl import compile_expression
 
     first = min(r.id for r in ruleset.rules.values() if r.kind == rule.kind)
-    if rule.id == first:  # the ruleset's check data, reported once
+    if rule.id == first and "core_check" in ruleset.parameters:  # the check data, reported once
         try:
             core_check.rules_of(ruleset.parameters)
         except MprError as error:
-            from pathlib import Path
-
-            where = error.loc or Location()
-            if where.file is None:  # name the manifest that holds the parameters
-                error.loc = Location(str(Path(ruleset.root) / "ruleset.yaml"), where.line,
-                                     where.column, where.path)
-            yield error.diagnostic(lang)
+            yield _at_manifest(error, ruleset).diagnostic(lang)
     derived = rule.doc.get("derive") or {}
     known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params"} | set(derived)
     for name in FORMULAS:
