@@ -1,14 +1,13 @@
-"""The core check of the base rules (RULES.md Rc), in BCDice notation ``nMPmCx``: parse it, resolve
-it from the dice shown, roll it, and compute its exact outcome distribution by folding over the dice.
-
-The game's numbers (d20, n defaults to 1, two dice when modifiers took n to 0) are read from the
-ruleset manifest ``parameters.core_check``; the rules below know only "n dice against m, challenge x".
+"""The check of BCDice notation ``nMPmCx``: parse it, resolve it from the dice shown, roll it, and
+compute its exact outcome distribution. Everything the game decides (the faces, n when omitted, the
+zero-dice policy, success, the achieved value, the special results and their precedence, the words
+of the result line) is data, read from the ruleset's ``parameters.core_check`` (``dice_pool``).
 """
 from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cache
@@ -16,8 +15,10 @@ from typing import Any
 
 from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
 from rules_dsl.distribution import Distribution
-from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+
+from .dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
 
 BAD_NOTATION = define(
     "MPR010", "{text!r} is not a core check: write nMPm or nMPmCx, e.g. 3MP15C10, MP12, 0MP15C5",
@@ -25,59 +26,36 @@ BAD_NOTATION = define(
 CHECK_TOO_LARGE = define(
     "MPR011", "{what} of the core check is {value}, more than the limit {limit}",
     "判定の {what} が {value} で、上限 {limit} を超えています")
-BAD_CHECK_PARAMETERS = define(
-    "MPR012", "parameters.core_check.{name} of the ruleset must be a whole number >= {minimum}, got {value!r}",
-    "ルールセットの parameters.core_check.{name} は {minimum} 以上の整数でなければなりません（値: {value!r}）",
-    exit_code=EXIT_STATE)
-
 _NOTATION = re.compile(r"(\d*)MP(\d+)(?:C(\d+))?", re.IGNORECASE)
-JACKPOT = "JP"
-BAD_BEAT = "BB"
-
-
-@dataclass(frozen=True)
-class CheckRules:
-    """The game's numbers of the core check: faces of a die, n when omitted, dice rolled when n is 0."""
-
-    faces: int
-    default_dice: int
-    zero_dice_roll: int
-
-    @classmethod
-    def from_parameters(cls, parameters: Mapping[str, Any]) -> "CheckRules":
-        """From a ruleset's ``parameters`` (the ``core_check`` entry)."""
-        section = parameters.get("core_check") or {}
-        values = {}
-        for name, minimum in (("faces", 1), ("default_dice", 0), ("zero_dice_roll", 1)):
-            value = section.get(name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-                raise MprError(BAD_CHECK_PARAMETERS, Location(path=f"parameters.core_check.{name}"),
-                               name=name, minimum=minimum, value=value)
-            values[name] = value
-        return cls(**values)
+CheckRules = PoolRules
 
 
 @cache
-def bundled_rules() -> CheckRules:
-    """The core check numbers of the bundled ruleset manifest."""
+def bundled_rules() -> PoolRules:
+    """The check data of the bundled ruleset manifest (read without loading every rule)."""
     import yaml
 
     from .resources import bundled_ruleset
 
     manifest = yaml.safe_load((bundled_ruleset() / "ruleset.yaml").read_text(encoding="utf-8"))
-    return CheckRules.from_parameters((manifest or {}).get("parameters") or {})
+    return PoolRules.from_parameters((manifest or {}).get("parameters") or {})
 
 
-def _rules(rules: CheckRules | None, faces: int | None) -> CheckRules:
+def rules_of(parameters: Mapping[str, Any] | None) -> PoolRules:
+    """The check data of a ruleset's ``parameters``, or of the bundled ruleset when None."""
+    return bundled_rules() if parameters is None else PoolRules.from_parameters(parameters)
+
+
+def _rules(rules: PoolRules | None, faces: int | None) -> PoolRules:
+    from dataclasses import replace
+
     rules = rules or bundled_rules()
-    if faces is not None and faces != rules.faces:
-        return CheckRules(faces, rules.default_dice, rules.zero_dice_roll)
-    return rules
+    return rules if faces is None or faces == rules.faces else replace(rules, faces=faces)
 
 
 @dataclass(frozen=True)
 class CheckSpec:
-    """``dice`` d-faces dice against the ability value ``target``, with an optional ``challenge``."""
+    """``dice`` dice against the target value ``target``, with an optional ``challenge``."""
 
     dice: int
     target: int
@@ -85,12 +63,17 @@ class CheckSpec:
 
     @property
     def notation(self) -> str:
-        challenge = "" if self.challenge is None else f"C{self.challenge}"
-        return f"{self.dice}MP{self.target}{challenge}"
+        """BCDice's echo of the command: the challenge is always shown, ``C0`` when none was given."""
+        return f"{self.dice}MP{self.target}C{self.challenge or 0}"
 
     @property
     def zero_dice(self) -> bool:
         return self.dice == 0
+
+
+def is_notation(text: str) -> bool:
+    """Whether ``text`` is written as a check (``3MP15C10``, ``MP12``, full-width too)."""
+    return _NOTATION.fullmatch(unicodedata.normalize("NFKC", text).strip()) is not None
 
 
 def parse_notation(text: str, *, rules: CheckRules | None = None,
@@ -112,26 +95,21 @@ def parse_notation(text: str, *, rules: CheckRules | None = None,
     return spec
 
 
-@dataclass(frozen=True, order=True)
-class CheckResult:
-    """What a check came to, without its dice: the unit of ``success_distribution``."""
+CheckResult = Verdict
 
-    success: bool
-    special: str | None = None  # "JP" | "BB"
-    value: int | None = None  # the achieved value (達成値) of a success
 
-    @property
-    def result(self) -> str:
-        return "success" if self.success else "failure"
+def result_word(result: Verdict) -> str:
+    return "success" if result.success else "failure"
 
 
 @dataclass(frozen=True)
 class CheckOutcome:
-    """A resolved check: the dice shown and what they give."""
+    """A resolved check: the dice shown, what they give, and the data that decided it."""
 
     spec: CheckSpec
     dice: tuple[int, ...]
-    outcome: CheckResult
+    outcome: Verdict
+    fold: PoolFold
 
     @property
     def success(self) -> bool:
@@ -146,83 +124,45 @@ class CheckOutcome:
         return self.outcome.value
 
     def to_json(self) -> dict[str, Any]:
-        return {"dice": list(self.dice), "success": self.success, "result": self.outcome.result,
+        return {"dice": list(self.dice), "success": self.success, "result": result_word(self.outcome),
                 "special": self.special, "value": self.value}
 
     def text(self, lang: str = "ja") -> str:
-        """BCDice style: ``(3MP15C10) > [9,4,12] > 成功（達成値12）``."""
+        """BCDice's line: ``(3MP15C5) > [10,4,18] > 成功(10)``, ``成功(JP)``, ``失敗(BB)``, ``失敗``."""
         dice = ",".join(map(str, self.dice))
-        return f"({self.spec.notation}) > [{dice}] > {describe(self.outcome, lang)}"
+        return f"({self.spec.notation}) > [{dice}] > {describe(self.outcome, self.fold.rules, lang)}"
+
+    def explanation(self, lang: str = "ja") -> list[str]:
+        """The lines under the result line: each condition of the data, and whether it held."""
+        return explain(self.fold, self.dice, lang)
 
 
-def describe(result: CheckResult, lang: str = "ja") -> str:
-    """``成功（達成値12）``, ``ジャックポット！ 成功（達成値15）``, ``バッドビート… 失敗``, or English."""
-    if lang == "ja":
-        verdict = f"成功（達成値{result.value}）" if result.success else "失敗"
-        prefix = {JACKPOT: "ジャックポット！ ", BAD_BEAT: "バッドビート… "}.get(result.special or "", "")
-    else:
-        verdict = f"success (value {result.value})" if result.success else "failure"
-        prefix = {JACKPOT: "jackpot! ", BAD_BEAT: "bad beat... "}.get(result.special or "", "")
-    return prefix + verdict
+def describe(result: Verdict, rules: PoolRules, lang: str = "ja") -> str:
+    """The verdict word of the data, then the special result's tag or the achieved value in brackets."""
+    words = rules.words[result_word(result)]
+    word = words.get(lang) or words["ja"]
+    detail = result.special if result.special is not None else result.value
+    return word if detail is None else f"{word}({detail})"
 
 
-# The check as a fold over its dice: a small summary state, one step per die, then a verdict.
-# ``resolve`` and ``success_distribution`` share these, so the odds are those of the dice rules.
-
-@dataclass(frozen=True)
-class _Fold:
-    initial: Hashable
-    step: Callable[[Any, int], Hashable]
-    verdict: Callable[[Any], CheckResult]
+def special_label(rules: PoolRules, tag: str, lang: str = "ja") -> str:
+    special = rules.special(tag)
+    if special is None:
+        return tag
+    return special.label.get(lang) or special.label["ja"]
 
 
-def _fold_of(spec: CheckSpec) -> _Fold:
-    m = spec.target
-    x = spec.challenge if spec.challenge is not None else 1
-
-    if not spec.zero_dice:
-        # state: (highest die <= m or 0, some die == m, every die == 1)
-        def step(state: tuple[int, bool, bool], die: int) -> tuple[int, bool, bool]:
-            best, jackpot, ones = state
-            return (max(best, die) if die <= m else best, jackpot or die == m, ones and die == 1)
-
-        def verdict(state: tuple[int, bool, bool]) -> CheckResult:
-            best, jackpot, ones = state
-            if ones:
-                return CheckResult(False, BAD_BEAT)
-            if jackpot:
-                return CheckResult(True, JACKPOT, m)
-            if best and best >= x:
-                return CheckResult(True, None, best)
-            return CheckResult(False)
-
-        return _Fold((0, False, True), step, verdict)
-
-    # zero dice, keep the worse: state (lowest die, highest die); -1 marks "no die yet"
-    def step_zero(state: tuple[int, int], die: int) -> tuple[int, int]:
-        low, high = state
-        return (die if low < 0 else min(low, die), max(high, die))
-
-    def verdict_zero(state: tuple[int, int]) -> CheckResult:
-        low, high = state
-        if low == 1:
-            return CheckResult(False, BAD_BEAT)
-        if low == high == m:
-            return CheckResult(True, JACKPOT, m)
-        if high <= m and low >= x:
-            return CheckResult(True, None, low)
-        return CheckResult(False)
-
-    return _Fold((-1, 0), step_zero, verdict_zero)
+def _fold_of(spec: CheckSpec, rules: PoolRules) -> PoolFold:
+    return pool_fold(rules, spec.dice, spec.target, spec.challenge or 0, dice_rolled(spec, rules))
 
 
-def dice_rolled(spec: CheckSpec, rules: CheckRules | None = None) -> int:
+def dice_rolled(spec: CheckSpec, rules: PoolRules | None = None) -> int:
     """How many dice the check rolls: n, or the zero-dice roll when n is 0."""
     return _rules(rules, None).zero_dice_roll if spec.zero_dice else spec.dice
 
 
 def resolve(spec: CheckSpec, dice_values: Sequence[int], *, faces: int | None = None,
-            rules: CheckRules | None = None, loc: Location | None = None) -> CheckOutcome:
+            rules: PoolRules | None = None, loc: Location | None = None) -> CheckOutcome:
     """The outcome the dice shown give (pure). Too few, too many or out-of-range dice are errors."""
     rules = _rules(rules, faces)
     script = ScriptedDice(dice_values, loc)
@@ -231,35 +171,64 @@ def resolve(spec: CheckSpec, dice_values: Sequence[int], *, faces: int | None = 
     if script.unused:
         raise MprError(SCRIPT_UNUSED, script.loc, unused=len(script.unused),
                        values=",".join(map(str, script.unused)), used=count)
-    return _outcome(spec, values)
+    return _outcome(spec, values, rules)
 
 
 def roll(spec: CheckSpec, source: DiceSource, *, faces: int | None = None,
-         rules: CheckRules | None = None) -> CheckOutcome:
+         rules: PoolRules | None = None) -> CheckOutcome:
     """Roll the check's dice from ``source`` (seeded or scripted) and resolve them."""
     rules = _rules(rules, faces)
-    return _outcome(spec, source.roll(rules.faces, dice_rolled(spec, rules)))
+    return _outcome(spec, source.roll(rules.faces, dice_rolled(spec, rules)), rules)
 
 
-def _outcome(spec: CheckSpec, values: Sequence[int]) -> CheckOutcome:
-    fold = _fold_of(spec)
+def _outcome(spec: CheckSpec, values: Sequence[int], rules: PoolRules) -> CheckOutcome:
+    fold = _fold_of(spec, rules)
     state = fold.initial
     for die in values:
         state = fold.step(state, die)
-    return CheckOutcome(spec, tuple(values), fold.verdict(state))
+    return CheckOutcome(spec, tuple(values), fold.verdict(state), fold)
 
 
 def success_distribution(spec: CheckSpec, *, faces: int | None = None,
-                         rules: CheckRules | None = None) -> Distribution:
-    """The exact distribution of ``CheckResult`` over every roll of the check's dice."""
+                         rules: PoolRules | None = None) -> Distribution:
+    """The exact distribution of ``Verdict`` over every roll of the check's dice."""
     rules = _rules(rules, faces)
-    fold = _fold_of(spec)
+    fold = _fold_of(spec, rules)
     die = Distribution.die(rules.faces)
     states = Distribution.fold([die] * dice_rolled(spec, rules), fold.initial, fold.step)
     return states.map(fold.verdict)
 
 
 def success_probability(spec: CheckSpec, *, faces: int | None = None,
-                        rules: CheckRules | None = None) -> Fraction:
-    """The exact chance that the check succeeds (JP included, BB excluded)."""
+                        rules: PoolRules | None = None) -> Fraction:
+    """The exact chance that the check succeeds (special results included)."""
     return success_distribution(spec, faces=faces, rules=rules).probability(lambda r: r.success)
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """The exact chances of a check: success, each special result (by tag), and every outcome."""
+
+    spec: CheckSpec
+    rules: PoolRules
+    outcomes: Distribution
+
+    @property
+    def success(self) -> Fraction:
+        return self.outcomes.probability(lambda r: r.success)
+
+    def special(self, tag: str) -> Fraction:
+        return self.outcomes.probability(lambda r: r.special == tag)
+
+    def rows(self, lang: str = "ja") -> list[tuple[str, Fraction]]:
+        """Each result line's verdict (``成功(12)``, ``成功(JP)``, ``失敗``...) with its chance,
+        successes first from the best value down."""
+        def order(item: tuple[Verdict, Fraction]) -> tuple:
+            r = item[0]
+            return (not r.success, r.special is None, -(r.value or 0), r.special or "")
+        return [(describe(r, self.rules, lang), p) for r, p in sorted(self.outcomes.items(), key=order)]
+
+
+def odds(spec: CheckSpec, rules: PoolRules | None = None) -> CheckOdds:
+    rules = _rules(rules, None)
+    return CheckOdds(spec, rules, success_distribution(spec, rules=rules))

@@ -240,6 +240,21 @@ def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
         diff.probabilities.append(entry)
 
 
+def show_added_probes(diff: Diff, new: Rule) -> None:
+    """The declared probes of a rule the variant adds: its exact odds, against nothing before."""
+    for probe in probes(new)[:MAX_DIFF_PROBES]:
+        after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
+        if isinstance(after, MprError):
+            continue
+        entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
+                                 "input": probe.input}
+        if isinstance(after, list):
+            entry.update(type="distribution", tables=_compare_tables([], after))
+        else:
+            entry.update(type="value", old=None, new=after)
+        diff.probabilities.append(entry)
+
+
 def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
     """The comparison of two loaded rulesets."""
     diff = Diff(base, variant, lang)
@@ -252,6 +267,8 @@ def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
         old, new = base.rules.get(rule_id), variant.rules.get(rule_id)
         if old is None:
             diff.added.append(_entry(new, lang))  # type: ignore[arg-type]
+            if new.adopted and new.doc.get("probes"):  # type: ignore[union-attr]
+                show_added_probes(diff, new)  # type: ignore[arg-type]
             continue
         if new is None:
             diff.removed.append(_entry(old, lang))

@@ -37,9 +37,9 @@ MAX_PROB_WORK = 5_000_000  # outcome pairs combined in all while computing one e
 
 # Procurement and cohabitation (procurement-and-cohabitation engineer)
 MAX_RESIDENTS = 100  # cohabitants of one residence (rent split, setup, leisure)
-MAX_LEISURE_RESIDENTS = 50  # PCs of one exact leisure distribution
-MAX_LEISURE_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a leisure table
-MAX_LEISURE_STATES = 100_000  # distinct sets of shared events reachable in an exact leisure distribution
+MAX_SESSION_MEMBERS = 50  # members of one exact distribution of a session of rolls (RollPerMember)
+MAX_SESSION_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a table rolled per member
+MAX_SESSION_STATES = 100_000  # distinct sets of once-only results reachable in one exact session distribution
 
 # Plan-checking solvers of the Procedure kind (interpreter/solvers)
 MAX_SPLIT_CANDIDATES = 200_000  # final allocations a bounded split searches for the nearest legal plan

@@ -2,7 +2,9 @@
 exact probabilities cross-checked against brute-force enumeration of every dice tuple."""
 from __future__ import annotations
 
+import copy
 import itertools
+from dataclasses import replace
 from fractions import Fraction
 
 import pytest
@@ -10,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter import core_check
-from interpreter.core_check import CheckRules, CheckSpec
+from interpreter.core_check import CheckSpec
 from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
 
@@ -95,9 +97,9 @@ def test_wrong_dice(notation, dice, code):
 
 @pytest.mark.parametrize("notation, line", [
     ("3MP15C10", "(3MP15C10) > [9,4,18] > 失敗"),
-    ("3MP15C10", "(3MP15C10) > [9,4,12] > 成功（達成値12）"),
-    ("3MP15C10", "(3MP15C10) > [15,4,2] > ジャックポット！ 成功（達成値15）"),
-    ("3MP15", "(3MP15) > [1,1,1] > バッドビート… 失敗"),
+    ("3MP15C10", "(3MP15C10) > [9,4,12] > 成功(12)"),
+    ("3MP15C10", "(3MP15C10) > [15,4,2] > 成功(JP)"),
+    ("3MP15", "(3MP15C0) > [1,1,1] > 失敗(BB)"),
 ])
 def test_text(notation, line):
     dice = [int(d) for d in line.split("[")[1].split("]")[0].split(",")]
@@ -164,14 +166,92 @@ def test_success_probability(notation, probability):
 
 def test_game_numbers_come_from_the_manifest():
     rules = core_check.bundled_rules()
-    assert rules == CheckRules(faces=20, default_dice=1, zero_dice_roll=2)
-    custom = CheckRules(faces=6, default_dice=2, zero_dice_roll=3)
+    assert (rules.faces, rules.default_dice, rules.zero_dice_roll, rules.zero_dice_keep) == (20, 1, 2, "worse")
+    assert [(s.tag, s.effect, s.precedence) for s in rules.specials] == [("BB", "failure", 1), ("JP", "success", 2)]
+    custom = replace(rules, faces=6, default_dice=2, zero_dice_roll=3)
     spec = core_check.parse_notation("MP4", rules=custom)
     assert spec.dice == 2
     assert len(core_check.roll(CheckSpec(0, 4), SeededDice(1), rules=custom).dice) == 3
+
+
+def _parameters(**changes):
+    section = copy.deepcopy(core_check_parameters())
+    for path, value in changes.items():
+        *parents, leaf = path.split("__")
+        here = section
+        for key in parents:
+            here = here[key]
+        if value is DELETE:
+            del here[leaf]
+        else:
+            here[leaf] = value
+    return {"core_check": section}
+
+
+DELETE = object()
+
+
+def core_check_parameters():
+    import yaml
+
+    from interpreter.resources import bundled_ruleset
+
+    manifest = yaml.safe_load((bundled_ruleset() / "ruleset.yaml").read_text(encoding="utf-8"))
+    return manifest["parameters"]["core_check"]
+
+
+# The special results are data: the same engine with other data gives other answers.
+DATA_CASES = [
+    # a bad beat needs two or more dice rolled: a single 1 is an ordinary failure
+    ({"results__bad_beat__when": {"all": "die == 1", "if": "rolled >= 2"},
+      "results__single_one": {"when": {"all": "die == 1", "if": "rolled == 1"}, "effect": "failure",
+                              "precedence": 1, "tag": None}}, "MP15", [1], "(1MP15C0) > [1] > 失敗"),
+    ({"results__bad_beat__when": {"all": "die == 1", "if": "rolled >= 2"}}, "MP15", [1], "(1MP15C0) > [1] > 成功(1)"),
+    ({"results__bad_beat__when": {"all": "die == 1", "if": "rolled >= 2"}}, "2MP15", [1, 1], "(2MP15C0) > [1,1] > 失敗(BB)"),
+    # a jackpot that does not override the challenge value
+    ({"results__jackpot__over_challenge": False}, "2MP5C8", [5, 20], "(2MP5C8) > [5,20] > 失敗"),
+    ({"results__jackpot__over_challenge": False}, "2MP12C8", [12, 20], "(2MP12C8) > [12,20] > 成功(JP)"),
+    # precedence: the jackpot first, so it beats the bad beat
+    ({"results__jackpot__precedence": 0}, "MP1", [1], "(1MP1C0) > [1] > 成功(JP)"),
+    # no special result at all
+    ({"results": {}}, "3MP15", [1, 1, 1], "(3MP15C0) > [1,1,1] > 成功(1)"),
+    # zero dice keep the better: the conditions as written
+    ({"zero_dice_keep": "better"}, "0MP15C5", [4, 12], "(0MP15C5) > [4,12] > 成功(12)"),
+    # other words
+    ({"words__success": {"ja": "成功", "en": "hit"}}, "MP15", [3], "(1MP15C0) > [3] > hit(3)"),
+]
+
+
+@pytest.mark.parametrize("changes, notation, dice, line", DATA_CASES)
+def test_special_results_are_data(changes, notation, dice, line):
+    rules = core_check.rules_of(_parameters(**changes))
+    spec = core_check.parse_notation(notation, rules=rules)
+    lang = "en" if "hit" in line else "ja"
+    assert core_check.resolve(spec, dice, rules=rules).text(lang) == line
+    # the odds are folded from the same data: compare with resolving every tuple of dice
+    count = core_check.dice_rolled(spec, rules)
+    tally: dict = {}
+    for roll in itertools.product(range(1, 21), repeat=count):
+        verdict = core_check.resolve(spec, list(roll), rules=rules).outcome
+        tally[verdict] = tally.get(verdict, 0) + 1
+    exact = dict(core_check.success_distribution(spec, rules=rules).items())
+    assert exact == {v: Fraction(n, 20 ** count) for v, n in tally.items()}
+
+
+@pytest.mark.parametrize("changes, code, path", [
+    ({"faces": 0}, "MPR012", "parameters.core_check.faces"),
+    ({"zero_dice_keep": "middle"}, "MPR730", "parameters.core_check.zero_dice_keep"),
+    ({"results__jackpot__effect": "win"}, "MPR730", "parameters.core_check.results.jackpot.effect"),
+    ({"results__jackpot__when": {"some": "die == 1"}}, "MPR730", "parameters.core_check.results.jackpot.when"),
+    ({"results__jackpot__when": {"any": "dye == 1"}}, "MPR133", "parameters.core_check.results.jackpot.when.any"),
+    ({"success": {"any": "die <="}}, "MPR112", "parameters.core_check.success.any"),
+    ({"value": {"best": "die"}}, "MPR730", "parameters.core_check.value"),
+    ({"words": DELETE}, "MPR730", "parameters.core_check.words"),
+])
+def test_bad_check_data_is_located(changes, code, path):
     with pytest.raises(MprError) as info:
-        CheckRules.from_parameters({"core_check": {"faces": 0, "default_dice": 1, "zero_dice_roll": 2}})
-    assert info.value.code == "MPR012"
+        core_check.rules_of(_parameters(**changes))
+    assert info.value.code == code and info.value.loc.path == path
 
 
 def test_seeded_roll_repeats():

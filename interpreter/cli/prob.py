@@ -1,5 +1,5 @@
-"""``mprules prob RULE_ID|EXPR``: the exact distribution of a rule's outcome (for kinds that have
-one) or of an expression, as rows of value, fraction, percent and bar; ``--svg FILE`` draws it."""
+"""``mprules prob RULE_ID|EXPR|nMPmCx``: the exact distribution of a rule's outcome (for kinds that
+have one), of an expression or of a check in BCDice notation, as rows of value, fraction, percent and bar; ``--svg FILE`` draws it."""
 from __future__ import annotations
 
 import argparse
@@ -19,9 +19,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from . import common
 
     parser = subparsers.add_parser(
-        "prob", help="exact distribution of a rule's outcome or of an expression, e.g. '2d6 >= 7'",
+        "prob", help="exact distribution of a rule's outcome, an expression ('2d6 >= 7') or a check (3MP15C10)",
         description="Exact probabilities (fractions, not sampling) of a rule or an expression.")
-    parser.add_argument("target", metavar="RULE_ID|EXPR")
+    parser.add_argument("target", metavar="RULE_ID|EXPR|nMPmCx")
     parser.add_argument("--ruleset", metavar="DIR", help="ruleset directory (default: bundled)")
     parser.add_argument("--var", action="append", metavar="NAME=YAML", default=[],
                         help="an input or variable (YAML value); dotted names build mappings")
@@ -32,8 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    from .. import core_check
     from ._expr import load_input, parse_vars
 
+    if core_check.is_notation(args.target):
+        return _check(args)
     env = parse_vars(args.var, load_input(args.input))
     if _RULE_ID.fullmatch(args.target) and args.target.split(".")[0] not in env:
         from ..ruleset import load_ruleset
@@ -65,6 +68,28 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
     _write_svg(args.svg, [Section(f"{args.target}: {t.title}",
                                   [(row_label(r.value, r.label), r.p) for r in t.rows])
                           for t in tables], args.lang)
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    """A check in BCDice notation (``3MP15C10``): each result line's chance, then success and
+    each special result, from the check data of ``--ruleset``."""
+    from .. import core_check
+    from ..svg import Section
+    from ._expr import print_rows
+    from .check import check_rules, odds_json, odds_lines
+    from .output import print_json
+
+    rules = check_rules(args.ruleset)
+    odds = core_check.odds(core_check.parse_notation(args.target, rules=rules), rules)
+    lang = args.lang if args.lang_given else "ja"
+    rows = odds.rows(lang)
+    if args.format == "json":
+        print_json(odds_json(odds))
+    else:
+        print_rows(rows, ("結果", "確率") if args.lang == "ja" else ("outcome", "probability"))
+        print("\n".join(odds_lines(odds, args.lang)))
+    _write_svg(args.svg, [Section(odds.spec.notation, rows)])
     return EXIT_OK
 
 

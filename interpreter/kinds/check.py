@@ -1,6 +1,6 @@
-"""The kind ``Check``: a core check (RULES.md Rc) whose need, dice and challenge value are
-expressions of the inputs, the parameters and values derived by running other rules (R10
-``procurement.check``); with the ability value given, its exact success chance and a roll."""
+"""The kind ``Check``: the ruleset's dice pool check (``parameters.core_check``) whose need, dice and
+challenge value are expressions of the inputs, the parameters and values derived by running other
+rules; with the value checked given, its exact success chance and a roll."""
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -28,12 +28,10 @@ UNKNOWN_FORMULA_NAME = define(
 
 FORMULAS = ("required", "dice_bonus", "dice", "challenge")
 _WORDS = {
-    "en": {"success": "success", "failure": "failure", core_check.JACKPOT: "jackpot (success)",
-           core_check.BAD_BEAT: "bad beat (failure)", "head": "{dice} dice, challenge {challenge}",
+    "en": {"head": "{dice} dice, challenge {challenge}",
            "no_check": "no check", "by": "chance of success by",
            "separate": "each row is a separate chance; the rows do not sum to 1"},
-    "ja": {"success": "成功", "failure": "失敗", core_check.JACKPOT: "ジャックポット（成功）",
-           core_check.BAD_BEAT: "バッドビート（失敗）", "head": "ダイス{dice}個、チャレンジ値{challenge}",
+    "ja": {"head": "ダイス{dice}個、チャレンジ値{challenge}",
            "no_check": "判定なし", "by": "成功率：",
            "separate": "各行は別々の確率です（合計は1になりません）"},
 }
@@ -99,7 +97,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
         ctx.trace.add("note", _WORDS["ja" if ctx.lang == "ja" else "en"]["no_check"], 1)
         value["probability"] = _probability(1)
         return value
-    rules = core_check.CheckRules.from_parameters(ctx.ruleset.parameters)
+    rules = core_check.rules_of(ctx.ruleset.parameters)
     spec = _spec(rule, env, ability)
     p = core_check.success_probability(spec, rules=rules)
     ctx.trace.add("expr", f"P(success of {spec.notation})", p)
@@ -116,7 +114,7 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     the success chance for every ability value a die can show."""
     env = _formulas(rule, inputs, ctx)
     attribute = rule.doc["attribute"]
-    rules = core_check.CheckRules.from_parameters(ctx.ruleset.parameters)
+    rules = core_check.rules_of(ctx.ruleset.parameters)
     words = _WORDS["ja" if ctx.lang == "ja" else "en"]
     head = f"{rule.title(ctx.lang)}: " + words["head"].format(dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
@@ -126,22 +124,50 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
         outcomes = core_check.success_distribution(spec, rules=rules)
         rows: dict[str, Fraction] = {}
         for result, p in outcomes.items():
-            key = result.special or result.result
+            key = result.special or core_check.result_word(result)
             rows[key] = rows.get(key, Fraction(0)) + p
-        table = [ProbRow(k, p, words[k]) for k, p in rows.items()]
+        table = [ProbRow(k, p, _label(rules, k, ctx.lang)) for k, p in rows.items()]
         success = outcomes.probability(lambda r: r.success)
         return [ProbTable(f"{head}, {attribute} {spec.target}", table,
-                          note=f"{words['success']} = {fraction_text(success)}")]
+                          note=f"{_label(rules, 'success', ctx.lang)} = {fraction_text(success)}")]
     rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
                                f"{attribute} {m}") for m in range(1, rules.faces + 1)]
     return [ProbTable(f"{head}: {words['by']} {attribute}", rows_by_ability, note=words["separate"])]
 
 
+def _label(rules: Any, key: str, lang: str) -> str:
+    """The data's word for a verdict (``success``/``failure``) or the label of a special result."""
+    if key in rules.words:
+        return rules.words[key].get(lang) or rules.words[key]["ja"]
+    special = rules.special(key)
+    effect = rules.words[special.effect].get(lang) or rules.words[special.effect]["ja"]
+    return f"{core_check.special_label(rules, key, lang)} ({effect})"
+
+
+def _at_manifest(error: MprError, ruleset: Any) -> MprError:
+    """An error about ``parameters.core_check`` located at that line of the ruleset's manifest."""
+    from pathlib import Path
+
+    where = error.loc or Location()
+    if where.file is None:
+        manifest = Path(ruleset.root) / "ruleset.yaml"
+        lines = manifest.read_text(encoding="utf-8").splitlines() if manifest.is_file() else []
+        line = next((i for i, text in enumerate(lines, 1) if text.strip().startswith("core_check:")), 1)
+        error.loc = Location(str(manifest), line, 1, where.path)
+    return error
+
+
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
-    """Semantic check: every formula compiles and uses only the inputs, ``params``, the derived
+    """Semantic check: the ruleset's check data (``parameters.core_check``) is whole, and every formula compiles and uses only the inputs, ``params``, the derived
     values and the formulas before it (``derive`` targets are ``x-rule-ref`` in the schema)."""
     from rules_dsl import compile_expression
 
+    first = min(r.id for r in ruleset.rules.values() if r.kind == rule.kind)
+    if rule.id == first and "core_check" in ruleset.parameters:  # the check data, reported once
+        try:
+            core_check.rules_of(ruleset.parameters)
+        except MprError as error:
+            yield _at_manifest(error, ruleset).diagnostic(lang)
     derived = rule.doc.get("derive") or {}
     known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params"} | set(derived)
     for name in FORMULAS:

@@ -1,0 +1,282 @@
+"""A dice pool check as data: n dice of f faces against a target (and an optional lower bound, the
+challenge), whose success, achieved value and special results are expressions over one die, read
+from a ruleset's parameters. Resolving dice and the exact distribution are the same fold over the
+dice, so the odds always match the rules written in the data.
+
+Each condition is a quantifier over the dice (``any`` or ``all`` of a per-die expression of
+``die``, ``target``, ``challenge``, ``dice``, ``rolled``), optionally with ``if`` (an expression
+without ``die``). A pool rolled "keeping the worse" (the zero-dice policy) uses the dual rules:
+``any`` and ``all`` swap, and the highest value becomes the lowest.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+
+BAD_POOL_NUMBER = define(
+    "MPR012", "parameters.core_check.{name} of the ruleset must be a whole number >= {minimum}, got {value!r}",
+    "ルールセットの parameters.core_check.{name} は {minimum} 以上の整数でなければなりません（値: {value!r}）",
+    exit_code=EXIT_STATE)
+BAD_POOL_FIELD = define(
+    "MPR730", "parameters.core_check.{name} of the ruleset must be {expected}, got {value!r}",
+    "ルールセットの parameters.core_check.{name} は {expected_ja} でなければなりません（値: {value!r}）",
+    exit_code=EXIT_STATE)
+
+DIE_NAMES = frozenset({"die", "target", "challenge", "dice", "rolled"})
+POOL_NAMES = DIE_NAMES - {"die"}
+QUANTIFIERS = ("any", "all")
+EXTREMES = ("highest", "lowest")
+EFFECTS = ("success", "failure")
+KEEPS = ("worse", "better")
+_DUAL = {"any": "all", "all": "any", "highest": "lowest", "lowest": "highest"}
+
+
+def _where(name: str) -> Location:
+    return Location(path=f"parameters.core_check.{name}")
+
+
+def _field_error(name: str, expected: str, expected_ja: str, value: Any) -> MprError:
+    return MprError(BAD_POOL_FIELD, _where(name), name=name, expected=expected,
+                    expected_ja=expected_ja, value=value)
+
+
+def _expression(text: Any, name: str, known: frozenset[str]) -> Any:
+    from rules_dsl import compile_expression
+
+    if isinstance(text, bool) or not isinstance(text, (str, int)):
+        raise _field_error(name, "an expression", "式", text)
+    try:
+        return compile_expression(str(text), names=set(known))
+    except MprError as error:
+        # the column inside the expression stays; the field path says where the expression is
+        where = error.loc or Location()
+        error.loc = Location(where.file, where.line, where.column, _where(name).path)
+        raise error from None
+
+
+def _text(value: Any, name: str) -> dict[str, str]:
+    if isinstance(value, str):
+        return {"ja": value, "en": value}
+    if isinstance(value, Mapping) and all(isinstance(v, str) for v in value.values()) and value:
+        return dict(value)
+    raise _field_error(name, "a text or {ja, en}", "文字列か {ja, en}", value)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """``quantifier`` (any/all) of ``per_die`` over the dice, and ``guard`` (or None) over the pool."""
+
+    quantifier: str
+    text: str
+    guard_text: str | None
+    per_die: Any = field(compare=False, hash=False, repr=False)
+    guard: Any = field(compare=False, hash=False, repr=False)
+
+    @classmethod
+    def parse(cls, data: Any, name: str) -> "Condition":
+        if not isinstance(data, Mapping):
+            raise _field_error(name, "{any: EXPR} or {all: EXPR} (and optionally if: EXPR)",
+                               "{any: 式} か {all: 式}（if: 式 も可）", data)
+        quantifiers = [q for q in QUANTIFIERS if q in data]
+        extra = sorted(set(data) - set(QUANTIFIERS) - {"if"})
+        if len(quantifiers) != 1 or extra:
+            raise _field_error(name, "exactly one of any or all (and optionally if)",
+                               "any か all のどちらか1つ（if も可）", dict(data))
+        quantifier = quantifiers[0]
+        per_die = _expression(data[quantifier], f"{name}.{quantifier}", DIE_NAMES)
+        guard_text = data.get("if")
+        guard = None if guard_text is None else _expression(guard_text, f"{name}.if", POOL_NAMES)
+        return cls(quantifier, str(data[quantifier]), None if guard_text is None else str(guard_text),
+                   per_die, guard)
+
+
+@dataclass(frozen=True)
+class Special:
+    """A special result: its id, tag (e.g. for BCDice's line), label, condition, effect, precedence,
+    whether it stands regardless of the challenge, and the achieved value it gives (or None)."""
+
+    id: str
+    tag: str | None  # None: the line shows the plain verdict
+    label: dict[str, str] = field(compare=False, hash=False)
+    when: Condition
+    effect: str
+    precedence: int
+    over_challenge: bool
+    value_text: str | None
+    value: Any = field(compare=False, hash=False, repr=False)
+
+    @classmethod
+    def parse(cls, key: str, data: Any) -> "Special":
+        name = f"results.{key}"
+        if not isinstance(data, Mapping):
+            raise _field_error(name, "a mapping", "マッピング", data)
+        effect = data.get("effect")
+        if effect not in EFFECTS:
+            raise _field_error(f"{name}.effect", "success or failure", "success か failure", effect)
+        precedence = data.get("precedence")
+        if isinstance(precedence, bool) or not isinstance(precedence, int):
+            raise _field_error(f"{name}.precedence", "a whole number", "整数", precedence)
+        over = data.get("over_challenge", False)
+        if not isinstance(over, bool):
+            raise _field_error(f"{name}.over_challenge", "true or false", "true か false", over)
+        tag = data.get("tag")
+        if tag is not None and (not isinstance(tag, str) or not tag):
+            raise _field_error(f"{name}.tag", "a text or null", "文字列か null", tag)
+        value_text = data.get("value")
+        value = None if value_text is None else _expression(value_text, f"{name}.value", POOL_NAMES)
+        return cls(key, tag, _text(data.get("label", tag or key), f"{name}.label"),
+                   Condition.parse(data.get("when"), f"{name}.when"), effect, precedence, over,
+                   None if value_text is None else str(value_text), value)
+
+
+def _whole(section: Mapping[str, Any], name: str, minimum: int) -> int:
+    value = section.get(name)
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise MprError(BAD_POOL_NUMBER, _where(name), name=name, minimum=minimum, value=value)
+    return value
+
+
+@dataclass(frozen=True)
+class PoolRules:
+    """The data of a dice pool check: the dice, the zero-dice policy, the success condition, the
+    achieved value (``extreme`` of ``value_of`` over the dice meeting ``value_where``), the words
+    of the two verdicts and the special results in precedence order."""
+
+    faces: int
+    default_dice: int
+    zero_dice_roll: int
+    zero_dice_keep: str
+    success: Condition
+    extreme: str
+    value_of_text: str
+    value_where_text: str
+    words: dict[str, dict[str, str]] = field(compare=False, hash=False)
+    specials: tuple[Special, ...]
+    value_of: Any = field(compare=False, hash=False, repr=False)
+    value_where: Any = field(compare=False, hash=False, repr=False)
+
+    @classmethod
+    def from_parameters(cls, parameters: Mapping[str, Any]) -> "PoolRules":
+        """From a ruleset's ``parameters`` (its ``core_check`` entry); located errors otherwise."""
+        section = parameters.get("core_check")
+        if not isinstance(section, Mapping):
+            raise _field_error("", "a mapping", "マッピング", section)
+        keep = section.get("zero_dice_keep")
+        if keep not in KEEPS:
+            raise _field_error("zero_dice_keep", "worse or better", "worse か better", keep)
+        value = section.get("value")
+        extremes = [e for e in EXTREMES if isinstance(value, Mapping) and e in value]
+        if len(extremes) != 1 or set(value) - set(EXTREMES) - {"where"}:
+            raise _field_error("value", "{highest: EXPR, where: EXPR} or {lowest: ..., where: ...}",
+                               "{highest: 式, where: 式} か {lowest: 式, where: 式}", value)
+        extreme = extremes[0]
+        where_text = value.get("where", "true")
+        words = section.get("words")
+        if not isinstance(words, Mapping) or set(words) != set(EFFECTS):
+            raise _field_error("words", "{success: TEXT, failure: TEXT}",
+                               "{success: 文字列, failure: 文字列}", words)
+        results = section.get("results") or {}
+        if not isinstance(results, Mapping):
+            raise _field_error("results", "a mapping of special results", "特殊な結果のマッピング", results)
+        specials = sorted((Special.parse(str(k), v) for k, v in results.items()),
+                          key=lambda s: s.precedence)
+        return cls(
+            _whole(section, "faces", 1), _whole(section, "default_dice", 0),
+            _whole(section, "zero_dice_roll", 1), keep,
+            Condition.parse(section.get("success"), "success"), extreme, str(value[extreme]),
+            str(where_text), {k: _text(words[k], f"words.{k}") for k in EFFECTS}, tuple(specials),
+            _expression(value[extreme], f"value.{extreme}", DIE_NAMES),
+            _expression(where_text, "value.where", DIE_NAMES))
+
+    def special(self, tag: str | None) -> Special | None:
+        return next((s for s in self.specials if s.tag == tag), None)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a check came to: success or not, the tag of the special result (or None), the value."""
+
+    success: bool
+    special: str | None = None
+    value: int | None = None
+
+
+@dataclass(frozen=True)
+class PoolFold:
+    """The check as a fold over its dice: per-face truth of every condition, then the verdict."""
+
+    rules: PoolRules
+    env: dict[str, Any]
+    dual: bool
+    conditions: tuple[Condition, ...]
+    truth: tuple[tuple[bool, ...], ...]  # truth[face - 1][i]: condition i's per-die expression
+    candidate: tuple[int | None, ...]  # the face's value when it meets ``value.where``
+
+    @property
+    def initial(self) -> tuple:
+        return tuple(self.quantifier(c) == "all" for c in self.conditions) + (None,)
+
+    def quantifier(self, condition: Condition) -> str:
+        return _DUAL[condition.quantifier] if self.dual else condition.quantifier
+
+    def step(self, state: tuple, die: int) -> tuple:
+        truth = self.truth[die - 1]
+        flags = tuple((held or truth[i]) if self.quantifier(c) == "any" else (held and truth[i])
+                      for i, (c, held) in enumerate(zip(self.conditions, state)))
+        best, new = state[-1], self.candidate[die - 1]
+        extreme = _DUAL[self.rules.extreme] if self.dual else self.rules.extreme
+        if new is not None and (best is None or (new > best if extreme == "highest" else new < best)):
+            best = new
+        return flags + (best,)
+
+    def holds(self, index: int, state: tuple) -> bool:
+        guard = self.conditions[index].guard
+        return state[index] and (guard is None or bool(guard.evaluate(self.env)))
+
+    def verdict(self, state: tuple) -> Verdict:
+        best = state[-1]
+        succeeded = self.holds(0, state)
+        for i, special in enumerate(self.rules.specials, start=1):
+            if not self.holds(i, state):
+                continue
+            if special.effect == "failure":
+                return Verdict(False, special.tag)
+            if special.over_challenge or succeeded:
+                value = best if special.value is None else special.value.evaluate({**self.env, "value": best})
+                return Verdict(True, special.tag, value)
+        return Verdict(True, None, best) if succeeded else Verdict(False)
+
+
+def pool_fold(rules: PoolRules, dice: int, target: int, challenge: int, rolled: int) -> PoolFold:
+    """The fold of ``dice`` dice (``rolled`` actually thrown) against ``target`` and ``challenge``."""
+    env = {"target": target, "challenge": challenge, "dice": dice, "rolled": rolled}
+    conditions = (rules.success,) + tuple(s.when for s in rules.specials)
+    truth, candidate = [], []
+    for face in range(1, rules.faces + 1):
+        here = {**env, "die": face}
+        truth.append(tuple(bool(c.per_die.evaluate(here)) for c in conditions))
+        candidate.append(rules.value_of.evaluate(here) if rules.value_where.evaluate(here) else None)
+    dual = dice == 0 and rules.zero_dice_keep == "worse"
+    return PoolFold(rules, env, dual, conditions, tuple(truth), tuple(candidate))
+
+
+def explain(fold: PoolFold, values: Sequence[int], lang: str) -> list[str]:
+    """One line per condition of the check: what it asks of the dice shown and whether it held."""
+    state = fold.initial
+    for die in values:
+        state = fold.step(state, die)
+    ja = lang == "ja"
+    quantifier = {"any": "いずれかの目が" if ja else "some die:", "all": "すべての目が" if ja else "every die:"}
+    held = {True: "成り立つ" if ja else "holds", False: "成り立たない" if ja else "does not hold"}
+    lines = []
+    names = [fold.rules.words["success"].get(lang) or fold.rules.words["success"]["ja"]]
+    names += [" ".join(filter(None, (s.tag, s.label.get(lang) or s.label["ja"])))
+              for s in fold.rules.specials]
+    for i, (name, condition) in enumerate(zip(names, fold.conditions)):
+        guard = "" if condition.guard_text is None else f" if {condition.guard_text}"
+        lines.append(f"  {name}: {quantifier[fold.quantifier(condition)]} {condition.text}{guard}"
+                     f" → {held[fold.holds(i, state)]}")
+    return lines

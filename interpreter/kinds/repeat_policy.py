@@ -1,0 +1,234 @@
+"""A roll table rolled once per member in order, where some rows may come up only once per session:
+resolve one roll against the once-only results already taken (move it within a window, else a
+fallback), resolve a whole session, and its exact distribution. Pure functions: the kind
+``RollPerMember`` (``roll_per_member.py``) reads the documents and the dice and calls these.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rules_dsl.distribution import Distribution
+from rules_dsl.errors import MprError, define
+from rules_dsl.limits import MAX_SESSION_MEMBERS, MAX_SESSION_STATES, MAX_SESSION_TABLE_SPAN
+
+ROLL_OUTSIDE_TABLE = define(
+    "MPR540", "roll {roll} of {member} is outside every row of the table {table} (rows {lo} to {hi})",
+    "{member} の出目 {roll} は表 {table} のどの行にも当てはまりません（行は {lo}〜{hi}）")
+TOO_MANY_STATES = define(
+    "MPR541", "the exact distribution of the session is too large: more than {limit} {what}",
+    "一連のロールの厳密な確率分布が大きすぎます（{what}が上限 {limit} を超えました）")
+
+AS_ROLLED = "as_rolled"
+ADJUSTED = "adjusted"
+NEAREST_LOWER = "nearest_lower"
+NEAREST_HIGHER = "nearest_higher"
+INDIVIDUAL = "individual"
+UNRESOLVED = "unresolved"
+OFF = "off"
+FALLBACKS = (NEAREST_LOWER, NEAREST_HIGHER, AS_ROLLED, INDIVIDUAL, UNRESOLVED, OFF)
+TIES = ("lower", "higher")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """What one roll of the table gives: a row id (None for an unnamed row), whether it may come up
+    only once per session, and its text ({ja, en} or None)."""
+
+    id: str | None
+    once: bool
+    text: Mapping[str, str] | None = field(default=None, compare=False, hash=False)
+
+
+@dataclass(frozen=True)
+class TableRows:
+    """The entries of rolls ``lo..hi``; ``entries[i]`` is the entry of roll ``lo + i`` (None: no
+    row); ``plain`` is what the fallback ``individual`` gives (the table's default), if any."""
+
+    name: str
+    lo: int
+    hi: int
+    entries: tuple[Entry | None, ...]
+    plain: Entry | None = None
+
+    def __post_init__(self) -> None:
+        if self.hi - self.lo + 1 != len(self.entries):
+            raise ValueError("a table needs one entry per roll of its range")
+
+    def entry_at(self, roll: int) -> Entry | None:
+        if self.lo <= roll <= self.hi:
+            return self.entries[roll - self.lo]
+        return None
+
+    def once_ids(self) -> list[str]:
+        """The ids of the once-only rows in the order of their first roll."""
+        seen: list[str] = []
+        for entry in self.entries:
+            if entry is not None and entry.once and entry.id not in seen:
+                seen.append(entry.id)  # type: ignore[arg-type]
+        return seen
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The move window (±``window``; None: no move) and which of two equal moves wins
+    (lower/higher), then the fallback when no move gives a different result."""
+
+    window: int | None
+    tie: str = "lower"
+    fallback: str = NEAREST_LOWER
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How one member's roll came out: the final roll and entry, how it was reached, and for an
+    unresolved roll the (roll, entry) options to choose from."""
+
+    rolled: int
+    final_roll: int | None
+    entry: Entry | None
+    how: str
+    options: tuple[tuple[int, Entry], ...] = ()
+
+
+def is_different(entry: Entry | None, taken: frozenset[str]) -> bool:
+    """A "different result": a real row that is not a once-only row already taken."""
+    return entry is not None and not (entry.once and entry.id in taken)
+
+
+def move_order(roll: int, policy: Policy, span: int) -> Iterable[int]:
+    """The rolls a move may go to, smallest change first, ties per the policy; changes beyond
+    ``span`` (the table's width) leave every table and are not tried."""
+    for change in range(1, min(abs(policy.window or 0), span) + 1):
+        pair = (roll - change, roll + change)
+        yield from (pair if policy.tie == "lower" else reversed(pair))
+
+
+def _options(table: TableRows, taken: frozenset[str]) -> tuple[tuple[int, Entry], ...]:
+    return tuple((r, e) for r in range(table.lo, table.hi + 1)
+                 if is_different(e := table.entry_at(r), taken))  # type: ignore[misc]
+
+
+def resolve_roll(table: TableRows, roll: int, taken: frozenset[str], policy: Policy,
+                 member: str = "") -> Resolution:
+    """One roll: as rolled, else the nearest allowed move inside the table's range, else the
+    policy's fallback (the nearest lower or higher different result, the roll as rolled, the
+    table's plain row, or unresolved with the options)."""
+    entry = table.entry_at(roll)
+    if entry is None:
+        raise MprError(ROLL_OUTSIDE_TABLE, member=member, roll=roll, table=table.name, lo=table.lo,
+                       hi=table.hi)
+    if is_different(entry, taken):
+        return Resolution(roll, roll, entry, AS_ROLLED)
+    if policy.window is not None:
+        for candidate in move_order(roll, policy, table.hi - table.lo):
+            moved = table.entry_at(candidate)
+            if is_different(moved, taken):
+                return Resolution(roll, candidate, moved, ADJUSTED)
+    if policy.fallback in (AS_ROLLED, OFF):
+        return Resolution(roll, roll, entry, AS_ROLLED)
+    if policy.fallback == INDIVIDUAL and table.plain is not None:
+        return Resolution(roll, roll, table.plain, INDIVIDUAL)
+    if policy.fallback in (NEAREST_LOWER, NEAREST_HIGHER):
+        step = -1 if policy.fallback == NEAREST_LOWER else 1
+        end = table.lo - 1 if step < 0 else table.hi + 1
+        for candidate in range(roll + step, end, step):
+            near = table.entry_at(candidate)
+            if is_different(near, taken):
+                return Resolution(roll, candidate, near, policy.fallback)
+    return Resolution(roll, None, None, UNRESOLVED, _options(table, taken))
+
+
+def taken_after(taken: frozenset[str], resolution: Resolution) -> frozenset[str]:
+    """The once-only rows taken once ``resolution`` is applied."""
+    entry = resolution.entry
+    if entry is not None and entry.once:
+        return taken | {entry.id}  # type: ignore[operator]
+    return taken
+
+
+def resolve_session(table: TableRows, rolls: Sequence[tuple[str, int]],
+                    policy: Policy) -> tuple[list[Resolution], list[str]]:
+    """Every member's roll resolved in the order listed; also the once-only rows in order taken."""
+    taken: frozenset[str] = frozenset()
+    order: list[str] = []
+    results = []
+    for member, roll in rolls:
+        resolution = resolve_roll(table, roll, taken, policy, member)
+        after = taken_after(taken, resolution)
+        if after != taken:
+            order.append(resolution.entry.id)  # type: ignore[union-attr]
+        taken = after
+        results.append(resolution)
+    return results, order
+
+
+def outcome_label(resolution: Resolution) -> str | None:
+    """A member's outcome as counted by the distribution: row id, None (unnamed) or unresolved."""
+    if resolution.how == UNRESOLVED:
+        return UNRESOLVED
+    return resolution.entry.id if resolution.entry else None
+
+
+@dataclass(frozen=True)
+class SessionDistribution:
+    """Exact distributions of a session of ``members`` rolls: the set of once-only rows taken
+    (tuples in table order), each member's outcome label, and how each member's roll was resolved."""
+
+    members: int
+    taken_sets: Distribution
+    per_member: tuple[Distribution, ...]
+    per_member_how: tuple[Distribution, ...]
+
+    def row_probability(self, row_id: str) -> Fraction:
+        """The chance that the once-only row comes up in the session."""
+        return self.taken_sets.probability(lambda s: row_id in s)
+
+
+def session_distribution(table: TableRows, rolls: Distribution, members: int,
+                         policy: Policy) -> SessionDistribution:
+    """The exact distribution of a whole session (the repeat policy included): a fold over the
+    members whose state is the set of once-only rows taken so far; each roll is resolved once per
+    reachable state."""
+    if members > MAX_SESSION_MEMBERS:
+        raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_MEMBERS, what="members")
+    if table.hi - table.lo + 1 > MAX_SESSION_TABLE_SPAN:
+        raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_TABLE_SPAN, what="table rolls")
+    for roll in rolls:
+        if table.entry_at(roll) is None:
+            raise MprError(ROLL_OUTSIDE_TABLE, member="(dice)", roll=roll, table=table.name,
+                           lo=table.lo, hi=table.hi)
+    memo: dict[tuple[frozenset[str], int], Resolution] = {}
+
+    def resolved(state: frozenset[str], roll: int) -> Resolution:
+        key = (state, roll)
+        if key not in memo:
+            memo[key] = resolve_roll(table, roll, state, policy)
+        return memo[key]
+
+    states: dict[frozenset[str], Fraction] = {frozenset(): Fraction(1)}
+    per_member = []
+    per_how = []
+    for _ in range(members):
+        nxt: dict[frozenset[str], Fraction] = {}
+        labels: dict[Any, Fraction] = {}
+        hows: dict[str, Fraction] = {}
+        for state, p_state in states.items():
+            for roll, p_roll in rolls.items():
+                resolution = resolved(state, roll)
+                p = p_state * p_roll
+                after = taken_after(state, resolution)
+                if after not in nxt and len(nxt) >= MAX_SESSION_STATES:
+                    raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_STATES, what="states")
+                nxt[after] = nxt.get(after, Fraction(0)) + p
+                label = outcome_label(resolution)
+                labels[label] = labels.get(label, Fraction(0)) + p
+                hows[resolution.how] = hows.get(resolution.how, Fraction(0)) + p
+        states = nxt
+        per_member.append(Distribution(labels))
+        per_how.append(Distribution(hows))
+    order = {row_id: i for i, row_id in enumerate(table.once_ids())}
+    sets = Distribution({tuple(sorted(s, key=order.__getitem__)): p for s, p in states.items()})
+    return SessionDistribution(members, sets, tuple(per_member), tuple(per_how))

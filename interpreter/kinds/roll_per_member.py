@@ -1,0 +1,303 @@
+"""The kind ``RollPerMember``: each member, in the order listed, rolls one of the document's roll
+tables; the document's ``repeat`` policy says which rows may come up only once per session, how a
+repeat is moved (a window and a tie rule) and what happens when no move helps (a fallback). Its
+``distribution`` is exact for a whole session of N members, the policy included."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
+
+from ..expression_names import compiled
+from ..trace import ProbRow, ProbTable, fraction_text
+from . import Kind
+from ._reasons import text as localized
+from ._amounts import check_members, whole
+from .repeat_policy import (FALLBACKS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
+                            Resolution, TableRows, session_distribution, taken_after, resolve_roll)
+from .roll_table import roll_distribution, row_for, table_range
+
+UNKNOWN_TABLE = define(
+    "MPR542", "table {name!r} is not one of the tables of {rule} ({known}){hint}",
+    "表 {name!r} は {rule} の表（{known}）にありません{hint}")
+ROLL_NOT_MEMBER = define(
+    "MPR543", "rolls give a roll for {member!r}, who is not listed ({members})",
+    "rolls に一覧にない {member!r} の出目があります（一覧: {members}）")
+BAD_POLICY = define(
+    "MPR544", "{name} of {rule} must be {expected}, got {value!r}",
+    "{rule} の {name} は {expected} でなければなりません（値: {value!r}）")
+UNRESOLVED_NOTE = define(
+    "MPR545", "{member}: roll {roll} repeats a once-only result and the policy finds no different result; to be decided (options: {options})",
+    "{member}: 出目 {roll} は既に出た一度きりの結果で、方針どおりでは別の結果になりません。決めてください（候補: {options}）",
+    severity="info")
+NO_ONCE_ROWS = define(
+    "MPR546", "table {table} has no row that {rule} counts as once-only ({once}): its repeat policy never applies",
+    "表 {table} には {rule} が一度きりとみなす行（{once}）がありません。繰り返しの方針は働きません",
+    severity="warning")
+ROLLS_NOT_A_MAPPING = define(
+    "MPR581", "{field} must be a mapping from a member to a whole number, got {value!r}",
+    "{field} はメンバーから整数への対応でなければなりません（値: {value!r}）")
+NO_POLICY = define(
+    "MPR580", "no repeat policy of {rule} applies to these inputs: give the last one no 'when'",
+    "{rule} の repeat のどの方針もこの入力に当てはまりません。最後の方針には when を付けないでください")
+
+OUTPUT = ("member", "rolled", "final_roll", "row", "text", "once", "how", "options", "roll",
+          "results", "taken")
+_TITLES = {
+    "en": {"sets": "the set of once-only results", "each": "chance of each once-only result",
+           "mean": "mean = the expected number of once-only results", "how": "how the roll was resolved"},
+    "ja": {"sets": "一度きりの結果の組み合わせ", "each": "一度きりの各結果が出る確率",
+           "mean": "平均 = 一度きりの結果の期待個数", "how": "出目の扱い"},
+}
+_LABELS = {"en": {None: "a row of no id", UNRESOLVED: "unresolved (to be decided)"},
+           "ja": {None: "IDのない行", UNRESOLVED: "未解決（要判断）"}}
+
+
+def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
+    tables = ctx.param(rule, "tables")
+    if not isinstance(name, str) or name not in tables:
+        raise MprError(UNKNOWN_TABLE, Location(path="table"), name=name, rule=rule.id,
+                       known=", ".join(tables), hint=did_you_mean(name, tables))
+    return ctx.ruleset.rule(tables[name])
+
+
+def _env(rule: Any, inputs: dict[str, Any], dice: Any) -> dict[str, Any]:
+    """The inputs and ``params``; the parameter ``window``, an expression of the inputs, is given
+    by its value."""
+    params = dict(rule.params)
+    if isinstance(params.get("window"), str):
+        params["window"] = compiled(rule, ("params", "window")).evaluate({**inputs, "params": rule.params}, dice)
+    return {**inputs, "params": params}
+
+
+def _choice(rule: Any, path: tuple, env: dict[str, Any], allowed: tuple[str, ...], dice: Any) -> str:
+    """A policy field: one of ``allowed`` written as is, or an expression giving one."""
+    text = _at(rule.doc, path)
+    value = text if text in allowed else compiled(rule, path).evaluate(env, dice)
+    if value not in allowed:
+        raise MprError(BAD_POLICY, rule.loc(*path), name=".".join(map(str, path)), rule=rule.id,
+                       expected=" | ".join(allowed), value=value)
+    return value
+
+
+def _at(doc: Any, path: tuple) -> Any:
+    for key in path:
+        doc = doc[key]
+    return doc
+
+
+def chosen_policy(rule: Any, env: dict[str, Any], dice: Any) -> tuple[tuple, Policy]:
+    """The path of the repeat policy that applies (the first whose ``when`` holds) and its Policy."""
+    repeat = rule.doc.get("repeat", "off")
+    if repeat == "off":
+        return (), Policy(None, fallback="as_rolled")
+    cases = [(("repeat", i), case) for i, case in enumerate(repeat)] if isinstance(repeat, list) \
+        else [(("repeat",), repeat)]
+    for path, case in cases:
+        if "when" in case and not compiled(rule, path + ("when",)).evaluate(env, dice):
+            continue
+        move = case.get("move", "off")
+        window = tie = None
+        if move != "off":
+            window = compiled(rule, path + ("move", "window")).evaluate(env, dice)
+            if isinstance(window, bool) or not isinstance(window, int):
+                raise MprError(BAD_POLICY, rule.loc(*path, "move", "window"), name="move.window",
+                               rule=rule.id, expected="a whole number", value=window)
+            tie = _choice(rule, path + ("move", "tie"), env, TIES, dice) if "tie" in move else "lower"
+        fallback = _choice(rule, path + ("fallback",), env, FALLBACKS, dice)
+        return path, Policy(None if window is None else abs(window), tie or "lower", fallback)
+    raise MprError(NO_POLICY, rule.loc("repeat"), rule=rule.id)
+
+
+def table_rows(table_rule: Any, rule: Any, path: tuple, env: dict[str, Any]) -> TableRows:
+    """The entries of every roll in the roll table's range; ``once`` (an expression of a row's
+    ``tags``, ``id``, ``roll`` and ``value``) says which rows may come up once per session."""
+    from rules_dsl.limits import MAX_SESSION_TABLE_SPAN
+
+    lo, hi = table_range(table_rule)
+    if hi - lo + 1 > MAX_SESSION_TABLE_SPAN:
+        raise MprError(TOO_MANY_STATES, table_rule.loc("range"), limit=MAX_SESSION_TABLE_SPAN,
+                       what="table rolls")
+    once = compiled(rule, path + ("once",)) if path and "once" in _at(rule.doc, path) else None
+
+    def entry(row: dict[str, Any], roll: int | None) -> Entry:
+        facts = {"tags": row.get("tags") or [], "id": row.get("id"), "roll": roll,
+                 "value": row.get("value"), "params": env["params"]}
+        return Entry(row.get("id"), bool(once and once.evaluate(facts)), row.get("text"))
+
+    entries = [None if (row := row_for(table_rule, roll)) is None else entry(row, roll)
+               for roll in range(lo, hi + 1)]
+    default = table_rule.doc.get("default")
+    plain = None if default is None else entry(default, None)
+    return TableRows(table_rule.id, lo, hi, tuple(entries), plain)
+
+
+def members_of(rule: Any, inputs: dict[str, Any]) -> list[str]:
+    """The members listed in the input named by ``members.input``, or numbered names (the
+    ``members.numbered`` template with ``n``) when it is a count."""
+    from rules_dsl.template import compile_template
+
+    spec = rule.doc["members"]
+    members = inputs.get(spec["input"])
+    if isinstance(members, int) and not isinstance(members, bool) and members >= 1:
+        template = compile_template(spec.get("numbered", "{n}"), rule.loc("members", "numbered"))
+        members = [template.render({"n": n}) for n in range(1, members + 1)]
+    return check_members(members, spec["input"])
+
+
+def _names(rule: Any) -> dict[str, str]:
+    return {key: (rule.doc.get("output") or {}).get(key, key) for key in OUTPUT}
+
+
+def _entry_json(entry: Entry | None, lang: str, name: dict[str, str]) -> dict[str, Any]:
+    if entry is None:
+        return {name["row"]: None, name["text"]: None, name["once"]: False}
+    return {name["row"]: entry.id, name["text"]: localized(entry.text, lang) or None,
+            name["once"]: entry.once}
+
+
+def _result_json(member: str, resolution: Resolution, lang: str, name: dict[str, str]) -> dict[str, Any]:
+    out = {name["member"]: member, name["rolled"]: resolution.rolled,
+           name["final_roll"]: resolution.final_roll, **_entry_json(resolution.entry, lang, name),
+           name["how"]: resolution.how}
+    if resolution.how == UNRESOLVED:
+        out[name["options"]] = [{name["roll"]: r, **_entry_json(e, lang, name)}
+                                for r, e in resolution.options]
+    return out
+
+
+def _setup(rule: Any, inputs: dict[str, Any], ctx: Any) -> tuple[Any, TableRows, Policy, list[str]]:
+    table_rule = _table_rule(rule, inputs.get("table"), ctx)
+    env = _env(rule, inputs, ctx.dice)
+    path, policy = chosen_policy(rule, env, ctx.dice)
+    ctx.trace.add("expr", "repeat", f"{policy.fallback}, ±{policy.window}" if policy.window is not None
+                  else policy.fallback, path=".".join(map(str, path)))
+    return table_rule, table_rows(table_rule, rule, path, env), policy, members_of(rule, inputs)
+
+
+def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+    table_rule, table, policy, members = _setup(rule, inputs, ctx)
+    name = _names(rule)
+    given = inputs.get("rolls") or {}
+    if not isinstance(given, dict):
+        raise MprError(ROLLS_NOT_A_MAPPING, Location(path="rolls"), field="rolls", value=given)
+    for member in given:
+        if member not in members:
+            raise MprError(ROLL_NOT_MEMBER, Location(path=f"rolls.{member}"), member=member,
+                           members=", ".join(members))
+    taken: frozenset[str] = frozenset()
+    results, order = [], []
+    for member in members:
+        if member in given:
+            roll = whole(given[member], f"rolls.{member}")
+            ctx.trace.add("input", f"roll of {member}", roll)
+        else:
+            mark = ctx.dice.mark()
+            roll = compiled(table_rule, ("params", "roll")).evaluate({"params": table_rule.params}, ctx.dice)
+            ctx.trace.add("dice", f"roll of {member}", roll, dice=[d.value for d in ctx.dice.since(mark)])
+        try:
+            resolution = resolve_roll(table, roll, taken, policy, member)
+        except MprError as error:
+            raise error.at(Location(path=f"rolls.{member}") if member in given
+                           else table_rule.loc("params", "roll"))
+        after = taken_after(taken, resolution)
+        if after != taken:
+            order.append(resolution.entry.id)  # type: ignore[union-attr]
+        taken = after
+        if resolution.how == UNRESOLVED:
+            options = ", ".join(f"{r}:{e.id or '-'}" for r, e in resolution.options) or "-"
+            message = render(UNRESOLVED_NOTE, {"member": member, "roll": roll, "options": options}, ctx.lang)
+            ctx.trace.add("unresolved", message, None, code=UNRESOLVED_NOTE)
+        else:
+            ctx.trace.add("row", f"{member}: {resolution.how}", resolution.entry.id if resolution.entry else None,
+                          rolled=roll, final_roll=resolution.final_roll)
+        results.append(_result_json(member, resolution, ctx.lang, name))
+    return {name["results"]: results, name["taken"]: order}
+
+
+def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]:
+    """Exact: the set of once-only results of the whole session, each once-only result's chance,
+    and each member's result and how its roll was resolved."""
+    table_rule, table, policy, members = _setup(rule, inputs, ctx)
+    exact = session_distribution(table, roll_distribution(table_rule), len(members), policy)
+    lang = ctx.lang
+    texts = {e.id: localized(e.text, lang) or e.id for e in table.entries if e is not None and e.id}
+    window = "" if policy.window is None else f", ±{policy.window}"
+    head = f"{rule.title(lang)} ({table_rule.id}, {len(members)}{window})"
+    sets = [ProbRow(list(s), p) for s, p in sorted(exact.taken_sets.items(), key=lambda sp: (-sp[1], sp[0]))]
+    count = sum((len(s) * p for s, p in exact.taken_sets.items()), Fraction(0))
+    words = _TITLES["ja" if lang == "ja" else "en"]
+    tables = [ProbTable(f"{head}: {words['sets']}", sets, count, note=words["mean"]),
+              ProbTable(f"{head}: {words['each']}",
+                        [ProbRow(e, exact.row_probability(e), texts.get(e, e)) for e in table.once_ids()])]
+    names = _LABELS["ja" if lang == "ja" else "en"]
+    for member, rows, hows in zip(members, exact.per_member, exact.per_member_how):
+        shown = [ProbRow(v, p, texts.get(v) or names.get(v))
+                 for v, p in sorted(rows.items(), key=lambda vp: (-vp[1], str(vp[0])))]
+        how_note = ", ".join(f"{h} {fraction_text(p)}" for h, p in hows.items())
+        tables.append(ProbTable(f"{head}: {member}", shown, note=f"{words['how']}: {how_note}"))
+    return tables
+
+
+def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
+    """Semantic checks: the tables named are roll tables, each with a row the policy counts as
+    once-only (a missing rule is reported through the schema's ``x-rule-ref``)."""
+    tables = rule.params.get("tables")
+    if not isinstance(tables, dict) or not tables:
+        yield diagnostic(BAD_POLICY, rule.loc("params", "tables"), lang, name="params.tables",
+                         rule=rule.id, expected="a mapping of table names to roll table ids", value=tables)
+        return
+    repeat = rule.doc.get("repeat", "off")
+    cases = repeat if isinstance(repeat, list) else [] if repeat == "off" else [repeat]
+    for index, case in enumerate(cases):
+        yield from _check_policy(rule, ("repeat", index) if isinstance(repeat, list) else ("repeat",),
+                                 case, lang)
+    for name, rule_id in tables.items():
+        target = ruleset.rules.get(rule_id)
+        if target is not None and target.kind != "RollTable":
+            yield diagnostic(BAD_POLICY, rule.loc("params", "tables", name), lang, name=f"params.tables.{name}",
+                             rule=rule.id, expected="the id of a RollTable of the ruleset", value=rule_id)
+        elif target is not None and cases and "once" in cases[-1] and "when" not in cases[-1]:
+            env = {"params": rule.params}
+            try:
+                table = table_rows(target, rule, ("repeat", len(cases) - 1) if isinstance(repeat, list)
+                                   else ("repeat",), env)
+            except MprError:
+                continue
+            if not table.once_ids():
+                yield diagnostic(NO_ONCE_ROWS, target.loc("rows"), lang, table=rule_id, rule=rule.id,
+                                 once=cases[-1]["once"])
+
+
+def _check_policy(rule: Any, path: tuple, case: dict[str, Any], lang: str) -> Iterator[Any]:
+    """``once`` compiles; ``tie`` and ``fallback`` written as expressions of ``params`` alone
+    give one of their allowed words."""
+    from rules_dsl import compile_expression
+
+    if "once" in case:
+        try:
+            compile_expression(str(case["once"]), origin=rule.loc(*path, "once"))
+        except MprError as error:
+            yield error.diagnostic(lang)
+    move = case.get("move")
+    fields = [(("fallback",), FALLBACKS)] + ([(("move", "tie"), TIES)]
+                                           if isinstance(move, dict) and "tie" in move else [])
+    for where, allowed in fields:
+        text = _at(case, where)
+        if text in allowed:
+            continue
+        try:
+            expression = compile_expression(str(text), origin=rule.loc(*path, *where))
+            value = expression.evaluate({"params": rule.params}) if expression.names <= {"params"} \
+                else allowed[0]
+        except MprError as error:
+            yield error.diagnostic(lang)
+            continue
+        if value not in allowed:
+            yield diagnostic(BAD_POLICY, rule.loc(*path, *where), lang, name=".".join(where),
+                             rule=rule.id, expected=" | ".join(allowed), value=value)
+
+
+KIND = Kind("RollPerMember", run, check=check, distribution=distribution)
