@@ -10,7 +10,8 @@ from .ruleset import MANIFEST, collect, display_path
 
 
 def bundled_targets() -> list[Path]:
-    """The bundled rulesets: ``rulesets/magipunk`` and every directory under ``rulesets/examples``."""
+    """The bundled rulesets: ``rulesets/magipunk``, every directory under ``rulesets/examples`` and
+    every house rule under ``rulesets/examples/house_rules``."""
     from .resources import rulesets_dir
 
     root = rulesets_dir()
@@ -18,6 +19,9 @@ def bundled_targets() -> list[Path]:
     examples = root / "examples"
     if examples.is_dir():
         targets += sorted(p for p in examples.iterdir() if (p / MANIFEST).is_file())
+        house = examples / "house_rules"
+        if house.is_dir():
+            targets += sorted(p for p in house.iterdir() if (p / MANIFEST).is_file())
     return [t for t in targets if t.is_dir()]
 
 

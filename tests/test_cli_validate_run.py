@@ -197,8 +197,10 @@ def test_validate_without_path_covers_every_bundled_ruleset():
     from interpreter.resources import rulesets_dir
     from interpreter.validation import bundled_targets
 
-    examples = sorted(p for p in (rulesets_dir() / "examples").iterdir() if p.is_dir())
-    assert examples and bundled_targets() == [rulesets_dir() / "magipunk", *examples]
+    root = rulesets_dir() / "examples"
+    examples = sorted(p for p in root.iterdir() if p.is_dir() and p.name != "house_rules")
+    house = sorted(p for p in (root / "house_rules").iterdir() if p.is_dir())
+    assert examples and house and bundled_targets() == [rulesets_dir() / "magipunk", *examples, *house]
 
 
 def test_github_format_escapes_the_file_property(capsys, tmp_path):
