@@ -231,7 +231,7 @@ def check_ruleset_parameters(ruleset: Ruleset, lang: str = "en") -> list[Diagnos
     for group, schema in ruleset.parameter_schema.items():
         loc = _located(positions, ("parameter_schema", group))
         findings.extend(_meta(schema, f"parameters.{group}", loc, lang))
-    if findings or not (ruleset.parameters or ruleset.parameter_schema):
+    if findings or not ruleset.parameter_schema:  # nothing declared: a ruleset of its own
         return findings
     findings.extend(validate_instance(ruleset.parameters, parameters_schema(ruleset), positions,
                                       None, lang, ("parameters",), texts=ruleset.parameter_texts))
