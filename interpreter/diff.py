@@ -102,6 +102,15 @@ def _leaves(value: Any, path: tuple = ()) -> dict[tuple, Any]:
     return {path: value}
 
 
+def rendered_row(rule: Rule, row: Any) -> Any:
+    """A row as its side reads it: the parameters filled into its label and text."""
+    from .texts import render_localized
+
+    if not isinstance(row, dict):
+        return row
+    return {k: render_localized(rule, v) if k in ("label", "text") else v for k, v in row.items()}
+
+
 def _rows_by_key(rule: Rule) -> dict[str, tuple[int, Any]]:
     rows = rule.doc.get("rows") if isinstance(rule.doc.get("rows"), list) else []
     ids = [r.get("id") if isinstance(r, dict) else None for r in rows]
@@ -127,7 +136,8 @@ def compare_rule(old: Rule, new: Rule, base: Ruleset, lang: str) -> RuleChange:
         if before == after:
             continue
         kind = "added" if before is None else "removed" if after is None else "changed"
-        change.rows.append({"row": key, "change": kind, "old": before, "new": after,
+        change.rows.append({"row": key, "change": kind, "old": rendered_row(old, before),
+                            "new": rendered_row(new, after),
                             "layer": new.row_layers.get(key, new.layer) if after is not None else None})
     for name in sorted(set(old.doc) | set(new.doc)):
         if name in SKIPPED_FIELDS or name == "replaces":

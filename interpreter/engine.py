@@ -45,6 +45,7 @@ class Context:
     trace: Trace = field(default_factory=Trace)
     lang: str = "en"
     depth: int = 0
+    running: list[str] = field(default_factory=list)  # the rules running, outermost first
 
     def param(self, rule: Rule, name: str) -> Any:
         """A parameter's effective value, traced with the layer it came from."""
@@ -70,11 +71,18 @@ class Context:
 
     def run(self, rule_id: str, inputs: dict[str, Any]) -> Any:
         """Run another rule of the same ruleset inside this one (traced as a nested step)."""
+        from .rule_graph import guard
+
         rule = self.ruleset.rule(rule_id)
         _require_adopted(rule, self.lang)
-        with self.trace.group("rule", rule_id, source=rule.source) as step:
-            value = _kind_of(rule).run(rule, _with_defaults(rule, inputs), self)
-            step.value = value
+        guard(self.running, rule_id)
+        self.running.append(rule_id)
+        try:
+            with self.trace.group("rule", rule_id, source=rule.source) as step:
+                value = _kind_of(rule).run(rule, _with_defaults(rule, inputs), self)
+                step.value = value
+        finally:
+            self.running.pop()
         _annotate_rows(rule, step)
         return value
 
@@ -93,10 +101,13 @@ def _require_adopted(rule: Rule, lang: str) -> None:
 
 
 def _annotate_rows(rule: Rule, step: Any) -> None:
-    """Name the layer of each row in the trace (interpreter.variants)."""
+    """Name the layer of each row in the trace (interpreter.variants) and fill the parameters
+    into the texts its steps show (interpreter.texts)."""
+    from .texts import render_steps
     from .variants import annotate_rows
 
     annotate_rows(rule, step.children)
+    render_steps(rule, step.children)
 
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -158,7 +169,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
     inputs = inputs or {}
     check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
     dice = dice or SeededDice()
-    ctx = Context(ruleset, dice, Trace(), lang)
+    ctx = Context(ruleset, dice, Trace(), lang, running=[rule.id])
     try:
         with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
             value = kind.run(rule, _with_defaults(rule, inputs), ctx)
@@ -181,5 +192,5 @@ def distribution(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None =
         raise MprError(NO_DISTRIBUTION, Location(path=rule_id), rule=rule_id, kind=rule.kind)
     inputs = inputs or {}
     check_inputs(rule, inputs, lang=lang)
-    ctx = Context(ruleset, SeededDice(0), Trace(), lang)
+    ctx = Context(ruleset, SeededDice(0), Trace(), lang, running=[rule.id])
     return kind.distribution(rule, _with_defaults(rule, inputs), ctx)

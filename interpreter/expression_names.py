@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules_dsl import ast
-from rules_dsl.errors import Diagnostic, Location, define, diagnostic, did_you_mean
+from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
 from .model import Rule
 
@@ -41,7 +41,13 @@ def _name_span(node: ast.Attribute) -> ast.Span:
 
 
 def _root_schema(rule: Rule, name: str) -> Any:
-    return ((rule.doc.get("inputs") or {}).get("properties") or {}).get(name)
+    from .enum_from import resolved_inputs
+
+    try:
+        inputs = resolved_inputs(rule)
+    except MprError:
+        inputs = rule.doc.get("inputs")  # check_enum_from reports it
+    return ((inputs or {}).get("properties") or {}).get(name)
 
 
 def _path_of(node: ast.Node) -> list[ast.Node] | None:

@@ -203,9 +203,9 @@ def _cell_text(value: Any, rule: Rule) -> str:
 
 
 def _row_blocks(rule: Rule, change: Any) -> list[Block]:
-    from .diff import _rows_by_key
+    from .diff import _rows_by_key, rendered_row
 
-    rows = _rows_by_key(rule)
+    rows = {key: (index, rendered_row(rule, row)) for key, (index, row) in _rows_by_key(rule).items()}
     changed = {r["row"]: r["change"] for r in change.rows} if change else {}
     present = [f for f in ROW_FIELDS if any(isinstance(r, dict) and f in r for _, r in rows.values())]
     if "label" in present or "text" in present:  # a row reads by its label, not its conditions

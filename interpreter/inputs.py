@@ -30,7 +30,9 @@ def check_inputs(rule: Rule, inputs: Any, positions: dict | None = None,
     where = Location(file, 1 if file else None, 1 if file else None, "input")
     if not isinstance(inputs, dict):
         raise MprError(NOT_A_MAPPING, where, rule=rule.id, got=type(inputs).__name__)
-    schema = rule.doc.get("inputs")
+    from .enum_from import resolved_inputs
+
+    schema = resolved_inputs(rule)
     if not isinstance(schema, dict):
         if inputs:
             raise MprError(NO_INPUTS, where, rule=rule.id, names=", ".join(map(str, inputs)))

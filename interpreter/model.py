@@ -30,6 +30,7 @@ class Rule:
     layer: str = ""
     file: str | None = None
     positions: dict[Path_, tuple[str | None, int, int]] = field(default_factory=dict)
+    texts: dict[Path_, str] = field(default_factory=dict)  # written text of YAML-read scalars
     _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)
 
     @property
@@ -37,10 +38,10 @@ class Rule:
         return self.doc.get("source")
 
     def title(self, lang: str = "ja") -> str:
-        title = self.doc.get("title") or {}
-        if isinstance(title, str):
-            return title
-        return title.get(lang) or title.get("ja") or title.get("en") or self.id
+        """The title in ``lang``, its ``{params.NAME}`` placeholders filled with the effective values."""
+        from .texts import render_text
+
+        return render_text(self, ("title",), lang) or self.id
 
     def loc(self, *path: str | int) -> Location:
         """The file position of ``doc[path]``, or of its nearest located parent."""
@@ -85,6 +86,9 @@ class Ruleset:
     rules: dict[str, Rule] = field(default_factory=dict)
     layers: list[str] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)  # ruleset-wide parameters
+    parameter_schema: dict[str, Any] = field(default_factory=dict)  # group -> its JSON Schema
+    parameter_positions: dict[Path_, Any] = field(default_factory=dict)  # ("parameters", ...) -> pos
+    parameter_texts: dict[Path_, str] = field(default_factory=dict)
     content_hash: str = ""
 
     def rule(self, rule_id: str) -> Rule:

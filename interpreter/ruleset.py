@@ -16,6 +16,7 @@ from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprE
 from . import variants
 from .documents import load_file
 from .model import Rule, Ruleset
+from .param_schema import Written, check_params
 from .resources import bundled_ruleset
 from .schema import validate_document
 from .semantic import check_ruleset
@@ -47,6 +48,7 @@ class _Layer:
     manifest_file: str
     documents: list[Any] = field(default_factory=list)
     files: list[Path] = field(default_factory=list)
+    texts: dict[tuple, str] = field(default_factory=dict)  # written text of YAML-read scalars
 
 
 @dataclass
@@ -96,7 +98,7 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
         data = {k: v for k, v in data.items() if k in ("id", "extends")
                 and isinstance(v, str)}
     layer = _Layer(str(data.get("id") or root.name), root, data, manifest_doc.positions,
-                   display_path(manifest_path), files=[manifest_path])
+                   display_path(manifest_path), files=[manifest_path], texts=manifest_doc.texts)
     globs = data.get("files") if isinstance(data.get("files"), list) else None
     for path in rule_files(root, globs):
         layer.files.append(path)
@@ -109,7 +111,13 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
 
 def _set_param(rule: Rule, name: str, value: Any) -> None:
     """A parameter set by the caller: an expression error in it points at ``--param``."""
+    texts: dict = {}
+    if isinstance(value, Written):
+        value, texts = value.value, value.texts
     rule.params[name] = copy.deepcopy(value)
+    for key in [k for k in rule.texts if k[:2] == ("params", name)]:
+        del rule.texts[key]
+    rule.texts.update({("params", name) + k: v for k, v in texts.items()})
     rule.param_layers[name] = CALLER_LAYER
     rule._compiled.clear()
     for key in [k for k in rule.positions if k[:2] == ("params", name)]:
@@ -194,6 +202,7 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     if ruleset is None:
         return None, _sorted(out.findings)
     out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang))
+    out.findings.extend(check_params(ruleset, lang, skip=frozenset(out.skip)))
     out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
     return ruleset, _sorted(out.findings)
 

@@ -12,6 +12,7 @@ and ``params``; the name checks themselves are in ``expression_names``.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from functools import cache
 from pathlib import Path
@@ -28,6 +29,10 @@ from .resources import schemas_dir
 UNKNOWN_REFERENCE = define(
     "MPR354", "rule {rule} refers to rule {target!r}, which is not in the ruleset{hint}",
     "ルール {rule} が参照するルール {target!r} はルールセットにありません{hint}")
+BUNDLED_SOURCE_CODE = define(
+    "MPR420", "rule {rule} of the bundled ruleset has source {source!r}: write the rule it encodes, R0 to R21 or Rc",
+    "同梱ルールセットのルール {rule} の source が {source!r} です。対応するルールの番号（R0〜R21 または Rc）を書いてください")
+BUNDLED_SOURCE = re.compile(r"^(R([0-9]|1[0-9]|2[01])|Rc)$")
 KIND_CHECK_FAILED = define(
     "MPR356", "the checks of kind {kind} could not run on rule {rule}: {detail}",
     "ルール {rule} に種別 {kind} の検査を実行できませんでした: {detail}")
@@ -117,6 +122,8 @@ def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: s
     binds = schema.get("x-binds")
     if binds and isinstance(instance, dict) and isinstance(instance.get(binds), str):
         bound = bound | {instance[binds]}
+    if isinstance(schema.get("x-bound-names"), list):
+        bound = bound | frozenset(map(str, schema["x-bound-names"]))
     if "$ref" in schema:
         target, file = _resolve(schema["$ref"], base)
         yield from annotated_paths(instance, target, file, keyword, path, bound, depth + 1)
@@ -246,14 +253,46 @@ def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
                          detail=f"{type(error).__name__}: {error}")
 
 
+def check_source(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """``source:`` is any short label, except in the bundled ruleset's own files, which name the
+    rule they encode by its number (R0-R21, Rc)."""
+    from .resources import bundled_ruleset
+
+    source = rule.doc.get("source")
+    if not isinstance(source, str) or rule.file is None or BUNDLED_SOURCE.match(source):
+        return
+    try:
+        inside = Path(rule.file).resolve().parent == bundled_ruleset().resolve()
+    except OSError:
+        return
+    if inside:
+        yield diagnostic(BUNDLED_SOURCE_CODE, rule.loc("source"), lang, rule=rule.id, source=source)
+
+
+def check_texts(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Texts (title, text, labels) that interpolate parameters compile; stale texts are warned."""
+    from .texts import check_texts as texts
+
+    yield from texts(rule, ruleset, lang)
+
+
+def check_enums(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every ``x-enum-from`` of the rule's inputs gives a list from the parameters."""
+    from .enum_from import check_enum_from
+
+    yield from check_enum_from(rule, lang)
+
+
 CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_references,
-                             check_kind)
+                             check_source, check_texts, check_enums, check_kind)
 
 
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
                   skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
-    findings: list[Diagnostic] = []
+    from .rule_graph import check_cycles
+
+    findings: list[Diagnostic] = list(check_cycles(ruleset, lang))
     for rule in ruleset.rules.values():
         if rule.id in skip:
             continue

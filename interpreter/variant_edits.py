@@ -46,6 +46,17 @@ def subtree(positions: dict, prefix: tuple) -> dict[tuple, Any]:
     return {key[n:]: pos for key, pos in positions.items() if key[:n] == prefix}
 
 
+def subtrees(positions: dict, prefix: tuple) -> dict[Any, dict[tuple, Any]]:
+    """The positions under ``prefix``, grouped by the next element of their path (one pass:
+    rows and entries are looked up in this instead of scanning every position per entry)."""
+    n = len(prefix)
+    groups: dict[Any, dict[tuple, Any]] = {}
+    for key, pos in positions.items():
+        if len(key) > n and key[:n] == prefix:
+            groups.setdefault(key[n], {})[key[n + 1:]] = pos
+    return groups
+
+
 def graft(rule: Any, positions: dict, prefix: tuple) -> None:
     """Place ``positions`` (relative paths) under ``prefix`` of the rule, replacing what was there."""
     n = len(prefix)
@@ -67,6 +78,11 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
     """The rows of ``rule`` after this layer's ``entries`` (``items`` as they stand before it)."""
     slots: list[Item | None] = list(items)
     count = len(items)
+    written = subtrees(layer.positions, path)
+    by_id: dict[Any, list[int]] = {}
+    for i, slot in enumerate(slots):
+        if isinstance(slot[0], dict) and slot[0].get("id") is not None:
+            by_id.setdefault(slot[0]["id"], []).append(i)
     lang = "ja" if merge.out.lang == "ja" else "en"
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
@@ -88,8 +104,8 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
             target = at - 1
         elif row.get("id") is not None:
             key = str(row["id"])
-            matches = [i for i, slot in enumerate(slots[:count])
-                       if slot is not None and isinstance(slot[0], dict) and slot[0].get("id") == row["id"]]
+            matches = [i for i in by_id.get(row["id"], []) if slots[i] is not None
+                       and isinstance(slots[i][0], dict) and slots[i][0].get("id") == row["id"]]
             if len(matches) > 1:
                 merge.out.add(AMBIGUOUS_ROW, loc, rule=rule.id, row=key, count=len(matches),
                               positions=", ".join(str(i + 1) for i in matches))
@@ -105,7 +121,7 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
             continue
         if not merge.write((rule.id, "rows", key), layer.id, None if remove else row, loc):
             continue
-        positions = {k: v for k, v in subtree(layer.positions, here).items()
+        positions = {k: v for k, v in written.get(index, {}).items()
                      if not k or k[0] not in ("at", "remove")}
         if remove:
             slots[target] = None  # type: ignore[index]
@@ -113,6 +129,8 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
             slots.append((row, positions, layer.id))
         else:
             slots[target] = (row, positions, layer.id)
+            if row.get("id") is not None and target not in by_id.get(row["id"], []):
+                by_id.setdefault(row["id"], []).append(target)
     return [slot for slot in slots if slot is not None]
 
 
@@ -125,15 +143,11 @@ def edit_rows(merge: Any, rule: Any, entries: list, path: tuple, layer: Any) -> 
                      rule=rule.id, kind=rule.kind)
         return False
     origins = merge.row_origins.setdefault(rule.id, [rule.layer] * len(rows))
-    items = [(row, subtree(rule.positions, ("rows", i)), origins[i]) for i, row in enumerate(rows)]
+    before = subtrees(rule.positions, ("rows",))
+    items = [(row, before.get(i, {}), origins[i]) for i, row in enumerate(rows)]
     items = apply_rows(merge, rule, items, entries, path, layer)
-    graft(rule, {}, ("rows",))
-    rule.doc["rows"] = []
-    merge.row_origins[rule.id] = []
-    for row, positions, origin in items:
-        graft(rule, positions, ("rows", len(rule.doc["rows"])))
-        rule.doc["rows"].append(row)
-        merge.row_origins[rule.id].append(origin)
+    _replace_entries(rule, "rows", [(row, positions) for row, positions, _ in items])
+    merge.row_origins[rule.id] = [origin for _, _, origin in items]
     rule._compiled.clear()
     drop_examples(merge.example_layers, rule, layer.id)
     return True
@@ -143,23 +157,35 @@ def drop_examples(example_layers: dict[str, list[str]], rule: Any, layer: str) -
     """Rows changed: earlier layers' examples tested rows that no longer stand, so they go."""
     examples = rule.doc.get("examples") or []
     origins = example_layers.get(rule.id, [])
-    kept = [(e, subtree(rule.positions, ("examples", i)), o)
-            for i, (e, o) in enumerate(zip(examples, origins)) if o == layer]
-    graft(rule, {}, ("examples",))
-    rule.doc["examples"] = [e for e, _, _ in kept]
+    before = subtrees(rule.positions, ("examples",))
+    kept = [(e, before.get(i, {}), o) for i, (e, o) in enumerate(zip(examples, origins))
+            if o == layer]
+    _replace_entries(rule, "examples", [(e, p) for e, p, _ in kept])
     if not kept:
         del rule.doc["examples"]
     example_layers[rule.id] = [o for _, _, o in kept]
-    for index, (_, positions, _) in enumerate(kept):
-        graft(rule, positions, ("examples", index))
+
+
+def _replace_entries(rule: Any, name: str, entries: list[tuple[Any, dict]]) -> None:
+    """Set ``rule.doc[name]`` to ``entries`` (each with its relative positions) in one pass."""
+    kept = {k: v for k, v in rule.positions.items()
+            if not (len(k) > 1 and k[0] == name and isinstance(k[1], int))}
+    rule.positions.clear()
+    rule.positions.update(kept)
+    rule.doc[name] = [entry for entry, _ in entries]
+    for index, (_, positions) in enumerate(entries):
+        for key, pos in positions.items():
+            rule.positions[(name, index) + key] = pos
 
 
 def append_entries(example_layers: dict[str, list[str]], rule: Any, name: str, entries: list,
                    path: tuple, layer: Any) -> None:
     """Examples or probes a layer adds to a rule, their positions in the layer's manifest."""
     current = rule.doc.setdefault(name, [])
+    written = subtrees(layer.positions, path)
     for index, entry in enumerate(entries):
-        graft(rule, subtree(layer.positions, path + (index,)), (name, len(current)))
+        for key, pos in written.get(index, {}).items():
+            rule.positions[(name, len(current)) + key] = pos
         current.append(copy.deepcopy(entry))
         if name == "examples":
             example_layers.setdefault(rule.id, []).append(layer.id)

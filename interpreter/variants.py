@@ -227,7 +227,8 @@ class Merge:
             self.ruleset.rules[rule_id] = Rule(
                 id=rule_id, kind=str(data.get("kind", "")), doc=copy.deepcopy(data),
                 params=copy.deepcopy(params), param_layers={k: layer.id for k in params},
-                adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions))
+                adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions),
+                texts=dict(doc.texts))
             examples = data.get("examples") if isinstance(data.get("examples"), list) else []
             self.example_layers[rule_id] = [layer.id] * len(examples)
             rows = data.get("rows") if isinstance(data.get("rows"), list) else []
@@ -259,8 +260,12 @@ class Merge:
     def apply_manifest(self, layer: Any) -> None:
         """A layer's ``parameters``, ``overrides``, ``adopt`` and ``not_adopted``."""
         manifest = layer.manifest
+        if isinstance(manifest.get("parameter_schema"), dict):
+            self.ruleset.parameter_schema.update(copy.deepcopy(manifest["parameter_schema"]))
+            self._keep_positions(layer, "parameter_schema")
         if isinstance(manifest.get("parameters"), dict):
             self._parameters(self.ruleset.parameters, manifest["parameters"], ("parameters",), layer)
+            self._keep_positions(layer, "parameters")
         overrides = manifest.get("overrides")
         if isinstance(overrides, dict):
             for rule_id, override in overrides.items():
@@ -275,6 +280,14 @@ class Merge:
         if isinstance(not_adopted, list):
             for index, rule_id in enumerate(not_adopted):
                 self._adopt(rule_id, False, ("not_adopted", index), layer)
+
+    def _keep_positions(self, layer: Any, field_: str) -> None:
+        """Where this layer writes ruleset-wide ``field_`` (later layers overwrite earlier ones)."""
+        ruleset = self.ruleset
+        ruleset.parameter_positions.update(
+            {k: v for k, v in layer.positions.items() if k[:1] == (field_,)})
+        ruleset.parameter_texts.update(
+            {k: v for k, v in getattr(layer, "texts", {}).items() if k[:1] == (field_,)})
 
     def _parameters(self, into: dict, values: dict, path: tuple, layer: Any) -> None:
         """Ruleset-wide parameters merge by group: a mapping merges key by key, anything else replaces."""
@@ -333,6 +346,10 @@ class Merge:
         rule.param_layers[name] = layer.id
         rule._compiled.clear()
         graft(rule, subtree(positions, path), ("params", name))
+        for key in [k for k in rule.texts if k[:2] == ("params", name)]:
+            del rule.texts[key]
+        for key, text in subtree(getattr(layer, "texts", {}), path).items():
+            rule.texts[("params", name) + key] = text
 
     def _revalidate(self, rule: Rule) -> None:
         from .schema import validate_instance

@@ -38,7 +38,7 @@ def section(md: str, rule_id: str) -> str:
                            "65.25% ★（基本: 73.24%）"]),
     ("procurement.rarity", ["## R9 希少度 ★変更", "| many_materials ★追加 |",
                             "| materials_2 ★ | 魔銀糸、魔殻、強化結晶（基本: 魔銀糸、魔殻） |",
-                            "| material_2 ★変更 | 素材パーツが〈魔銀糸〉〈魔殻〉〈強化結晶〉（ハウスルール） |"]),
+                            "| material_2 ★変更 | 素材パーツが魔銀糸、魔殻、強化結晶（ハウスルール） |"]),
 ])
 def test_markdown_marks_what_the_variant_changed(strict_md, rule_id, marks):
     text = section(strict_md, rule_id)
@@ -86,7 +86,7 @@ def test_structured_parameters_read_as_text_not_json(variant, rule_id, line):
 
 def test_html_keeps_wide_tables_inside_the_page(strict_html):
     assert "overflow-wrap:anywhere" in strict_html and "td:first-child{white-space:nowrap}" in strict_html
-    assert '<td class="label">素材パーツが〈魔銀糸〉〈魔殻〉〈強化結晶〉（ハウスルール）</td>' in strict_html
+    assert '<td class="label">素材パーツが魔銀糸、魔殻、強化結晶（ハウスルール）</td>' in strict_html
 
 
 class _Collect(HTMLParser):

@@ -52,7 +52,7 @@ def test_broken_schema_corpus(name: str) -> None:
     ("schema/title_yaml11_no.yaml", ["write it in quotes: 'no'", "false"]),
     ("schema/example_name_sexagesimal.yaml", ["'1:30'", "90"]),
     ("schema/example_name_octal.yaml", ["'010'", " 8,"]),
-    ("schema/bad_source.yaml", ["R22", "R0 to R21, or Rc"]),
+    ("schema/bad_source.yaml", ["140 characters", "120"]),
     ("schema/example_without_expect.yaml", ["'expect'", "'expect_error'"]),
     ("schema/example_dice_and_seed.yaml", ["'dice'", "'seed'"]),
     ("schema/inputs_file_ref.yaml", ["file:///etc/passwd", "never fetched"]),
@@ -124,7 +124,7 @@ def test_one_finding_per_place_all_places_at_once_sorted() -> None:
     (doc,) = load_text(text, "s.yaml")
     found = validate_document(doc)
     assert [(f.line, f.column, f.code) for f in found] == [
-        (1, 5, "MPR306"), (3, 9, "MPR306"), (4, 13, "MPR301"), (6, 1, "MPR303"),
+        (1, 5, "MPR306"), (4, 13, "MPR301"), (6, 1, "MPR303"),
         (8, 33, "MPR307")]
 
 

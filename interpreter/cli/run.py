@@ -35,10 +35,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
-    """``["a.b.name=3"]`` -> ``{"a.b": {"name": 3}}`` (the value read as YAML)."""
+    """``["a.b.name=3"]`` -> ``{"a.b": {"name": Written(3)}}``: each value read by the safe YAML
+    loader (``interpreter.param_schema.parse_param_value``), checked later against its schema."""
     from rules_dsl.errors import Location, MprError
 
-    from ..documents import load_text
+    from ..param_schema import parse_param_value
 
     overrides: dict[str, dict[str, Any]] = {}
     for text in texts:
@@ -46,8 +47,7 @@ def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
         rule_id, dot, name = target.strip().rpartition(".")
         if not sep or not dot or not rule_id or not name:
             raise MprError(BAD_PARAM, Location(path="--param"), text=text)
-        docs = load_text(raw, "--param")
-        overrides.setdefault(rule_id, {})[name] = docs[0].data if docs else None
+        overrides.setdefault(rule_id, {})[name] = parse_param_value(raw, target.strip())
     return overrides
 
 

@@ -7,7 +7,9 @@ the run input by its top-level names and the rule's parameters as ``params``. A 
 element of the list, bound to that name ("a material part is one of ..."). A row value that is a
 fraction is rounded by the parameter ``rounding`` (``floor`` | ``ceil`` | ``round``, half away from
 zero) when the rule declares it, so "÷500 rounds down" is written ``x / params.divisor`` with
-``rounding: floor`` and a variant can change the rounding without touching the rows.
+``rounding: floor`` and a variant can change the rounding without touching the rows. An optional
+``result`` expression turns the sum (bound as ``total``) into the value, e.g. a cap taken from a
+parameter: ``total if params.cap == null else min(total, params.cap)``.
 """
 from __future__ import annotations
 
@@ -25,9 +27,6 @@ from . import Kind
 NOT_A_NUMBER = define(
     "MPR510", "row {row} of {rule} has value {value!r}, not a number",
     "{rule} の行 {row} の値 {value!r} が数値ではありません")
-BAD_ROUNDING = define(
-    "MPR511", "parameter rounding of {rule} must be floor, ceil or round, got {value!r}",
-    "{rule} のパラメータ rounding は floor・ceil・round のいずれかです（値: {value!r}）")
 NOT_A_LIST = define(
     "MPR513", "row {row} of {rule}: each gives {value!r}, not a list",
     "{rule} の行 {row}: each の値 {value!r} がリストではありません")
@@ -65,10 +64,7 @@ def environment(rule: Any, inputs: dict[str, Any]) -> dict[str, Any]:
 def _rounded(rule: Any, value: Any, ctx: Any) -> Any:
     if not isinstance(value, Fraction) or value.denominator == 1 or "rounding" not in rule.params:
         return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
-    mode = ctx.param(rule, "rounding")
-    if mode not in ROUNDINGS:
-        raise MprError(BAD_ROUNDING, rule.loc("params", "rounding"), rule=rule.id, value=mode)
-    return ROUNDINGS[mode](value)
+    return ROUNDINGS[ctx.param(rule, "rounding")](value)
 
 
 def _trace_params(rule: Any, path: tuple, ctx: Any) -> None:
@@ -129,6 +125,13 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> Any:
             value = _rounded(rule, value, ctx)
             step.value = value
             total += value
+    if "result" in rule.doc:
+        _trace_params(rule, ("result",), ctx)
+        total = ctx.evaluate(rule, ("result",), {**env, "total": total})
+        if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
+            raise MprError(NOT_A_NUMBER, rule.loc("result"), rule=rule.id, row="result",
+                           value=total)
+        total = _rounded(rule, total, ctx)
     return total
 
 
@@ -202,13 +205,11 @@ def _has_dice(node: ast.Node) -> bool:
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
-    """Rows whose condition is decidably always false; an empty table; a bad ``rounding``."""
+    """Rows whose condition is decidably always false; an empty table. (Parameters are checked
+    against their schemas by ``interpreter.param_schema``, not here.)"""
     rows = rule.doc.get("rows") or []
     if not rows:
         yield diagnostic(EMPTY_TABLE, rule.loc("rows"), lang, rule=rule.id)
-    mode = rule.params.get("rounding")
-    if "rounding" in rule.params and mode not in ROUNDINGS:
-        yield diagnostic(BAD_ROUNDING, rule.loc("params", "rounding"), lang, rule=rule.id, value=mode)
     for index, row in enumerate(rows):
         condition = row.get("when")
         if not isinstance(condition, str):
