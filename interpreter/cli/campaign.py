@@ -175,15 +175,23 @@ def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
-    from .output import print_json
+    from .output import flush_stdout, is_lost_output, lost_output, print_json
 
     result = _rendered(result, args.lang)
-    if args.format == "json":
-        print_json(result)
-        return 0
-    from ..campaign.render import text_lines
+    try:
+        if args.format == "json":
+            print_json(result)
+        else:
+            from ..campaign.render import text_lines
 
-    print("\n".join(text_lines(args.command, result, args.lang)))
+            print("\n".join(text_lines(args.command, result, args.lang)))
+        flush_stdout()
+    except OSError as error:
+        if not is_lost_output(error):
+            raise
+        committed = {"seq": result["seq"], "command": args.command, "file": args.file} \
+            if "seq" in result else None
+        raise lost_output(error, committed) from None
     return 0
 
 
