@@ -38,7 +38,7 @@ def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``["a.b.name=3"]`` -> ``{"a.b": {"name": 3}}`` (the value read as YAML)."""
     from rules_dsl.errors import Location, MprError
 
-    from ..documents import load_text
+    from ..documents import load_text, refuse_number_traps
 
     overrides: dict[str, dict[str, Any]] = {}
     for text in texts:
@@ -47,6 +47,8 @@ def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
         if not sep or not dot or not rule_id or not name:
             raise MprError(BAD_PARAM, Location(path="--param"), text=text)
         docs = load_text(raw, "--param")
+        for doc in docs:
+            refuse_number_traps(doc)
         overrides.setdefault(rule_id, {})[name] = docs[0].data if docs else None
     return overrides
 
@@ -57,7 +59,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
-    from ..documents import TOO_LARGE, load_file, load_text
+    from ..documents import TOO_LARGE, load_file, load_text, refuse_number_traps
 
     if name is None:
         return {}, {}, None, {}
@@ -75,6 +77,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
+    refuse_number_traps(docs[0])
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
