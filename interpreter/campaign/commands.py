@@ -64,7 +64,10 @@ SPECIAL_RULE = "circulation.special"
 def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, body: Body, *,
          check_ruleset: bool = True, random: bool = True) -> dict[str, Any]:
     """One command in one transaction: load, check the ruleset pin, apply, save, journal.
-    A command that draws no card (``random`` false) has no seed to show."""
+    A command that draws no card (``random`` false) has no seed to show. The ruleset is loaded
+    before the write lock is taken (a cached load inside it), so writers wait only for writes."""
+    if check_ruleset:
+        check_pin(store.load().pin, store.path)
     with store.transaction():
         before = store.load()
         if check_ruleset:
@@ -86,8 +89,9 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
          param_overrides: dict[str, dict] | None = None, start: str | None = None) -> dict[str, Any]:
     """Create a campaign: pin the ruleset, shuffle the deck by ``seed``, place and deal the cards.
     From an export (a ``campaign`` section), the deck order, discard pile and clock come back too."""
-    pin = pin_ruleset(ruleset, adopt, param_overrides)
+    Store.refuse_existing(path, force)
     roster = load_roster(characters)
+    pin = pin_ruleset(ruleset, adopt, param_overrides)
     dawn = dawn_of(pin)
     exported = roster.exported
     clock = minutes_of_day(start, "--start") if start is not None else \
@@ -96,19 +100,18 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
     spec = _spec(pin)
     cards = restore(roster, spec, dice) if exported else deal(roster, spec, fresh_state(spec, dice), dice)
     state = State(pin, roster.characters, roster.items, cards, clock, dawn)
-    store = Store.create(path, force=force)
-    try:
-        inputs = {"characters": characters, "ruleset": ruleset, "adopt": adopt or {},
-                  "param_overrides": param_overrides or {}, "start": start}
-        with store.transaction():
-            store.save(state)
-            result = {"command": "init", "seed": dice.seed, "notes": [],
-                      "changes": [{"holder": h, "out": [], "to": h, "in": list(c)}
-                                  for h, c in cards.holders if c],
-                      "clock_minutes": clock, "clock": clock_text(clock), **show_state(state)}
-            result["seq"] = store.journal("init", inputs, dice.seed, dice.values, result, None)
-    finally:
-        store.close()
+    inputs = {"characters": characters, "ruleset": ruleset, "adopt": adopt or {},
+              "param_overrides": param_overrides or {}, "start": start}
+
+    def fill(store: Store) -> dict[str, Any]:
+        store.save(state)
+        result = {"command": "init", "seed": dice.seed, "notes": [],
+                  "changes": [{"holder": h, "out": [], "to": h, "in": list(c)}
+                              for h, c in cards.holders if c],
+                  "clock_minutes": clock, "clock": clock_text(clock), **show_state(state)}
+        result["seq"] = store.journal("init", inputs, dice.seed, dice.values, result, None)
+        return result
+    result = Store.build(path, fill, force=force)
     return result
 
 

@@ -3,15 +3,19 @@ the pinned ruleset, characters and items, where every card is, the clock, briefi
 journal; versioned by a ``schema_version`` table with migrations from version 1 on."""
 from __future__ import annotations
 
+import errno
 import json
+import os
+import secrets
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
+import stat
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import quote
 
-from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
 
 from ..kinds.deck import DeckState, invariant_problems
@@ -56,6 +60,19 @@ STATE_BROKEN = define(
     "{file}: カードが山札の構成と一致しません（不足 {missing}、余分 {extra}）。何も変更していません",
     exit_code=EXIT_STATE)
 
+NOT_A_FILE = define(
+    "MPR680", "{file} is not a regular file (a directory, a FIFO or a device): a campaign is one file; "
+              "nothing was changed",
+    "{file} は通常のファイルではありません（ディレクトリ、FIFO、デバイスなど）。キャンペーンは1つのファイルです。"
+    "何も変更していません", exit_code=EXIT_STATE)
+
+BAD_SEED = define(
+    "MPR681", "the seed {seed} is too large to keep in a campaign file (at most {limit})",
+    "シード {seed} はキャンペーンファイルに保存できる範囲を超えています（最大 {limit}）",
+    exit_code=EXIT_USAGE)
+
+T = TypeVar("T")
+SQLITE_MAX = 2**63 - 1
 APPLICATION_ID = 0x4D505243  # "MPRC": marks an mprules campaign among SQLite files
 SQLITE_HEADER = b"SQLite format 3\x00"
 STATE_TABLES = ("cards", "briefing_uses", "items", "characters", "campaign", "ruleset")  # delete order
@@ -88,7 +105,7 @@ def _busy(path: str) -> MprError:
 
 
 def _connect(path: str, mode: str) -> sqlite3.Connection:
-    uri = f"file:{quote(Path(path).resolve().as_posix())}?mode={mode}"
+    uri = f"file:{quote(os.fsencode(os.path.abspath(path)))}?mode={mode}"
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
     conn.execute("PRAGMA foreign_keys = ON")
     # WAL with synchronous FULL: a committed command survives a killed process and a power cut.
@@ -108,9 +125,100 @@ def _not_saved(path: str, exc: sqlite3.Error) -> MprError:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return _busy(path)
-    if getattr(exc, "sqlite_errorcode", None) == 13 or "full" in text:  # SQLITE_FULL
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == 13 or "full" in text:  # SQLITE_FULL
         text = "the disk is full"
+    elif code in (778, 1034, 1546):  # SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE
+        text = "the disk could not be written: it is full, or a file size limit was reached"
     return MprError(NOT_SAVED, Location(path), file=path, detail=text)
+
+
+def _os_error(path: str, exc: OSError) -> MprError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return MprError(NOT_SAVED, Location(path), file=path, detail="the disk is full")
+    return MprError(IO_ERROR, Location(path), file=path, detail=exc.strerror or str(exc))
+
+
+def _identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def _existing(path: str) -> os.stat_result | None:
+    """What is at ``path`` now (``None``: nothing); anything but a regular file is refused."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _os_error(path, exc) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise MprError(NOT_A_FILE, Location(path), file=path)
+    return info
+
+
+def _fsync(path: str, directory: bool = False) -> None:
+    fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _swap(temp: str, path: str, old: os.stat_result | None) -> None:
+    """Rename the finished ``temp`` over ``path``. An old SQLite campaign is first taken out of
+    WAL mode (its WAL folded into the file, so no -wal of it can be read with the new file) and
+    locked exclusively, so that no other command reads or writes it during the swap; a file that
+    is not SQLite loses its stray -wal and -shm. Busy: the old one is left as it was."""
+    guard = None
+    if old is not None and _is_sqlite(path):
+        guard = _connect(path, "rw")
+        try:
+            mode = guard.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+            if str(mode).lower() != "delete":
+                raise MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
+            guard.execute("BEGIN EXCLUSIVE")
+            now = os.stat(path)
+            if (now.st_dev, now.st_ino) != (old.st_dev, old.st_ino):
+                raise _busy(path)  # another init --force replaced it meanwhile
+        except sqlite3.Error as exc:
+            _close_guard(guard, restore_wal=True)
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise _busy(path) from None
+            guard = None  # damaged: nothing to keep; replaced below like any other file
+        except BaseException:
+            _close_guard(guard, restore_wal=True)
+            raise
+    if guard is None:
+        for suffix in ("-wal", "-shm"):
+            with suppress(FileNotFoundError):
+                os.unlink(path + suffix)
+    try:
+        os.replace(temp, path)
+        _fsync(os.path.dirname(os.path.abspath(path)), directory=True)
+    finally:
+        if guard is not None:
+            _close_guard(guard, restore_wal=False)
+
+
+def _close_guard(guard: sqlite3.Connection, *, restore_wal: bool) -> None:
+    with suppress(sqlite3.Error):
+        if guard.in_transaction:
+            guard.execute("ROLLBACK")
+        if restore_wal:
+            guard.execute("PRAGMA journal_mode = WAL")
+    guard.close()
+
+
+def _is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
 
 
 def inspect(path: str) -> None:
@@ -155,31 +263,56 @@ class Store:
     def __init__(self, path: str, conn: sqlite3.Connection) -> None:
         self.path = path
         self.conn = conn
+        self.identity = _identity(path)
+
+    @staticmethod
+    def refuse_existing(path: str, force: bool) -> None:
+        """Refuse early what ``build`` would refuse: an existing file without ``force``, or a
+        path that is not a regular file."""
+        if _existing(path) is not None and not force:
+            raise MprError(EXISTS, Location(path), file=path)
 
     @classmethod
-    def create(cls, path: str, *, force: bool = False) -> "Store":
-        """A new, empty campaign file (schema only); ``force`` replaces an existing file."""
-        file = Path(path)
-        if file.exists():
-            if not force:
-                raise MprError(EXISTS, Location(path), file=path)
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+    def build(cls, path: str, fill: Callable[["Store"], T], *, force: bool = False) -> T:
+        """A new campaign file written by ``fill(store)`` (inside one transaction), made whole in a
+        temporary file of the same folder, synced, then renamed over ``path``: at every moment
+        ``path`` is the old campaign or the new one, never neither; any failure (a bad argument,
+        a full disk, a kill, another command using the old file) leaves the old one as it was."""
+        old = _existing(path)
+        if old is not None and not force:
+            raise MprError(EXISTS, Location(path), file=path)
+        folder = os.path.dirname(os.path.abspath(path)) or "."
+        temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            conn = _connect(path, "rwc")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            store = cls(path, conn)
-            with store.transaction():
-                conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
-                store._migrate(0)
+            store = cls(path, _connect(temp, "rwc"))
+            try:
+                store.conn.execute("PRAGMA journal_mode = WAL")
+                store.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                with store.transaction():
+                    store.conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+                    store._migrate(0)
+                with store.transaction():
+                    result = fill(store)
+                store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                store.close()
+            _fsync(temp)
+            _swap(temp, path, old)
         except sqlite3.Error as exc:
-            raise _sqlite_error(path, exc) from None
-        return store
+            raise _not_saved(path, exc) from None
+        except OSError as exc:
+            raise _os_error(path, exc) from None
+        finally:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with suppress(OSError):
+                    os.unlink(temp + suffix)
+        return result
 
     @classmethod
     def open(cls, path: str) -> "Store":
         """An existing campaign file, migrated to this version; refused (unchanged) if not one."""
+        if _existing(path) is None:
+            raise MprError(MISSING, Location(path), file=path)
         inspect(path)
         try:
             conn = _connect(path, "rw")
@@ -215,6 +348,9 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise _sqlite_error(self.path, exc) from None
+        if self.identity is not None and _identity(self.path) != self.identity:
+            self._rollback()  # `init --force` replaced the file since it was opened
+            raise _busy(self.path)
         try:
             yield
             self._commit()
@@ -306,6 +442,8 @@ class Store:
 
     def journal(self, command: str, inputs: dict[str, Any], seed: int | None, choices: list[Any],
                 result: dict[str, Any], before: State | None) -> int:
+        if seed is not None and not -SQLITE_MAX <= seed <= SQLITE_MAX:
+            raise MprError(BAD_SEED, Location(path="--seed"), seed=seed, limit=SQLITE_MAX)
         cursor = self.conn.execute(
             "INSERT INTO journal (command, inputs, seed, choices, result, before) VALUES (?, ?, ?, ?, ?, ?)",
             (command, _json(inputs), seed, _json(choices), _json(result),
