@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from campaign_support import CHARS, dump, make_campaign, shared_ruleset  # noqa: E402
 from test_crash_safety import AFTER_COMMIT, fresh, integrity, journal, run_forked  # noqa: E402
 
-from interpreter.campaign import commands, store as store_module  # noqa: E402
+from interpreter.campaign import commands, files as files_module  # noqa: E402
 from interpreter.cli import main  # noqa: E402
 from interpreter.kinds.deck import invariant_problems  # noqa: E402
 from interpreter.campaign.store import Store  # noqa: E402
@@ -58,8 +58,8 @@ def whole(path: Path) -> dict:
 def _kill_at_step(name: str, when: str):
     """A setup that kills the process before or after one file-system step of the swap."""
     def setup() -> None:
-        target = getattr(store_module, name) if hasattr(store_module, name) else getattr(os, name)
-        holder = store_module if hasattr(store_module, name) else os
+        holder = files_module if hasattr(files_module, name) else os
+        target = getattr(holder, name)
 
         def step(*args, **kwargs):
             if when == "before":
@@ -71,8 +71,8 @@ def _kill_at_step(name: str, when: str):
     return setup
 
 
-STEPS = [("_fsync", "before"), ("_fsync", "after"), ("replace", "before"), ("replace", "after"),
-         ("_close_guard", "before"), ("_close_guard", "after")]
+STEPS = [("fsync", "before"), ("fsync", "after"), ("replace", "before"), ("replace", "after"),
+         ("close_guard", "before"), ("close_guard", "after")]
 
 
 def test_killed_at_every_step_leaves_the_old_or_the_new_campaign(base: Path, tmp_path: Path,
