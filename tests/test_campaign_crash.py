@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from campaign_support import dump, make_campaign
-from interpreter.campaign import commands, files as files_module, store as store_module
+from interpreter.campaign import commands, files as files_module
 from interpreter.campaign.store import Store
 from rules_dsl.errors import MprError
 

@@ -57,6 +57,15 @@ APPLICATION_ID = 0x4D505243  # "MPRC": marks an mprules campaign among SQLite fi
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def connect_readonly(path: str) -> sqlite3.Connection:
+    """A connection that never writes, nor leaves a -wal or -shm behind: ``immutable`` when no
+    command is writing (no -wal: the last writer folded it into the file when it closed), else
+    read-only through the WAL the writer keeps."""
+    if os.path.exists(f"{os.fspath(path)}-wal"):
+        return connect(path, "ro")
+    return connect(path, "ro&immutable=1")
+
+
 def busy(path: str) -> MprError:
     return MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
 
@@ -179,8 +188,9 @@ def is_sqlite(path: str) -> bool:
         return False
 
 
-def inspect(path: str, known_version: int) -> None:
-    """Refuse, without writing anything, a file that is not a campaign this mprules can open."""
+def inspect(path: str, known_version: int) -> int:
+    """Refuse, without writing anything, a file that is not a campaign this mprules can open;
+    its schema version."""
     file = Path(path)
     if not file.is_file():
         raise MprError(MISSING, Location(path), file=path)
@@ -194,7 +204,7 @@ def inspect(path: str, known_version: int) -> None:
         raise MprError(NOT_SQLITE, Location(path), file=path,
                        detail="no SQLite header" if header != SQLITE_HEADER else "too large")
     try:
-        conn = connect(path, "ro")
+        conn = connect_readonly(path)
         try:
             app_id = conn.execute("PRAGMA application_id").fetchone()[0]
             if app_id != APPLICATION_ID:
@@ -213,3 +223,4 @@ def inspect(path: str, known_version: int) -> None:
         raise MprError(NOT_SQLITE, Location(path), file=path, detail="no schema version")
     if version > known_version:
         raise MprError(NEWER, Location(path), file=path, version=version, known=known_version)
+    return version

@@ -18,6 +18,7 @@ from . import files
 from .files import (APPLICATION_ID, EXISTS, MISSING, NOT_SQLITE, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite_error as _sqlite_error)
+from .integrity import check_schema, read_entry, read_state
 from .state import Entry, Holder, Pin, State
 
 __all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
@@ -111,19 +112,27 @@ class Store:
         return result
 
     @classmethod
-    def open(cls, path: str) -> "Store":
-        """An existing campaign file, migrated to this version; refused (unchanged) if not one."""
+    def open(cls, path: str, *, readonly: bool = False) -> "Store":
+        """An existing campaign file, migrated to this version; refused (unchanged) if not one.
+        ``readonly``: for commands that only read (show, log, export), which then leave no trace."""
         if _existing(path) is None:
             raise MprError(MISSING, Location(path), file=path)
-        inspect(path, SCHEMA_VERSION)
+        version = inspect(path, SCHEMA_VERSION)
+        readonly = readonly and version == SCHEMA_VERSION
+        store = None
         try:
-            conn = _connect(path, "rw")
+            conn = files.connect_readonly(path) if readonly else _connect(path, "rw")
             store = cls(path, conn)
-            version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
             if version < SCHEMA_VERSION:
                 with store.transaction():
                     store._migrate(version)
-        except sqlite3.Error as exc:
+            check_schema(conn, path, MIGRATIONS)
+            store.load()  # every value, and the cards adding up, checked on opening
+        except (sqlite3.Error, MprError) as exc:
+            if store is not None:
+                store.close()
+            if isinstance(exc, MprError):
+                raise
             raise _sqlite_error(path, exc) from None
         return store
 
@@ -183,34 +192,8 @@ class Store:
     # -- state ---------------------------------------------------------------------------------
 
     def load(self) -> State:
-        """The state as stored (the journal apart)."""
-        c = self.conn
-        row = c.execute("SELECT path, content_hash, adopt, param_overrides, rules, parameters "
-                        "FROM ruleset").fetchone()
-        if row is None:
-            raise MprError(NOT_SQLITE, Location(self.path), file=self.path, detail="no campaign data")
-        pin = Pin(row[0], row[1], *(json.loads(v) for v in row[2:]))
-        clock, dawn, briefing, tier = c.execute(
-            "SELECT clock_minutes, dawn_minutes, briefing, briefing_tier FROM campaign").fetchone()
-        characters = tuple(Holder(i, json.loads(d)) for i, d in
-                           c.execute("SELECT id, data FROM characters ORDER BY position"))
-        items = tuple(Holder(i, json.loads(d), o) for i, o, d in
-                      c.execute("SELECT id, owner, data FROM items ORDER BY position"))
-        held: dict[str, list[str]] = {h.id: [] for h in (*characters, *items)}
-        deck: list[str] = []
-        discard: list[str] = []
-        for card, place, holder in c.execute(
-                "SELECT card, place, holder FROM cards ORDER BY place, holder, position"):
-            if place == "deck":
-                deck.append(card)
-            elif place == "discard":
-                discard.append(card)
-            else:
-                held.setdefault(holder, []).append(card)
-        uses = tuple(tuple(r) for r in c.execute(
-            "SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"))
-        cards = DeckState(tuple(deck), tuple(discard), tuple((h, tuple(v)) for h, v in held.items()))
-        return State(pin, characters, items, cards, clock, dawn, briefing, tier, uses)
+        """The state as stored (the journal apart), every value checked (``integrity``)."""
+        return read_state(self.conn, self.path)
 
     def save(self, state: State) -> None:
         """Replace the stored state by ``state`` (inside a transaction), after checking that its
@@ -253,7 +236,7 @@ class Store:
         return int(cursor.lastrowid)
 
     def entries(self) -> list[Entry]:
-        return [_entry(row) for row in self.conn.execute(
+        return [read_entry(row, self.path) for row in self.conn.execute(
             "SELECT seq, command, inputs, seed, choices, result, undone_by, before "
             "FROM journal ORDER BY seq")]
 
@@ -262,16 +245,10 @@ class Store:
             "SELECT seq, command, inputs, seed, choices, result, undone_by, before FROM journal "
             "WHERE undone_by IS NULL AND before IS NOT NULL AND command != 'undo' "
             "ORDER BY seq DESC LIMIT 1").fetchone()
-        return None if row is None else _entry(row)
+        return None if row is None else read_entry(row, self.path)
 
     def mark_undone(self, seq: int, by: int) -> None:
         self.conn.execute("UPDATE journal SET undone_by = ? WHERE seq = ?", (by, seq))
-
-
-def _entry(row: tuple) -> Entry:
-    seq, command, inputs, seed, choices, result, undone_by, before = row
-    return Entry(seq, command, json.loads(inputs), seed, json.loads(choices), json.loads(result),
-                 undone_by, None if before is None else json.loads(before))
 
 
 def _json(value: Any) -> str:

@@ -23,7 +23,8 @@ BAD_NUMBER = define(
     "MPR053", "{option} takes {expected}; got {text!r}",
     "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 
-SEED_MAX = 2**63 - 1  # the largest integer SQLite stores
+SEED_MAX = 2**63 - 1
+READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
 
 
 def register(subparsers: Any) -> None:
@@ -167,7 +168,7 @@ def _handle(args: argparse.Namespace) -> int:
                                force=args.force, adopt=adopt, param_overrides=params,
                                start=args.start)
         return _print(result, args)
-    with Store.open(args.file) as store:
+    with Store.open(args.file, readonly=args.command in READ_ONLY) as store:
         name = args.command
         if name == "show":
             result = commands.show(store)
