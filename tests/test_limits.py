@@ -161,7 +161,9 @@ def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
     _, findings = collect(_chain(tmp_path / "at", n), "en")
     assert not [d for d in findings if d.code == "MPR909"]
     _, findings = collect(_chain(tmp_path / "past", n + 1), "en")
-    assert [d.code for d in findings if d.severity == "error"][:1] == ["MPR909"]
+    errors = [d for d in findings if d.severity == "error"]
+    assert [d.code for d in errors][:1] == ["MPR909"]
+    assert errors[0].file and errors[0].file.endswith("ruleset.yaml") and errors[0].line  # located
 
 
 @pytest.mark.parametrize("text", ["+d91 -d926 +7d926 +71 +-+1 +-+ 1+ 1", "d1000 * d1000 * d1000"])

@@ -73,7 +73,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("option", metavar="OPTION")
     p.add_argument("--new", action="store_true", help="start a new briefing")
     p = add("log", "the journal of commands")
-    p.add_argument("--last", type=int, default=None, metavar="N")
+    p.add_argument("--last", type=_count, default=None, metavar="N")
     add("undo", "revert the last command")
     p = add("export", "the state as YAML (in the shape of chars.yaml)")
     p.add_argument("--output", default=None, metavar="OUT")
@@ -112,6 +112,11 @@ def _whole(text: str, option: str, expected: str, low: int, high: int) -> int:
 def _seed(text: str) -> int:
     """``--seed``: a whole number a campaign file can store (SQLite's 64-bit integers)."""
     return _whole(text, "--seed", f"a whole number from 0 to {SEED_MAX}", 0, SEED_MAX)
+
+
+def _count(text: str) -> int:
+    """``log --last N``: how many entries, 1 or more."""
+    return _whole(text, "--last", "a whole number of entries, 1 or more", 1, SEED_MAX)
 
 
 def _minutes(text: str) -> int:
