@@ -341,6 +341,17 @@ def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
                          "undone_by": e.undone_by} for e in shown]}
 
 
+def holder_names(store: Store) -> dict[str, Any]:
+    """How text shows each holder: its name (with its id when another holder has the same
+    name), and which holders are characters."""
+    state = store.load()
+    holders = (*state.characters, *state.items)
+    names = [h.data.get("name") for h in holders]
+    shown = {h.id: h.data["name"] if names.count(h.data["name"]) == 1 else f"{h.data['name']}({h.id})"
+             for h in holders if isinstance(h.data.get("name"), str)}
+    return {"names": shown, "characters": [h.id for h in state.characters]}
+
+
 def export(store: Store) -> dict[str, Any]:
     """The state as YAML data in the shape of chars.yaml (``init --characters`` reads it back,
     with every card given), plus a ``campaign`` section with the clock, deck and discard pile."""

@@ -193,6 +193,8 @@ def _handle(args: argparse.Namespace) -> int:
                                     seed=args.seed)
         elif name == "log":
             result = commands.log(store, last=args.last)
+            if args.format != "json":  # the text shows holders by name; the JSON stays as it is
+                result = {**result, **commands.holder_names(store)}
         elif name == "undo":
             result = commands.undo(store)
         elif name == "export":
