@@ -103,20 +103,25 @@ def test_characters_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
 
 
 def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -> None:
-    from interpreter.campaign import store
+    from functools import partial
+
+    from interpreter.campaign import files as store
+    from interpreter.campaign.store import SCHEMA_VERSION
+
+    inspect = partial(store.inspect, known_version=SCHEMA_VERSION)
 
     path = Path(make_campaign(tmp_path))
     huge = tmp_path / "huge.db"
     with open(huge, "wb") as stream:  # sparse: one byte past the real limit, no disk used
         stream.write(store.SQLITE_HEADER)
         stream.truncate(limits.MAX_CAMPAIGN_FILE_BYTES + 1)
-    error = refused(store.inspect, str(huge))
+    error = refused(inspect, str(huge))
     assert (error.code, error.exit_code) == ("MPR620", 3) and "too large" in error.message("en")
     size = path.stat().st_size
     monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size)
-    store.inspect(str(path))
+    inspect(str(path))
     monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size - 1)
-    assert refused(store.inspect, str(path)).code == "MPR620"
+    assert refused(inspect, str(path)).code == "MPR620"
 
 
 # -- the core check, sleep, variant layers ---------------------------------------------------------------
