@@ -32,6 +32,7 @@ MEMORY_BYTES = 512 * 1024 * 1024
 CPU_SECONDS = 5
 WALL_SECONDS = 15  # a hang that sleeps instead of computing; the CPU limit is the 5 s bound
 CODE = re.compile(r"\bMPR\d{3}\b")
+NOT_UTF8 = os.fsdecode(b"\xff\xfe")  # "{not_utf8}" in a case's arguments: bytes that are not UTF-8
 VIA = ("validate", "run", "eval", "check", "prob", "campaign", "test", "args")
 
 # The audit hook of every case: exit 97 on running a program, 98 on a network call, 99 on opening
@@ -219,6 +220,12 @@ def make(name: str, tmp: Path) -> Path:
             (target / link).symlink_to(target, target_is_directory=True)
     elif name == "directory":
         target.mkdir()
+    elif name == "not_utf8_names":  # characters and a ruleset under names that are not UTF-8
+        target = tmp / f"{NOT_UTF8}.yaml"
+        make("chars_yaml", tmp).rename(target)
+        from interpreter.resources import bundled_ruleset
+
+        shutil.copytree(bundled_ruleset(), tmp / f"rules{NOT_UTF8}")
     elif name == "chars_yaml":
         target.write_text("characters:\n  - {id: rin, name: リン, hand_size: 4}\n"
                           "  - {id: kai, name: カイ, hand_size: 4}\n", encoding="utf-8")
@@ -241,7 +248,8 @@ def argv_of(case: dict[str, Any], tmp: Path) -> tuple[list[str], bytes | None]:
         path = tmp / case.get("name", "case.yaml")
         path.write_bytes(data)
     stdin = data if case.get("stdin") else None
-    extra = [a.replace("{file}", str(path)).replace("{tmp}", str(tmp)) for a in case.get("args", [])]
+    extra = [a.replace("{file}", str(path)).replace("{tmp}", str(tmp)).replace("{not_utf8}", NOT_UTF8)
+             for a in case.get("args", [])]
     if via == "validate":
         return ["validate", str(path), *extra], stdin
     if via == "test":
@@ -270,10 +278,16 @@ def run_argv(case: dict[str, Any], argv: list[str], stdin: bytes | None, tmp: Pa
 def campaign_of(case: dict[str, Any], tmp: Path) -> Path | None:
     """The campaign file a case works on (``campaign: {tmp}/x.db``, or the file of a campaign case)."""
     if "campaign" in case:
-        return Path(case["campaign"].replace("{tmp}", str(tmp)))
+        return Path(case["campaign"].replace("{tmp}", str(tmp)).replace("{not_utf8}", NOT_UTF8))
     if case["via"] == "campaign" and "make" in case:
         return tmp / "campaign.db" if case["make"].startswith("campaign_") else tmp / case["make"]
     return None
+
+
+def _uri(path: Path) -> str:
+    from urllib.parse import quote
+
+    return f"file:{quote(os.fsencode(path))}?mode=ro"
 
 
 def snapshot(path: Path | None) -> list[str] | None:
@@ -282,7 +296,7 @@ def snapshot(path: Path | None) -> list[str] | None:
     if path is None or not path.is_file():
         return None
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        conn = sqlite3.connect(_uri(path), uri=True)
         try:
             integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
             rows = list(conn.iterdump())
@@ -299,7 +313,7 @@ def card_problems(path: Path) -> tuple[list[str], list[str]]:
     from interpreter.campaign.store import Store
     from interpreter.kinds.deck import invariant_problems
 
-    with Store(str(path), sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as store:
+    with Store(str(path), sqlite3.connect(_uri(path), uri=True)) as store:
         state = store.load()
     return invariant_problems(state.cards, state.deck_spec())
 

@@ -16,6 +16,7 @@ from ..kinds.package import checked_allowance, option_ids
 from .characters import deal, load_roster, restore
 from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
 from .state import Pin, State
+from .files import shown_path
 from .names import resolve
 from .store import Store
 from .timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
@@ -101,7 +102,7 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
     spec = _spec(pin)
     cards = restore(roster, spec, dice) if exported else deal(roster, spec, fresh_state(spec, dice), dice)
     state = State(pin, roster.characters, roster.items, cards, clock, dawn)
-    inputs = {"characters": characters, "ruleset": ruleset, "adopt": adopt or {},
+    inputs = {"characters": shown_path(characters), "ruleset": ruleset and shown_path(ruleset), "adopt": adopt or {},
               "param_overrides": param_overrides or {}, "start": start}
 
     def fill(store: Store) -> dict[str, Any]:

@@ -53,8 +53,25 @@ NOT_A_FILE = define(
     "{file} は通常のファイルではありません（ディレクトリ、FIFO、デバイスなど）。キャンペーンは1つのファイルです。"
     "何も変更していません", exit_code=EXIT_STATE)
 
+NOT_UTF8 = define(
+    "MPR685", "the {what} {path} has a name that is not UTF-8: a campaign keeps it as text; rename it",
+    "{what} {path} の名前が UTF-8 ではありません。キャンペーンはこれを文字列として保存します。名前を変えてください",
+    exit_code=EXIT_STATE)
+
 APPLICATION_ID = 0x4D505243  # "MPRC": marks an mprules campaign among SQLite files
 SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def shown_path(path: str) -> str:
+    """A path as text that can be stored and printed, even when it is not UTF-8 (escaped)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def utf8_path(path: str, what: str) -> str:
+    """A path that must be kept as text (the pinned ruleset): refused when it is not UTF-8."""
+    if shown_path(path) != path:
+        raise MprError(NOT_UTF8, Location(path=shown_path(path)), what=what, path=shown_path(path))
+    return path
 
 
 def connect_readonly(path: str) -> sqlite3.Connection:

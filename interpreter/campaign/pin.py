@@ -12,6 +12,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define
 
 from ..kinds.deck import DeckSpec
+from .files import utf8_path
 from .state import Pin
 
 RULESET_CHANGED = define(
@@ -59,7 +60,7 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
                 param_overrides: dict[str, dict] | None = None) -> Pin:
     """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
-    path = os.path.abspath(path) if path else None  # the same ruleset from any directory
+    path = utf8_path(os.path.abspath(path), "ruleset") if path else None  # the same one from anywhere
     ruleset = load(path or "", adopt, param_overrides)
     rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
                        "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),

@@ -227,7 +227,9 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
     except OSError as error:
         if not is_lost_output(error):
             raise
-        committed = {"seq": result["seq"], "command": args.command, "file": args.file} \
+        from ..campaign.files import shown_path
+
+        committed = {"seq": result["seq"], "command": args.command, "file": shown_path(args.file)} \
             if "seq" in result else None
         raise lost_output(error, committed) from None
     return 0

@@ -61,6 +61,8 @@ def require_stdout() -> None:
     stream = sys.stdout
     if stream is None or stream.closed:
         raise MprError(STDOUT_CLOSED, Location(path="stdout"))
+    if hasattr(stream, "reconfigure"):  # a file name that is not UTF-8 is shown with escapes
+        stream.reconfigure(errors="backslashreplace")
     try:
         fd = stream.fileno()
     except (OSError, ValueError):
