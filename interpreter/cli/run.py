@@ -59,7 +59,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
-    from ..documents import TOO_LARGE, load_file, load_text, refuse_number_traps
+    from ..documents import TOO_LARGE, load_file, load_text
 
     if name is None:
         return {}, {}, None, {}
@@ -77,7 +77,6 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
-    refuse_number_traps(docs[0])
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
