@@ -2,7 +2,10 @@
 
 Conventions: positions are 1-based, columns in characters; a key is always the text written
 (``1:`` and ``no:`` give the keys "1" and "no"); dates stay text; ``.nan`` and ``.inf`` are
-refused; merge keys ``<<`` apply (written keys win); empty documents are skipped.
+refused; merge keys ``<<`` apply (written keys win); empty documents are skipped. Files are
+opened without blocking and must be regular files (a FIFO or a device is refused, never waited on).
+Data files that are not rules (inputs, characters, ``--var``, ``--param``) refuse the numbers YAML 1.1
+reads by surprise (``1:30``, ``017``, ``0x10``, ``0b11``) with the "write it in quotes" hint.
 """
 from __future__ import annotations
 
@@ -37,6 +40,23 @@ CONTROL = define("MPR204", "control character {char} is not allowed in a YAML fi
 TAB = define("MPR205", "a tab is used for indentation: indent with spaces",
              "インデントにタブが使われています。空白でインデントしてください")
 SYNTAX = define("MPR206", "YAML syntax error: {problem}", "YAML の構文エラー: {problem}")
+NOT_REGULAR = define("MPR220", "{file} is {what_en}, not a regular file: give the path of a file",
+                     "{file} は{what_ja}で、通常のファイルではありません。ファイルのパスを指定してください",
+                     exit_code=EXIT_STATE)
+SURPRISE = define("MPR221", "YAML reads {text} as the number {value}, which is rarely what was meant: "
+                  "write it in quotes ('{text}') if it is text, or write the number as {value}",
+                  "YAML は {text} を数値 {value} と読みます（意図と違うことが多い書き方です）。"
+                  "文字列なら引用符で囲み（'{text}'）、数値なら {value} と書いてください")
+SECOND_DOCUMENT = define("MPR222", "{file} holds {count} YAML documents (---); it must hold one",
+                         "{file} には YAML ドキュメントが {count} 個あります（---）。1つだけにしてください")
+
+_NUMBER_TRAP = re.compile(r"[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0[0-9_]+"
+                          r"|0x[0-9a-fA-F_]+|0b[01_]+)\Z")
+_KINDS = ((stat.S_ISFIFO, ("a FIFO (named pipe)", "名前付きパイプ（FIFO）")),
+          (stat.S_ISCHR, ("a character device", "キャラクタデバイス")),
+          (stat.S_ISBLK, ("a block device", "ブロックデバイス")),
+          (stat.S_ISSOCK, ("a socket", "ソケット")),
+          (stat.S_ISDIR, ("a directory", "ディレクトリ")))
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NON_PRINTABLE = re.compile(
@@ -93,9 +113,9 @@ def _dotted(path: Path_) -> str | None:
 
 def load_file(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[Document]:
     """The documents of a YAML file; a file over ``max_bytes`` is refused before it is read."""
-    name = str(path)
+    name = _shown(path)
     try:
-        with open(path, "rb") as stream:
+        with open_regular(path) as stream:
             size = _size(stream)
             if size is not None and size > max_bytes:
                 raise MprError(TOO_LARGE, Location(name, 1, 1), size=size, limit=max_bytes)
@@ -106,6 +126,50 @@ def load_file(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list
     if len(data) > max_bytes:
         raise MprError(TOO_LARGE, Location(name, 1, 1), size=f"> {max_bytes}", limit=max_bytes)
     return load_text(data, name)
+
+
+def _shown(path: str | Path) -> str:
+    """A file name as text, even when it is not UTF-8 (its bytes shown as escapes)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def open_regular(path: str | Path) -> Any:
+    """``open(path, "rb")`` that never blocks on a FIFO and refuses anything that is not a
+    regular file (FIFO, device, socket, directory) with a coded error."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = next((w for test, w in _KINDS if test(mode)), ("not a file", "ファイル以外"))
+            raise MprError(NOT_REGULAR, Location(_shown(path)), file=_shown(path),
+                           what_en=what[0], what_ja=what[1])
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def refuse_number_traps(doc: "Document") -> None:
+    """Refuse a data document (not a rule file) where YAML 1.1 read a plain scalar such as
+    ``1:30`` (90), ``017`` (15), ``0x10`` (16) or ``0b11`` (3) as a number."""
+    for path, text in sorted(doc.texts.items(), key=lambda item: doc.loc(*item[0]).line or 0):
+        if _NUMBER_TRAP.match(text) and not isinstance(_at(doc.data, path), bool):
+            raise MprError(SURPRISE, doc.loc(*path), text=text, value=_at(doc.data, path))
+
+
+def single_document(docs: list["Document"], file: str) -> "Document | None":
+    """The one document of a data file (``None`` if it is empty); a second one is an error."""
+    if len(docs) > 1:
+        raise MprError(SECOND_DOCUMENT, Location(file, docs[1].line, 1), file=file, count=len(docs))
+    return docs[0] if docs else None
+
+
+def _at(data: Any, path: Path_) -> Any:
+    for key in path:
+        data = data[key]
+    return data
 
 
 def _size(stream: Any) -> int | None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -128,7 +129,7 @@ def _set_param(rule: Rule, name: str, value: Any) -> None:
 def _content_hash(files: list[Path]) -> str:
     digest = hashlib.sha256()
     for path in sorted(set(files), key=lambda p: str(p)):
-        digest.update(path.name.encode() + b"\0")
+        digest.update(os.fsencode(path.name) + b"\0")
         try:
             digest.update(path.read_bytes())
         except OSError:

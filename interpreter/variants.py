@@ -130,7 +130,9 @@ def read_graph(root: Path, read_layer: Callable[[Path, Any], Any], out: Any) -> 
                     chain=" -> ".join(names))
             return None
         if len(done) + len(stack) >= MAX_VARIANT_LAYERS:
-            out.add(TOO_MANY_LAYERS, Location(path=str(path)), limit=MAX_VARIANT_LAYERS)
+            where = Location(path=str(path)) if via is None else \
+                loc_of(via[0].positions, via[1], via[0].manifest_file)
+            out.add(TOO_MANY_LAYERS, where, limit=MAX_VARIANT_LAYERS)
             return None
         stack.append(path)
         layer = read_layer(path, out)

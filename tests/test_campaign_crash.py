@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from campaign_support import dump, make_campaign
-from interpreter.campaign import commands, store as store_module
+from interpreter.campaign import commands, files as files_module
 from interpreter.campaign.store import Store
 from rules_dsl.errors import MprError
 
@@ -92,7 +92,7 @@ def test_a_second_writer_waits_for_the_first(tmp_path):
 def test_a_second_writer_that_cannot_wait_fails_cleanly(tmp_path, monkeypatch):
     path = make_campaign(tmp_path)
     process = child(path)
-    monkeypatch.setattr(store_module, "CAMPAIGN_BUSY_TIMEOUT_SECONDS", 0.1)
+    monkeypatch.setattr(files_module, "CAMPAIGN_BUSY_TIMEOUT_SECONDS", 0.1)
     with pytest.raises(MprError) as error:
         with Store.open(path) as campaign:
             commands.advance(campaign, 60, seed=2)

@@ -216,10 +216,10 @@ def test_file_size_limit_is_checked_before_reading(tmp_path: Path) -> None:
 
 
 def test_unreadable_file_is_a_state_error(tmp_path: Path) -> None:
-    for path in (tmp_path / "missing.yaml", tmp_path):
+    for path, code in ((tmp_path / "missing.yaml", "MPR200"), (tmp_path, "MPR220")):
         with pytest.raises(MprError) as caught:
             load_file(path)
-        assert caught.value.code == "MPR200"
+        assert caught.value.code == code
         assert caught.value.exit_code == EXIT_STATE
 
 

@@ -65,7 +65,7 @@ TABLE = [
     (["run", "no.such.rule"], EXIT_FINDINGS, "MPR401"),
     (["run", "procurement.rarity", "--param", "x=1"], EXIT_USAGE, "MPR021"),
     (["run", "procurement.rarity", "--input", "{tmp}/missing.yaml"], EXIT_STATE, "MPR200"),
-    (["run", "procurement.rarity", "--input", "{tmp}"], EXIT_STATE, "MPR200"),
+    (["run", "procurement.rarity", "--input", "{tmp}"], EXIT_STATE, "MPR220"),
     (["run", "rebuild.abilities", "--input", "{illegal.yaml}"], EXIT_OK, None),  # legal: false
     (["run", "rebuild.abilities", "--input", "{bad_plan.yaml}"], EXIT_FINDINGS, "MPR802"),
     (["run", "rebuild.abilities", "--input", "{tmp}/missing.yaml"], EXIT_STATE, "MPR200"),

@@ -32,6 +32,7 @@ MEMORY_BYTES = 512 * 1024 * 1024
 CPU_SECONDS = 5
 WALL_SECONDS = 15  # a hang that sleeps instead of computing; the CPU limit is the 5 s bound
 CODE = re.compile(r"\bMPR\d{3}\b")
+NOT_UTF8 = os.fsdecode(b"\xff\xfe")  # "{not_utf8}" in a case's arguments: bytes that are not UTF-8
 VIA = ("validate", "run", "eval", "check", "prob", "campaign", "test", "args")
 
 # The audit hook of every case: exit 97 on running a program, 98 on a network call, 99 on opening
@@ -65,22 +66,49 @@ class Outcome:
     peak_kb: int  # largest resident set of the process
 
 
-def _limits() -> None:
+def _limits(close_stdout: bool = False, file_bytes: int | None = None) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
+    if file_bytes is not None:  # a full disk: writes past this size fail with EFBIG
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+    if close_stdout:
+        os.close(1)
     os.setsid()
 
 
+def _stdout(mode: str | None) -> tuple[Any, Any]:
+    """Where a case's standard output goes: a file to read back, /dev/full, a pipe nobody reads
+    (``broken``) or nothing (``closed``); and what to close after the run."""
+    if mode == "full":
+        stream = open("/dev/full", "wb")  # noqa: SIM115
+        return stream, stream
+    if mode == "broken":
+        read, write = os.pipe()
+        os.close(read)
+        return write, None
+    return tempfile.TemporaryFile(), None
+
+
 def run_cli(argv: list[str], cwd: Path, *, stdin: bytes | None = None,
-            forbidden: tuple[str, ...] = ("/etc/passwd", "/etc/shadow")) -> Outcome:
-    """``mprules ARGV`` in a limited subprocess; its exit status, output, time and peak memory."""
+            forbidden: tuple[str, ...] = ("/etc/passwd", "/etc/shadow"), stdout: str | None = None,
+            file_bytes: int | None = None) -> Outcome:
+    """``mprules ARGV`` in a limited subprocess; its exit status, output, time and peak memory.
+    ``stdout`` is ``full``, ``broken`` or ``closed`` for the cases about output that cannot be
+    written; ``file_bytes`` limits the size of any file it writes (a full disk)."""
     env = {**os.environ, "HOSTILE_ROOT": str(ROOT), "HOSTILE_FORBIDDEN": os.pathsep.join(forbidden),
            "MPRULES_LANG": "en", "PYTHONHASHSEED": "0"}
-    out, err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
+    out, extra = _stdout(stdout)
+    err = tempfile.TemporaryFile()
     source = subprocess.PIPE if stdin is not None else subprocess.DEVNULL
     start = time.monotonic()
     process = subprocess.Popen([sys.executable, "-c", DRIVER, *argv], cwd=cwd, env=env,
-                               stdin=source, stdout=out, stderr=err, preexec_fn=_limits)
+                               stdin=source, stdout=out, stderr=err,
+                               preexec_fn=lambda: _limits(stdout == "closed", file_bytes))
+    if isinstance(out, int):
+        os.close(out)
+    if extra is not None:
+        extra.close()
     if stdin is not None:
         try:
             process.stdin.write(stdin)
@@ -99,9 +127,12 @@ def run_cli(argv: list[str], cwd: Path, *, stdin: bytes | None = None,
         time.sleep(0.005)
     process.returncode = os.waitstatus_to_exitcode(status)
     seconds = time.monotonic() - start
-    out.seek(0)
+    printed = b""
+    if hasattr(out, "seek") and not isinstance(out, int) and extra is None:
+        out.seek(0)
+        printed = out.read()
     err.seek(0)
-    return Outcome(process.returncode, out.read().decode("utf-8", "replace"),
+    return Outcome(process.returncode, printed.decode("utf-8", "replace"),
                    err.read().decode("utf-8", "replace"), seconds,
                    usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 
@@ -164,7 +195,7 @@ def make(name: str, tmp: Path) -> Path:
         else:
             raise ValueError(name)
         return target
-    target = tmp / name
+    target = tmp / name.replace("chars_yaml", "chars.yaml")
     if name == "sqlite_foreign":
         _sqlite(target, "CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT);"
                         "INSERT INTO notes (text) VALUES ('not a campaign');")
@@ -189,6 +220,15 @@ def make(name: str, tmp: Path) -> Path:
             (target / link).symlink_to(target, target_is_directory=True)
     elif name == "directory":
         target.mkdir()
+    elif name == "not_utf8_names":  # characters and a ruleset under names that are not UTF-8
+        target = tmp / f"{NOT_UTF8}.yaml"
+        make("chars_yaml", tmp).rename(target)
+        from interpreter.resources import bundled_ruleset
+
+        shutil.copytree(bundled_ruleset(), tmp / f"rules{NOT_UTF8}")
+    elif name == "chars_yaml":
+        target.write_text("characters:\n  - {id: rin, name: リン, hand_size: 4}\n"
+                          "  - {id: kai, name: カイ, hand_size: 4}\n", encoding="utf-8")
     else:
         raise ValueError(name)
     return target
@@ -201,11 +241,15 @@ def argv_of(case: dict[str, Any], tmp: Path) -> tuple[list[str], bytes | None]:
     path: Path | None = None
     if "make" in case:
         path = make(case["make"], tmp)
+        if "sql" in case:  # a damaged campaign: the SQL (foreign keys and checks off) breaks it
+            _sqlite(path, "PRAGMA foreign_keys = OFF; PRAGMA ignore_check_constraints = ON; "
+                          "PRAGMA writable_schema = OFF;" + case["sql"])
     elif data is not None and not case.get("stdin") and via not in ("eval", "check", "prob"):
         path = tmp / case.get("name", "case.yaml")
         path.write_bytes(data)
     stdin = data if case.get("stdin") else None
-    extra = [a.replace("{file}", str(path)).replace("{tmp}", str(tmp)) for a in case.get("args", [])]
+    extra = [a.replace("{file}", str(path)).replace("{tmp}", str(tmp)).replace("{not_utf8}", NOT_UTF8)
+             for a in case.get("args", [])]
     if via == "validate":
         return ["validate", str(path), *extra], stdin
     if via == "test":
@@ -221,10 +265,77 @@ def argv_of(case: dict[str, Any], tmp: Path) -> tuple[list[str], bytes | None]:
 
 
 def run_case(case: dict[str, Any], tmp: Path) -> Outcome:
-    argv, stdin = argv_of(case, tmp)
+    return run_argv(case, *argv_of(case, tmp), tmp)
+
+
+def run_argv(case: dict[str, Any], argv: list[str], stdin: bytes | None, tmp: Path) -> Outcome:
     forbidden = ("/etc/passwd", "/etc/shadow", str(tmp / "secret"))
     (tmp / "secret").write_text("never read\n", encoding="utf-8")
-    return run_cli(argv, tmp, stdin=stdin, forbidden=forbidden)
+    return run_cli(argv, tmp, stdin=stdin, forbidden=forbidden, stdout=case.get("stdout"),
+                   file_bytes=case.get("file_bytes"))
+
+
+def campaign_of(case: dict[str, Any], tmp: Path) -> Path | None:
+    """The campaign file a case works on (``campaign: {tmp}/x.db``, or the file of a campaign case)."""
+    if "campaign" in case:
+        return Path(case["campaign"].replace("{tmp}", str(tmp)).replace("{not_utf8}", NOT_UTF8))
+    if case["via"] == "campaign" and "make" in case:
+        return tmp / "campaign.db" if case["make"].startswith("campaign_") else tmp / case["make"]
+    return None
+
+
+def _uri(path: Path) -> str:
+    from urllib.parse import quote
+
+    return f"file:{quote(os.fsencode(path))}?mode=ro"
+
+
+def snapshot(path: Path | None) -> list[str] | None:
+    """Every row of a campaign file as SQL (``None`` if it is no SQLite file), after checking
+    SQLite's ``integrity_check`` on it."""
+    if path is None or not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(_uri(path), uri=True)
+        try:
+            integrity = conn.execute("PRAGMA integrity_check").fetchone()[0]
+            rows = list(conn.iterdump())
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    assert integrity == "ok", integrity
+    return rows
+
+
+def card_problems(path: Path) -> tuple[list[str], list[str]]:
+    """The card invariant of a campaign: (missing, extra) cards."""
+    from interpreter.campaign.store import Store
+    from interpreter.kinds.deck import invariant_problems
+
+    with Store(str(path), sqlite3.connect(_uri(path), uri=True)) as store:
+        state = store.load()
+    return invariant_problems(state.cards, state.deck_spec())
+
+
+def check_campaign(case: dict[str, Any], outcome: Outcome, before: list[str] | None,
+                   path: Path | None) -> None:
+    """After a campaign case: a refused command left the file exactly as it was; a command that
+    ran (or was saved though its output was lost, MPR052) left it whole, its cards adding up."""
+    after = snapshot(path)
+    saved = outcome.exit == 0 or "MPR052" in outcome.stderr
+    if before is None:
+        if after is not None and saved:
+            assert card_problems(path) == ([], [])
+        return
+    assert after is not None, "a campaign file was destroyed"
+    if not saved:
+        assert after == before, "a refused command changed the campaign"
+        return
+    if "MPR052" in outcome.stderr:
+        seq = int(re.search(r"#(\d+) ", outcome.stderr).group(1))
+        assert f"INSERT INTO \"journal\" VALUES({seq}," in "\n".join(after), "MPR052 but not saved"
+    assert card_problems(path) == ([], [])
 
 
 # -- the tests -----------------------------------------------------------------------------------
@@ -248,7 +359,10 @@ def _param(case: dict[str, Any]) -> Any:
 
 @pytest.mark.parametrize("case", [_param(c) for c in CASES])
 def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
-    outcome = run_case(case, tmp_path)
+    argv, stdin = argv_of(case, tmp_path)
+    path = campaign_of(case, tmp_path)
+    before = snapshot(path)
+    outcome = run_argv(case, argv, stdin, tmp_path)
     output = outcome.stderr + outcome.stdout
     assert "Traceback" not in output and "HOSTILE:" not in output, output[-2000:]
     assert outcome.exit >= 0, f"killed by signal {-outcome.exit} ({outcome.cpu:.1f} s CPU)"
@@ -259,50 +373,5 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
         assert codes and codes[0] == expected, (codes, output[-2000:])
     assert outcome.exit == case["expect_exit"], output[-2000:]
     for forbidden in case.get("never_created", []):
-        assert not Path(forbidden).exists()
-
-
-def main(only: list[str]) -> None:
-    """Run every case (or those named) and print its time, CPU and peak memory, then the longest
-    and the largest."""
-    rows = []
-    with tempfile.TemporaryDirectory() as base:
-        for n, case in enumerate(CASES):
-            if only and case["id"] not in only:
-                continue
-            tmp = Path(base) / str(n)
-            tmp.mkdir()
-            outcome = run_case(case, tmp)
-            codes = CODE.findall(outcome.stderr) + CODE.findall(outcome.stdout)
-            ok = outcome.exit == case["expect_exit"] and (
-                not case.get("expect_code") or codes[:1] == [case["expect_code"]])
-            rows.append((case["id"], outcome))
-            print(f"{'ok ' if ok else 'BAD'} {case['id']:<40} exit {outcome.exit:>3} "
-                  f"{(codes or ['-'])[0]:<7} {outcome.seconds:6.2f} s {outcome.cpu:6.2f} s CPU "
-                  f"{outcome.peak_kb / 1024:7.1f} MB")
-    slowest = max(rows, key=lambda r: r[1].seconds)
-    largest = max(rows, key=lambda r: r[1].peak_kb)
-    print(f"{len(rows)} cases; longest {slowest[0]} {slowest[1].seconds:.2f} s; "
-          f"largest {largest[0]} {largest[1].peak_kb / 1024:.1f} MB")
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])
-
-
-@pytest.mark.parametrize("harness, folders", [
-    ("fuzz_expression", ["fuzz/corpus/expression"]),
-    ("fuzz_yaml", ["fuzz/corpus/yaml", "tests/hostile/yaml", "tests/hostile/schema"]),
-])
-def test_fuzz_harnesses_replay_their_corpus(harness: str, folders: list[str]) -> None:
-    """The atheris harnesses of fuzz/ run without atheris on their seeds and the hostile files."""
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location(harness, ROOT / "fuzz" / f"{harness}.py")
-    sys.path.insert(0, str(ROOT / "fuzz"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    files = [f for folder in folders for f in sorted((ROOT / folder).iterdir()) if f.is_file()]
-    assert len(files) >= 3
-    for file in files:
-        module.test_one_input(file.read_bytes())
+        assert not Path(forbidden.replace("{tmp}", str(tmp_path))).exists(), forbidden
+    check_campaign(case, outcome, before, path)

@@ -108,20 +108,25 @@ def test_characters_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
 
 
 def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -> None:
-    from interpreter.campaign import store
+    from functools import partial
+
+    from interpreter.campaign import files as store
+    from interpreter.campaign.store import SCHEMA_VERSION
+
+    inspect = partial(store.inspect, known_version=SCHEMA_VERSION)
 
     path = Path(make_campaign(tmp_path))
     huge = tmp_path / "huge.db"
     with open(huge, "wb") as stream:  # sparse: one byte past the real limit, no disk used
         stream.write(store.SQLITE_HEADER)
         stream.truncate(limits.MAX_CAMPAIGN_FILE_BYTES + 1)
-    error = refused(store.inspect, str(huge))
+    error = refused(inspect, str(huge))
     assert (error.code, error.exit_code) == ("MPR620", 3) and "too large" in error.message("en")
     size = path.stat().st_size
     monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size)
-    store.inspect(str(path))
+    inspect(str(path))
     monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size - 1)
-    assert refused(store.inspect, str(path)).code == "MPR620"
+    assert refused(inspect, str(path)).code == "MPR620"
 
 
 # -- the core check, sleep, variant layers ---------------------------------------------------------------
@@ -166,7 +171,9 @@ def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
     _, findings = collect(_chain(tmp_path / "at", n), "en")
     assert not [d for d in findings if d.code == "MPR909"]
     _, findings = collect(_chain(tmp_path / "past", n + 1), "en")
-    assert [d.code for d in findings if d.severity == "error"][:1] == ["MPR909"]
+    errors = [d for d in findings if d.severity == "error"]
+    assert [d.code for d in errors][:1] == ["MPR909"]
+    assert errors[0].file and errors[0].file.endswith("ruleset.yaml") and errors[0].line  # located
 
 
 @pytest.mark.parametrize("text", ["+d91 -d926 +7d926 +71 +-+1 +-+ 1+ 1", "d1000 * d1000 * d1000"])

@@ -36,7 +36,7 @@ EXPORT_MISFIT = define(
     "（不足 {missing}、この山札にないカード {extra}）。手札だけを残して残りをシャッフルし直すには、"
     "`campaign` の項目を削除してください")
 
-ID = re.compile(r"^[^\s,]{1,64}$")
+ID = re.compile(r"[^\s,]{1,64}")  # matched whole (fullmatch): no trailing newline slips through
 CHARACTER_FIELDS = ("id", "name", "hand", "hand_size", "items")
 ITEM_FIELDS = ("id", "name", "held_cards", "held_size")
 TOP_FIELDS = ("characters", "campaign")
@@ -80,13 +80,14 @@ class Roster:
 
 def load_roster(path: str) -> Roster:
     """Read and check ``chars.yaml``; cards are checked against the deck when dealt."""
-    from ..documents import load_file
+    from ..documents import load_file, refuse_number_traps, single_document
 
-    docs = load_file(path, max_bytes=MAX_INPUT_FILE_BYTES)
-    if not docs:
+    doc = single_document(load_file(path, max_bytes=MAX_INPUT_FILE_BYTES), path)
+    if doc is None:
         raise MprError(BAD_SHAPE, Location(path, 1, 1), field="the file",
                        expected="a mapping with a list `characters`")
-    return parse_roster(docs[0].data, docs[0].loc)
+    refuse_number_traps(doc)
+    return parse_roster(doc.data, doc.loc)
 
 
 def parse_roster(data: Any, loc: Callable[..., Location] = _nowhere) -> Roster:
@@ -207,7 +208,7 @@ def _mapping(value: Any, path: tuple, known: tuple[str, ...], loc: Any,
 
 def _id(entry: dict, path: tuple, loc: Any, seen: set[str]) -> str:
     value = entry["id"]
-    if not isinstance(value, str) or not ID.match(value):
+    if not isinstance(value, str) or not ID.fullmatch(value):
         raise MprError(BAD_SHAPE, loc(*path, "id"), field=_dotted(*path, "id"),
                        expected="a name without spaces or commas (1-64 characters)")
     if value in seen:

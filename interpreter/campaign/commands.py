@@ -14,8 +14,10 @@ from ..kinds.circulation import special
 from ..kinds.deck import DeckSpec, fresh_state
 from ..kinds.package import checked_allowance, option_ids
 from .characters import deal, load_roster, restore
-from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset
+from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
 from .state import Pin, State
+from .files import shown_path
+from .names import resolve
 from .store import Store
 from .timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
                        next_dawn, pass_time, rule_params)
@@ -64,7 +66,10 @@ SPECIAL_RULE = "circulation.special"
 def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, body: Body, *,
          check_ruleset: bool = True, random: bool = True) -> dict[str, Any]:
     """One command in one transaction: load, check the ruleset pin, apply, save, journal.
-    A command that draws no card (``random`` false) has no seed to show."""
+    A command that draws no card (``random`` false) has no seed to show. The ruleset is loaded
+    before the write lock is taken (a cached load inside it), so writers wait only for writes."""
+    if check_ruleset:
+        check_pin(store.load().pin, store.path)
     with store.transaction():
         before = store.load()
         if check_ruleset:
@@ -86,8 +91,9 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
          param_overrides: dict[str, dict] | None = None, start: str | None = None) -> dict[str, Any]:
     """Create a campaign: pin the ruleset, shuffle the deck by ``seed``, place and deal the cards.
     From an export (a ``campaign`` section), the deck order, discard pile and clock come back too."""
-    pin = pin_ruleset(ruleset, adopt, param_overrides)
+    Store.refuse_existing(path, force)
     roster = load_roster(characters)
+    pin = pin_ruleset(ruleset, adopt, param_overrides)
     dawn = dawn_of(pin)
     exported = roster.exported
     clock = minutes_of_day(start, "--start") if start is not None else \
@@ -96,19 +102,18 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
     spec = _spec(pin)
     cards = restore(roster, spec, dice) if exported else deal(roster, spec, fresh_state(spec, dice), dice)
     state = State(pin, roster.characters, roster.items, cards, clock, dawn)
-    store = Store.create(path, force=force)
-    try:
-        inputs = {"characters": characters, "ruleset": ruleset, "adopt": adopt or {},
-                  "param_overrides": param_overrides or {}, "start": start}
-        with store.transaction():
-            store.save(state)
-            result = {"command": "init", "seed": dice.seed, "notes": [],
-                      "changes": [{"holder": h, "out": [], "to": h, "in": list(c)}
-                                  for h, c in cards.holders if c],
-                      "clock_minutes": clock, "clock": clock_text(clock), **show_state(state)}
-            result["seq"] = store.journal("init", inputs, dice.seed, dice.values, result, None)
-    finally:
-        store.close()
+    inputs = {"characters": shown_path(characters), "ruleset": ruleset and shown_path(ruleset), "adopt": adopt or {},
+              "param_overrides": param_overrides or {}, "start": start}
+
+    def fill(store: Store) -> dict[str, Any]:
+        store.save(state)
+        result = {"command": "init", "seed": dice.seed, "notes": [],
+                  "changes": [{"holder": h, "out": [], "to": h, "in": list(c)}
+                              for h, c in cards.holders if c],
+                  "clock_minutes": clock, "clock": clock_text(clock), **show_state(state)}
+        result["seq"] = store.journal("init", inputs, dice.seed, dice.values, result, None)
+        return result
+    result = Store.build(path, fill, force=force)
     return result
 
 
@@ -139,27 +144,33 @@ def show(store: Store) -> dict[str, Any]:
                         "param_overrides": dict(state.pin.param_overrides)}}
 
 
-def _require_pc(state: State, pc: str) -> None:
-    known = [h.id for h in state.characters]
-    if pc not in known:
+def _require_pc(state: State, pc: str) -> str:
+    """The id of the character ``pc`` names (by id or by name)."""
+    found = resolve(pc, state.characters, "PC")
+    if found is None:
+        known = [h.id for h in state.characters]
         raise MprError(UNKNOWN_PC, Location(path="PC"), pc=pc, hint=did_you_mean(pc, known),
                        known=", ".join(known))
+    return found
 
 
-def _require_holder(state: State, holder: str) -> None:
-    known = [h.id for h in (*state.characters, *state.items)]
-    if holder not in known:
+def _require_holder(state: State, holder: str) -> str:
+    """The id of the character or item ``holder`` names (by id or by name)."""
+    found = resolve(holder, (*state.characters, *state.items), "HOLDER")
+    if found is None:
+        known = [h.id for h in (*state.characters, *state.items)]
         raise MprError(UNKNOWN_HOLDER, Location(path="HOLDER"), holder=holder,
                        hint=did_you_mean(holder, known), known=", ".join(known))
+    return found
 
 
 def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict[str, Any]:
     """R1 for one character (the clock does not move: use rest or advance for time)."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
-        _require_pc(out.state, pc)
+        who = _require_pc(out.state, pc)
         check_hours(hours, "--hours")
-        apply_sleep(out, pc, hours, dice)
-        return {"pc": pc, "hours": hours}
+        apply_sleep(out, who, hours, dice)
+        return {"pc": who, "hours": hours}
     return _run(store, "sleep", {"pc": pc, "hours": hours}, seed, body)
 
 
@@ -220,22 +231,22 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
     selection = select or ("gm" if cards else "random")
 
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
-        _require_holder(out.state, holder)
+        who = _require_holder(out.state, holder)
         params = rule_params(out.state, SPECIAL_RULE)
         if params is None:
             rule = out.state.pin.rules.get(SPECIAL_RULE, {})
             raise MprError(NOT_ADOPTED, Location(path=SPECIAL_RULE), rule=SPECIAL_RULE,
                            title=_title(rule, SPECIAL_RULE))
         state = out.state
-        result = special(state.cards, state.deck_spec(), holder, dice, take_all=take_all,
+        result = special(state.cards, state.deck_spec(), who, dice, take_all=take_all,
                          count=count, selection=selection, cards=cards,
                          allowed=params.get("selection", ["random", "player", "gm"]))
         if result.reason == "no_cards":
-            out.note(NO_CARDS, holder=holder)
+            out.note(NO_CARDS, holder=who)
         elif result.reason == "none_chosen":
-            out.note(NONE_CHOSEN, holder=holder)
+            out.note(NONE_CHOSEN, holder=who)
         out.absorb(result)
-        return {"holder": holder, "selection": "all" if take_all else selection}
+        return {"holder": who, "selection": "all" if take_all else selection}
     inputs = {"holder": holder, "all": take_all, "count": count, "select": selection, "cards": cards}
     return _run(store, "circulate", inputs, seed, body)
 
@@ -247,7 +258,7 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         state = out.state
         rule_id = _package(state, "briefing", tier)
-        _require_pc(state, pc)
+        who = _require_pc(state, pc)
         params = state.pin.rules[rule_id]["params"]
         options = option_ids(params.get("options") or [])
         if options and option not in options:
@@ -259,13 +270,13 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
         number = state.briefing
         if new or number == 0 or state.briefing_tier != rule_id:
             number += 1
-        used = sum(1 for b, _, p, _ in state.briefing_uses if b == number and p == pc)
+        used = sum(1 for b, _, p, _ in state.briefing_uses if b == number and p == who)
         if allowed is not None and used >= allowed:
-            raise MprError(OVER_ALLOWANCE, Location(path="PC"), pc=pc, used=used, allowed=allowed,
+            raise MprError(OVER_ALLOWANCE, Location(path="PC"), pc=who, used=used, allowed=allowed,
                            rule=rule_id)
         out.state = state.evolve(briefing=number, briefing_tier=rule_id,
-                                 briefing_uses=state.briefing_uses + ((number, rule_id, pc, option),))
-        return {"rule": rule_id, "pc": pc, "option": option, "briefing": number,
+                                 briefing_uses=state.briefing_uses + ((number, rule_id, who, option),))
+        return {"rule": rule_id, "pc": who, "option": option, "briefing": number,
                 "used": used + 1, "allowed": allowed}
     return _run(store, "brief", {"tier": tier, "pc": pc, "option": option, "new": new}, seed, body,
                 random=False)
@@ -275,7 +286,7 @@ def repin(store: Store) -> dict[str, Any]:
     """Pin the ruleset as it is on disk now (same path and switches); the deck must be unchanged."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         old = out.state.pin
-        new = pin_ruleset(old.path or None, old.adopt, old.param_overrides)
+        new = pin_ruleset(pinned_path(old, store.path) or None, old.adopt, old.param_overrides)
         if new.content_hash == old.content_hash:
             out.note(REPIN_SAME)
             return {}
@@ -329,6 +340,17 @@ def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
     return {"entries": [{"seq": e.seq, "command": e.command, "inputs": e.inputs, "seed": e.seed,
                          "changes": e.result.get("changes", []), "clock": e.result.get("clock"),
                          "undone_by": e.undone_by} for e in shown]}
+
+
+def holder_names(store: Store) -> dict[str, Any]:
+    """How text shows each holder: its name (with its id when another holder has the same
+    name), and which holders are characters."""
+    state = store.load()
+    holders = (*state.characters, *state.items)
+    names = [h.data.get("name") for h in holders]
+    shown = {h.id: h.data["name"] if names.count(h.data["name"]) == 1 else f"{h.data['name']}({h.id})"
+             for h in holders if isinstance(h.data.get("name"), str)}
+    return {"names": shown, "characters": [h.id for h in state.characters]}
 
 
 def export(store: Store) -> dict[str, Any]:

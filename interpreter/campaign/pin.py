@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
 from ..kinds.deck import DeckSpec
+from .files import utf8_path
 from .state import Pin
 
 RULESET_CHANGED = define(
@@ -58,6 +60,7 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
                 param_overrides: dict[str, dict] | None = None) -> Pin:
     """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
+    path = utf8_path(os.path.abspath(path), "ruleset") if path else None  # the same one from anywhere
     ruleset = load(path or "", adopt, param_overrides)
     rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
                        "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
@@ -89,10 +92,19 @@ def _fingerprint(path: str) -> tuple:
     return tuple(seen)
 
 
+def pinned_path(pin: Pin, file: str) -> str:
+    """Where the pinned ruleset is: an absolute path as stored ("" is the bundled one); a relative
+    one (pinned by an older mprules) is taken relative to the campaign file, never to the
+    directory a command happens to run in."""
+    if not pin.path or os.path.isabs(pin.path):
+        return pin.path
+    return os.path.join(os.path.dirname(os.path.abspath(file)), pin.path)
+
+
 def check_pin(pin: Pin, file: str) -> None:
     """Refuse to go on when the pinned ruleset's content changed on disk (or cannot be loaded)."""
     try:
-        now = load(pin.path, pin.adopt, pin.param_overrides).content_hash
+        now = load(pinned_path(pin, file), pin.adopt, pin.param_overrides).content_hash
     except MprError as error:
         raise MprError(RULESET_UNUSABLE, Location(path=pin.path or "ruleset"),
                        path=pin.path or "(bundled)", detail=str(error), file=file) from None

@@ -35,6 +35,62 @@ def change_lines(changes: list[dict[str, Any]], label: dict[str, str], indent: s
     return lines
 
 
+LOG = {
+    "en": {"both": "{who} discarded {out} and drew {cards}", "out": "{who} discarded {out}",
+           "in": "{who} drew {cards}", "into": "{who} discarded {out}; {to} drew {cards}",
+           "sep": ", ", "seed": "seed {seed}", "undone": "undone by #{seq}", "open": " (", "close": ")"},
+    "ja": {"both": "{who}の{hand} {out} を捨て、{cards} を引いた", "out": "{who}の{hand} {out} を捨てた",
+           "in": "{who}が {cards} を引いた", "into": "{who}の{hand} {out} を捨て、{to}が {cards} を引いた",
+           "hand": "手札", "held": "札",
+           "sep": "、", "seed": "シード {seed}", "undone": "#{seq} で取り消し", "open": "（", "close": "）"},
+}
+
+
+def log_lines(result: dict[str, Any], lang: str) -> list[str]:
+    """``campaign log`` as a log: one line per command with its arguments and seed, then one
+    sentence per holder whose cards changed, holders shown by name when they have one."""
+    words = LOG.get(lang, LOG["en"])
+    names = result.get("names") or {}
+    characters = set(result.get("characters") or ())
+    lines = []
+    for entry in result["entries"]:
+        parts = [_argument(key, value, words["sep"]) for key, value in entry["inputs"].items()
+                 if value not in (None, False, [], {}, "")]
+        extra = [words["seed"].format(seed=entry["seed"])] if entry["seed"] is not None else []
+        if entry["undone_by"]:
+            extra.append(words["undone"].format(seq=entry["undone_by"]))
+        tail = f"{words['open']}{words['sep'].join(extra)}{words['close']}" if extra else ""
+        lines.append(f"#{entry['seq']} {entry['command']} {words['sep'].join(parts)}".rstrip() + tail)
+        for change in entry["changes"]:
+            lines.append("    " + _sentence(change, names, words, characters))
+    return lines
+
+
+def _argument(key: str, value: Any, sep: str) -> str:
+    if value is True:
+        return key
+    if isinstance(value, list):
+        return f"{key} {sep.join(map(str, value))}"
+    if isinstance(value, dict):
+        return f"{key} {sep.join(f'{k}={v}' for k, v in value.items())}"
+    return f"{key} {value}"
+
+
+def _sentence(change: dict[str, Any], names: dict[str, str], words: dict[str, str],
+              characters: set[str]) -> str:
+    who = names.get(change["holder"]) or change["holder"]
+    words = {**words, "hand": words.get("hand" if change["holder"] in characters else "held", "")}
+    to = names.get(change["to"]) or change["to"]
+    out, cards = words["sep"].join(change["out"]), words["sep"].join(change["in"])
+    if not change["in"]:
+        return words["out"].format(who=who, out=out, hand=words["hand"])
+    if not change["out"]:
+        return words["in"].format(who=to, cards=cards)
+    if change["to"] != change["holder"]:
+        return words["into"].format(who=who, out=out, to=to, cards=cards, hand=words["hand"])
+    return words["both"].format(who=who, out=out, cards=cards, hand=words["hand"])
+
+
 def holder_lines(result: dict[str, Any], label: dict[str, str]) -> list[str]:
     items = result.get("items") or {}
     lines = [f"{label['deck']}: {result['deck_count']} {label['cards']}",
@@ -52,15 +108,7 @@ def text_lines(command: str, result: dict[str, Any], lang: str) -> list[str]:
         warning = [label["changed"]] if result.get("ruleset_changed") else []
         return [head, *holder_lines(result, label), *warning]
     if command == "log":
-        lines = []
-        for entry in result["entries"]:
-            undone = f"  [{label['undone']} #{entry['undone_by']}]" if entry["undone_by"] else ""
-            inputs = " ".join(f"{k}={v}" for k, v in entry["inputs"].items()
-                              if v not in (None, False, [], {}))
-            seed = f" {label['seed']} {entry['seed']}" if entry["seed"] is not None else ""
-            lines.append(f"#{entry['seq']} {entry['command']} {inputs}{seed}".rstrip() + undone)
-            lines.extend(change_lines(entry["changes"], label, "    "))
-        return lines
+        return log_lines(result, lang)
     seed = f" ({label['seed']} {result['seed']})" if result.get("seed") is not None else ""
     lines = [f"#{result['seq']} {command}  {label['clock']} {_clock(result['clock_minutes'], lang)}{seed}"]
     if command == "brief":

@@ -4,60 +4,37 @@ journal; versioned by a ``schema_version`` table with migrations from version 1 
 from __future__ import annotations
 
 import json
+import os
+import secrets
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
-from typing import Any
-from urllib.parse import quote
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any, TypeVar
 
-from rules_dsl.errors import EXIT_STATE, Location, MprError, define
-from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 
 from ..kinds.deck import DeckState, invariant_problems
+from . import files
+from .files import (APPLICATION_ID, EXISTS, MISSING, NOT_SQLITE, busy as _busy, connect as _connect,
+                    existing as _existing, identity as _identity, not_saved as _not_saved,
+                    inspect, os_error as _os_error, sqlite_error as _sqlite_error)
+from .integrity import check_schema, read_entry, read_state
 from .state import Entry, Holder, Pin, State
 
-__all__ = ["Entry", "Holder", "Pin", "State", "Store", "inspect"]
+__all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
 
-NOT_SQLITE = define(
-    "MPR620", "{file} is not a campaign: not an SQLite database or damaged ({detail}); it was left unchanged",
-    "{file} はキャンペーンファイルではありません: SQLite データベースでないか破損しています（{detail}）。ファイルは変更していません",
-    exit_code=EXIT_STATE)
-FOREIGN = define(
-    "MPR621", "{file} is an SQLite database but not an mprules campaign; it was left unchanged",
-    "{file} は SQLite データベースですが mprules のキャンペーンではありません。ファイルは変更していません",
-    exit_code=EXIT_STATE)
-NEWER = define(
-    "MPR622", "{file} was written by a newer mprules (schema version {version}; this one knows up to {known}): "
-              "upgrade mprules; the file was left unchanged",
-    "{file} は新しい mprules で作成されています（スキーマ版 {version}、この版は {known} まで対応）。"
-    "mprules を更新してください。ファイルは変更していません",
-    exit_code=EXIT_STATE)
-MISSING = define(
-    "MPR623", "no campaign file {file} (create one with `mprules campaign init`)",
-    "キャンペーンファイル {file} がありません（`mprules campaign init` で作成してください）",
-    exit_code=EXIT_STATE)
-EXISTS = define(
-    "MPR624", "{file} already exists; use --force to replace it",
-    "{file} は既に存在します。置き換えるには --force を指定してください")
-BUSY = define(
-    "MPR625", "{file} is busy: another command is writing it (waited {seconds} s); nothing was changed, try again",
-    "{file} は他のコマンドが書き込み中です（{seconds} 秒待ちました）。何も変更していません。もう一度実行してください",
-    exit_code=EXIT_STATE)
-NOT_SAVED = define(
-    "MPR629", "{file}: the command could not be saved ({detail}); the campaign was left as it was before it",
-    "{file}: コマンドの結果を保存できませんでした（{detail}）。キャンペーンは実行前の状態のままです",
-    exit_code=EXIT_STATE)
-IO_ERROR = define(
-    "MPR626", "cannot use campaign file {file}: {detail}",
-    "キャンペーンファイル {file} を使用できません: {detail}", exit_code=EXIT_STATE)
 STATE_BROKEN = define(
     "MPR627", "{file}: the cards do not add up to the deck (missing {missing}, extra {extra}); nothing was changed",
     "{file}: カードが山札の構成と一致しません（不足 {missing}、余分 {extra}）。何も変更していません",
     exit_code=EXIT_STATE)
 
-APPLICATION_ID = 0x4D505243  # "MPRC": marks an mprules campaign among SQLite files
-SQLITE_HEADER = b"SQLite format 3\x00"
+BAD_SEED = define(
+    "MPR681", "the seed {seed} is too large to keep in a campaign file (at most {limit})",
+    "シード {seed} はキャンペーンファイルに保存できる範囲を超えています（最大 {limit}）",
+    exit_code=EXIT_USAGE)
+
+T = TypeVar("T")
+SQLITE_MAX = 2**63 - 1
 STATE_TABLES = ("cards", "briefing_uses", "items", "characters", "campaign", "ruleset")  # delete order
 
 MIGRATIONS: list[tuple[int, str]] = [
@@ -83,112 +60,79 @@ CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, command TEXT NOT NU
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
 
-def _busy(path: str) -> MprError:
-    return MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
-
-
-def _connect(path: str, mode: str) -> sqlite3.Connection:
-    uri = f"file:{quote(Path(path).resolve().as_posix())}?mode={mode}"
-    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
-    conn.execute("PRAGMA foreign_keys = ON")
-    # WAL with synchronous FULL: a committed command survives a killed process and a power cut.
-    conn.execute("PRAGMA synchronous = FULL")
-    return conn
-
-
-def _sqlite_error(path: str, exc: sqlite3.Error) -> MprError:
-    text = str(exc)
-    if "locked" in text or "busy" in text:
-        return _busy(path)
-    return MprError(IO_ERROR, Location(path), file=path, detail=text)
-
-
-def _not_saved(path: str, exc: sqlite3.Error) -> MprError:
-    """A write that failed inside a command's transaction (rolled back): busy, or not saved."""
-    text = str(exc)
-    if "locked" in text or "busy" in text:
-        return _busy(path)
-    if getattr(exc, "sqlite_errorcode", None) == 13 or "full" in text:  # SQLITE_FULL
-        text = "the disk is full"
-    return MprError(NOT_SAVED, Location(path), file=path, detail=text)
-
-
-def inspect(path: str) -> None:
-    """Refuse, without writing anything, a file that is not a campaign this mprules can open."""
-    file = Path(path)
-    if not file.is_file():
-        raise MprError(MISSING, Location(path), file=path)
-    try:
-        size = file.stat().st_size
-        with open(file, "rb") as stream:
-            header = stream.read(len(SQLITE_HEADER))
-    except OSError as exc:
-        raise MprError(IO_ERROR, Location(path), file=path, detail=exc.strerror or str(exc)) from None
-    if header != SQLITE_HEADER or size > MAX_CAMPAIGN_FILE_BYTES:
-        raise MprError(NOT_SQLITE, Location(path), file=path,
-                       detail="no SQLite header" if header != SQLITE_HEADER else "too large")
-    try:
-        conn = _connect(path, "ro")
-        try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            if app_id != APPLICATION_ID:
-                raise MprError(FOREIGN, Location(path), file=path)
-            check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise MprError(NOT_SQLITE, Location(path), file=path, detail=check)
-            version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.DatabaseError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            raise _busy(path) from None
-        raise MprError(NOT_SQLITE, Location(path), file=path, detail=str(exc)) from None
-    if not isinstance(version, int) or version < 1:
-        raise MprError(NOT_SQLITE, Location(path), file=path, detail="no schema version")
-    if version > SCHEMA_VERSION:
-        raise MprError(NEWER, Location(path), file=path, version=version, known=SCHEMA_VERSION)
-
-
 class Store:
     """An open campaign file. Every change happens inside ``with store.transaction():``."""
 
     def __init__(self, path: str, conn: sqlite3.Connection) -> None:
         self.path = path
         self.conn = conn
+        self.identity = _identity(path)
+
+    @staticmethod
+    def refuse_existing(path: str, force: bool) -> None:
+        """Refuse early what ``build`` would refuse: an existing file without ``force``, or a
+        path that is not a regular file."""
+        if _existing(path) is not None and not force:
+            raise MprError(EXISTS, Location(path), file=path)
 
     @classmethod
-    def create(cls, path: str, *, force: bool = False) -> "Store":
-        """A new, empty campaign file (schema only); ``force`` replaces an existing file."""
-        file = Path(path)
-        if file.exists():
-            if not force:
-                raise MprError(EXISTS, Location(path), file=path)
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
+    def build(cls, path: str, fill: Callable[["Store"], T], *, force: bool = False) -> T:
+        """A new campaign file written by ``fill(store)`` (inside one transaction), made whole in a
+        temporary file of the same folder, synced, then renamed over ``path``: at every moment
+        ``path`` is the old campaign or the new one, never neither; any failure (a bad argument,
+        a full disk, a kill, another command using the old file) leaves the old one as it was."""
+        old = _existing(path)
+        if old is not None and not force:
+            raise MprError(EXISTS, Location(path), file=path)
+        folder = os.path.dirname(os.path.abspath(path)) or "."
+        temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
-            conn = _connect(path, "rwc")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
-            store = cls(path, conn)
-            with store.transaction():
-                conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
-                store._migrate(0)
+            store = cls(path, _connect(temp, "rwc"))
+            try:
+                store.conn.execute("PRAGMA journal_mode = WAL")
+                store.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+                with store.transaction():
+                    store.conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+                    store._migrate(0)
+                with store.transaction():
+                    result = fill(store)
+                store.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                store.close()
+            files.fsync(temp)
+            files.swap(temp, path, old, _connect)
         except sqlite3.Error as exc:
-            raise _sqlite_error(path, exc) from None
-        return store
+            raise _not_saved(path, exc) from None
+        except OSError as exc:
+            raise _os_error(path, exc) from None
+        finally:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                with suppress(OSError):
+                    os.unlink(temp + suffix)
+        return result
 
     @classmethod
-    def open(cls, path: str) -> "Store":
-        """An existing campaign file, migrated to this version; refused (unchanged) if not one."""
-        inspect(path)
+    def open(cls, path: str, *, readonly: bool = False) -> "Store":
+        """An existing campaign file, migrated to this version; refused (unchanged) if not one.
+        ``readonly``: for commands that only read (show, log, export), which then leave no trace."""
+        if _existing(path) is None:
+            raise MprError(MISSING, Location(path), file=path)
+        version = inspect(path, SCHEMA_VERSION)
+        readonly = readonly and version == SCHEMA_VERSION
+        store = None
         try:
-            conn = _connect(path, "rw")
+            conn = files.connect_readonly(path) if readonly else _connect(path, "rw")
             store = cls(path, conn)
-            version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
             if version < SCHEMA_VERSION:
                 with store.transaction():
                     store._migrate(version)
-        except sqlite3.Error as exc:
+            check_schema(conn, path, MIGRATIONS)
+            store.load()  # every value, and the cards adding up, checked on opening
+        except (sqlite3.Error, MprError) as exc:
+            if store is not None:
+                store.close()
+            if isinstance(exc, MprError):
+                raise
             raise _sqlite_error(path, exc) from None
         return store
 
@@ -215,6 +159,9 @@ class Store:
             self.conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             raise _sqlite_error(self.path, exc) from None
+        if self.identity is not None and _identity(self.path) != self.identity:
+            self._rollback()  # `init --force` replaced the file since it was opened
+            raise _busy(self.path)
         try:
             yield
             self._commit()
@@ -245,34 +192,8 @@ class Store:
     # -- state ---------------------------------------------------------------------------------
 
     def load(self) -> State:
-        """The state as stored (the journal apart)."""
-        c = self.conn
-        row = c.execute("SELECT path, content_hash, adopt, param_overrides, rules, parameters "
-                        "FROM ruleset").fetchone()
-        if row is None:
-            raise MprError(NOT_SQLITE, Location(self.path), file=self.path, detail="no campaign data")
-        pin = Pin(row[0], row[1], *(json.loads(v) for v in row[2:]))
-        clock, dawn, briefing, tier = c.execute(
-            "SELECT clock_minutes, dawn_minutes, briefing, briefing_tier FROM campaign").fetchone()
-        characters = tuple(Holder(i, json.loads(d)) for i, d in
-                           c.execute("SELECT id, data FROM characters ORDER BY position"))
-        items = tuple(Holder(i, json.loads(d), o) for i, o, d in
-                      c.execute("SELECT id, owner, data FROM items ORDER BY position"))
-        held: dict[str, list[str]] = {h.id: [] for h in (*characters, *items)}
-        deck: list[str] = []
-        discard: list[str] = []
-        for card, place, holder in c.execute(
-                "SELECT card, place, holder FROM cards ORDER BY place, holder, position"):
-            if place == "deck":
-                deck.append(card)
-            elif place == "discard":
-                discard.append(card)
-            else:
-                held.setdefault(holder, []).append(card)
-        uses = tuple(tuple(r) for r in c.execute(
-            "SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"))
-        cards = DeckState(tuple(deck), tuple(discard), tuple((h, tuple(v)) for h, v in held.items()))
-        return State(pin, characters, items, cards, clock, dawn, briefing, tier, uses)
+        """The state as stored (the journal apart), every value checked (``integrity``)."""
+        return read_state(self.conn, self.path)
 
     def save(self, state: State) -> None:
         """Replace the stored state by ``state`` (inside a transaction), after checking that its
@@ -306,6 +227,8 @@ class Store:
 
     def journal(self, command: str, inputs: dict[str, Any], seed: int | None, choices: list[Any],
                 result: dict[str, Any], before: State | None) -> int:
+        if seed is not None and not -SQLITE_MAX <= seed <= SQLITE_MAX:
+            raise MprError(BAD_SEED, Location(path="--seed"), seed=seed, limit=SQLITE_MAX)
         cursor = self.conn.execute(
             "INSERT INTO journal (command, inputs, seed, choices, result, before) VALUES (?, ?, ?, ?, ?, ?)",
             (command, _json(inputs), seed, _json(choices), _json(result),
@@ -313,7 +236,7 @@ class Store:
         return int(cursor.lastrowid)
 
     def entries(self) -> list[Entry]:
-        return [_entry(row) for row in self.conn.execute(
+        return [read_entry(row, self.path) for row in self.conn.execute(
             "SELECT seq, command, inputs, seed, choices, result, undone_by, before "
             "FROM journal ORDER BY seq")]
 
@@ -322,16 +245,10 @@ class Store:
             "SELECT seq, command, inputs, seed, choices, result, undone_by, before FROM journal "
             "WHERE undone_by IS NULL AND before IS NOT NULL AND command != 'undo' "
             "ORDER BY seq DESC LIMIT 1").fetchone()
-        return None if row is None else _entry(row)
+        return None if row is None else read_entry(row, self.path)
 
     def mark_undone(self, seq: int, by: int) -> None:
         self.conn.execute("UPDATE journal SET undone_by = ? WHERE seq = ?", (by, seq))
-
-
-def _entry(row: tuple) -> Entry:
-    seq, command, inputs, seed, choices, result, undone_by, before = row
-    return Entry(seq, command, json.loads(inputs), seed, json.loads(choices), json.loads(result),
-                 undone_by, None if before is None else json.loads(before))
 
 
 def _json(value: Any) -> str:

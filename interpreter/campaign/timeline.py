@@ -7,7 +7,7 @@ from typing import Any
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_SLEEP_HOURS
+from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
 
 from ..kinds.circulation import NEGATIVE_HOURS, Circulated, dawn, sleep
 from .pin import clock_text, dawn_of, dawns_between
@@ -39,6 +39,12 @@ BAD_MINUTES = define(
 BAD_HOURS = define(
     "MPR636", "{field} must be a number of hours from 0 to {limit}, not {value!r}",
     "{field} には 0〜{limit} の時間を指定してください（指定値: {value!r}）")
+
+TOO_MANY_MOVES = define(
+    "MPR684", "{field}: {minutes} minutes cross {dawns} dawns for {items} items holding cards, more than "
+              "{limit} circulations in one command; nothing was changed: advance in shorter steps",
+    "{field}: {minutes} 分で夜明けを {dawns} 回迎え、カードを持つアイテムが {items} 個あるため、1回のコマンドで"
+    "{limit} 回を超える循環になります。何も変更していません。もっと短い時間ずつ進めてください")
 
 SLEEP_RULE = "circulation.sleep"
 DAWN_RULE = "circulation.dawn"
@@ -125,6 +131,10 @@ def pass_time(out: Outcome, minutes: int, dice: DiceSource,
     end = start + minutes
     events: list[tuple[int, int, str, Any]] = [
         (t, 0, "dawn", None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
+    holding = sum(1 for item in out.state.items if out.state.cards.held(item.id))
+    if len(events) * holding + len(sleeps) > MAX_CARD_MOVES:  # bounds time and journal size
+        raise MprError(TOO_MANY_MOVES, Location(path="--minutes"), field="--minutes", minutes=minutes,
+                       dawns=len(events), items=holding, limit=MAX_CARD_MOVES)
     params = rule_params(out.state, SLEEP_RULE) or {}
     minimum = params.get("min_sleep_hours", 1)
     for order, (holder, hours) in enumerate(sleeps):

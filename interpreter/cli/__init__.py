@@ -18,7 +18,8 @@ from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, Mpr
 
 from .. import __version__
 from ._i18n import localize, usage_error_text, use_language
-from .output import print_error
+from .output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
+                     settle_stdout)
 
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
@@ -92,20 +93,33 @@ def main(argv: list[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return EXIT_USAGE
-        return int(args.handler(args) or 0)
+        require_stdout()
+        status = int(args.handler(args) or 0)
+        flush_stdout()
+        return status
     except MprError as error:
         print_error(error, lang)
         return error.exit_code
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return 0
+    except OSError as error:
+        if not is_lost_output(error):
+            return _internal(error, debug, lang)
+        lost = lost_output(error)
+        print_error(lost, lang)
+        return lost.exit_code
     except Exception as error:  # a bug: one line, the traceback only with --debug
-        if debug:
-            traceback.print_exc()
-        detail = f"{type(error).__name__}: {error}"
-        print(f"mprules: {INTERNAL} {render(INTERNAL, {'detail': detail}, lang)}", file=sys.stderr)
-        return EXIT_INTERNAL
+        return _internal(error, debug, lang)
+    finally:
+        settle_stdout()
+
+
+def _internal(error: Exception, debug: bool, lang: str) -> int:
+    if debug:
+        traceback.print_exc()
+    detail = f"{type(error).__name__}: {error}"
+    print(f"mprules: {INTERNAL} {render(INTERNAL, {'detail': detail}, lang)}", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

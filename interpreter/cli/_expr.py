@@ -86,12 +86,14 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
 def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
-    from ..documents import load_text
+    from ..documents import load_text, refuse_number_traps
 
     docs = load_text(text, where)
     if len(docs) > 1:
         raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
                        detail=f"{len(docs)} YAML documents, expected one")
+    if docs:
+        refuse_number_traps(docs[0])
     return docs[0].data if docs else None
 
 
@@ -103,8 +105,10 @@ def load_input(file: str | None) -> dict[str, Any]:
         if file == "-":
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
-            with open(Path(file), encoding="utf-8") as stream:
-                text = stream.read(MAX_INPUT_FILE_BYTES + 1)
+            from ..documents import open_regular
+
+            with open_regular(Path(file)) as stream:
+                text = stream.read(MAX_INPUT_FILE_BYTES + 1).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
                        reason=getattr(error, "strerror", None) or str(error)) from None

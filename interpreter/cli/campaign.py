@@ -19,6 +19,13 @@ BAD_SWITCH = define(
     "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 CANNOT_WRITE = define(
     "MPR042", "cannot write {file}: {detail}", "{file} に書き込めません: {detail}", exit_code=EXIT_STATE)
+BAD_NUMBER = define(
+    "MPR053", "{option} takes {expected}; got {text!r}",
+    "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
+
+SEED_MAX = 2**63 - 1
+READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
+
 
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser("campaign", help="keep a campaign's deck, clock and briefings")
@@ -29,7 +36,7 @@ def register(subparsers: Any) -> None:
     def add(name: str, help_text: str) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help_text)
         p.add_argument("file", metavar="FILE", help="the campaign file (SQLite)")
-        p.add_argument("--seed", type=int, default=None, help="seed of the shuffles and random choices")
+        p.add_argument("--seed", type=_seed, default=None, help="seed of the shuffles and random choices")
         common(p)
         p.set_defaults(handler=_handle, command=name)
         return p
@@ -59,14 +66,14 @@ def register(subparsers: Any) -> None:
     p = add("rest", "R4: take a rest package (short, medium, long)")
     p.add_argument("tier", metavar="TIER")
     p = add("advance", "advance the clock; each dawn crossed applies R2")
-    p.add_argument("--minutes", required=True, type=int, metavar="M")
+    p.add_argument("--minutes", required=True, type=_minutes, metavar="M")
     p = add("brief", "R5: record one use of a briefing option by a PC")
     p.add_argument("tier", metavar="TIER")
     p.add_argument("pc", metavar="PC")
     p.add_argument("option", metavar="OPTION")
     p.add_argument("--new", action="store_true", help="start a new briefing")
     p = add("log", "the journal of commands")
-    p.add_argument("--last", type=int, default=None, metavar="N")
+    p.add_argument("--last", type=_count, default=None, metavar="N")
     add("undo", "revert the last command")
     p = add("export", "the state as YAML (in the shape of chars.yaml)")
     p.add_argument("--output", default=None, metavar="OUT")
@@ -79,11 +86,41 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _number(text: str) -> int | float:
+    """``--hours``: a finite decimal number (``nan``, ``inf``, ``.nan``, ``1e400`` refused)."""
+    import math
+    import unicodedata
+
     try:
-        value = float(text)
+        value = float(unicodedata.normalize("NFKC", text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise MprError(BAD_NUMBER, Location(path="--hours"), option="--hours",
+                       expected="a finite number of hours, e.g. 8 or 0.5", text=text)
     return int(value) if value.is_integer() else value
+
+
+def _whole(text: str, option: str, expected: str, low: int, high: int) -> int:
+    import unicodedata
+
+    digits = unicodedata.normalize("NFKC", text).strip()
+    if not digits.lstrip("-").isdigit() or not digits.isascii() or not low <= int(digits) <= high:
+        raise MprError(BAD_NUMBER, Location(path=option), option=option, expected=expected, text=text)
+    return int(digits)
+
+
+def _seed(text: str) -> int:
+    """``--seed``: a whole number a campaign file can store (SQLite's 64-bit integers)."""
+    return _whole(text, "--seed", f"a whole number from 0 to {SEED_MAX}", 0, SEED_MAX)
+
+
+def _count(text: str) -> int:
+    """``log --last N``: how many entries, 1 or more."""
+    return _whole(text, "--last", "a whole number of entries, 1 or more", 1, SEED_MAX)
+
+
+def _minutes(text: str) -> int:
+    return _whole(text, "--minutes", "a whole number of minutes", -SEED_MAX, SEED_MAX)
 
 
 def _cards(text: str | None) -> list[str] | None:
@@ -98,7 +135,7 @@ def _cards(text: str | None) -> list[str] | None:
 
 
 def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict]]:
-    import yaml
+    from ..documents import load_text, refuse_number_traps, single_document
 
     adopt: dict[str, bool] = {}
     for text in args.adopt:
@@ -119,11 +156,10 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
         if not sep or not dot or not rule:
             raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
                            expected="RULE.NAME=YAML", text=text)
-        try:
-            params.setdefault(rule, {})[param] = yaml.safe_load(value)
-        except yaml.YAMLError:
-            raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
-                           expected="a YAML value after =", text=text) from None
+        doc = single_document(load_text(value, "--param"), "--param")
+        if doc is not None:
+            refuse_number_traps(doc)
+        params.setdefault(rule, {})[param] = None if doc is None else doc.data
     return adopt, params
 
 
@@ -137,7 +173,7 @@ def _handle(args: argparse.Namespace) -> int:
                                force=args.force, adopt=adopt, param_overrides=params,
                                start=args.start)
         return _print(result, args)
-    with Store.open(args.file) as store:
+    with Store.open(args.file, readonly=args.command in READ_ONLY) as store:
         name = args.command
         if name == "show":
             result = commands.show(store)
@@ -157,6 +193,8 @@ def _handle(args: argparse.Namespace) -> int:
                                     seed=args.seed)
         elif name == "log":
             result = commands.log(store, last=args.last)
+            if args.format != "json":  # the text shows holders by name; the JSON stays as it is
+                result = {**result, **commands.holder_names(store)}
         elif name == "undo":
             result = commands.undo(store)
         elif name == "export":
@@ -175,15 +213,25 @@ def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
-    from .output import print_json
+    from .output import flush_stdout, is_lost_output, lost_output, print_json
 
     result = _rendered(result, args.lang)
-    if args.format == "json":
-        print_json(result)
-        return 0
-    from ..campaign.render import text_lines
+    try:
+        if args.format == "json":
+            print_json(result)
+        else:
+            from ..campaign.render import text_lines
 
-    print("\n".join(text_lines(args.command, result, args.lang)))
+            print("\n".join(text_lines(args.command, result, args.lang)))
+        flush_stdout()
+    except OSError as error:
+        if not is_lost_output(error):
+            raise
+        from ..campaign.files import shown_path
+
+        committed = {"seq": result["seq"], "command": args.command, "file": shown_path(args.file)} \
+            if "seq" in result else None
+        raise lost_output(error, committed) from None
     return 0
 
 

@@ -1,14 +1,32 @@
-"""Printing for every verb: JSON (stable, UTF-8, exact fractions as strings), errors, colour."""
+"""Printing for every verb: JSON (stable, UTF-8, exact fractions as strings), errors, colour, and
+standard output that is closed, full or a broken pipe reported as a coded error (exit 3)."""
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
 from typing import Any
 
-from rules_dsl.errors import MprError
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 from ..trace import jsonable
+
+STDOUT_LOST = define(
+    "MPR050", "cannot write to standard output ({detail}); the output was lost",
+    "標準出力に書き込めません（{detail}）。出力は失われました", exit_code=EXIT_STATE)
+STDOUT_CLOSED = define(
+    "MPR051", "standard output is closed: nothing was done (give the command somewhere to write)",
+    "標準出力が閉じられています。何も実行していません（出力先を指定してください）",
+    exit_code=EXIT_STATE)
+STDOUT_LOST_COMMITTED = define(
+    "MPR052", "cannot write to standard output ({detail}), but #{seq} {command} WAS saved in {file}: "
+              "do not run it again (`mprules campaign log {file}` shows it)",
+    "標準出力に書き込めません（{detail}）が、#{seq} {command} は {file} に保存済みです。"
+    "もう一度実行しないでください（`mprules campaign log {file}` で確認できます）",
+    exit_code=EXIT_STATE)
+
+_LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG)
 
 
 def print_json(data: Any) -> None:
@@ -17,7 +35,10 @@ def print_json(data: Any) -> None:
 
 def print_error(error: MprError, lang: str) -> None:
     where = f"{error.loc}: " if error.loc and str(error.loc) else ""
-    print(f"{where}{error.code} {error.message(lang)}", file=sys.stderr)
+    try:
+        print(f"{where}{error.code} {error.message(lang)}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr itself is gone: the exit status still says what happened
 
 
 def colour_enabled(stream: Any = None) -> bool:
@@ -32,3 +53,61 @@ def bar(fraction: float, width: int = 40) -> str:
     eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
     full, part = divmod(eighths, 8)
     return "█" * full + ("" if part == 0 else "▏▎▍▌▋▊▉"[part - 1])
+
+
+def require_stdout() -> None:
+    """Refuse to start when standard output is closed (``>&-``): what a command prints would
+    vanish, and a campaign command would change the file without a word."""
+    stream = sys.stdout
+    if stream is None or stream.closed:
+        raise MprError(STDOUT_CLOSED, Location(path="stdout"))
+    if hasattr(stream, "reconfigure"):  # a file name that is not UTF-8 is shown with escapes
+        stream.reconfigure(errors="backslashreplace")
+    try:
+        fd = stream.fileno()
+    except (OSError, ValueError):
+        return  # a stream without a descriptor (a test capturing the output)
+    try:
+        os.fstat(fd)
+    except OSError:
+        raise MprError(STDOUT_CLOSED, Location(path="stdout")) from None
+
+
+def is_lost_output(error: OSError) -> bool:
+    """Whether ``error`` is standard output failing (full disk, broken pipe, closed)."""
+    return error.errno in _LOST
+
+
+def flush_stdout() -> None:
+    """Write out what is buffered; raise ``OSError`` when standard output cannot take it."""
+    if sys.stdout is not None:
+        sys.stdout.flush()
+
+
+def settle_stdout() -> None:
+    """At exit: write out what is left, or drop it quietly when standard output is gone (the
+    error, if any, was reported already)."""
+    try:
+        flush_stdout()
+    except (OSError, ValueError):
+        _silence_stdout()
+
+
+def lost_output(error: OSError, committed: dict[str, Any] | None = None) -> MprError:
+    """The coded error for output that could not be written, saying whether a campaign command
+    was saved all the same (``committed``: ``{seq, command, file}``), so nobody applies it twice.
+    Standard output is pointed at the null device, so that nothing more fails at exit."""
+    _silence_stdout()
+    detail = os.strerror(error.errno) if error.errno else type(error).__name__
+    if committed:
+        return MprError(STDOUT_LOST_COMMITTED, Location(path="stdout"), detail=detail, **committed)
+    return MprError(STDOUT_LOST, Location(path="stdout"), detail=detail)
+
+
+def _silence_stdout() -> None:
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    except (OSError, ValueError, AttributeError):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives until exit

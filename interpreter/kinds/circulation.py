@@ -36,6 +36,9 @@ COUNT_MISMATCH = define(
 BAD_REDRAW_TO = define(
     "MPR616", "redraw_to must be holder or owner_hand, not {value!r}",
     "redraw_to には holder か owner_hand を指定してください（指定値: {value!r}）")
+OWNER_NOT_A_HOLDER = define(
+    "MPR682", "{item}'s owner {owner!r} is not a holder of its own (an item or unknown): its cards have nowhere to go",
+    "{item} の持ち主 {owner!r} は手札を持つ保持者ではありません（アイテムか、存在しません）。カードの行き先がありません")
 CARDS_WITH_RANDOM = define(
     "MPR617", "random selection draws the cards itself: give --cards only with --select player or gm",
     "ランダム選択ではカードは自動で選ばれます。--cards は --select player か gm と一緒に指定してください")
@@ -110,6 +113,11 @@ def dawn(state: DeckState, spec: DeckSpec, items: Sequence[tuple[str, str]], red
     item itself (``holder``) or into its owner's hand (``owner_hand``)."""
     if redraw_to not in REDRAW_TO:
         raise MprError(BAD_REDRAW_TO, Location(path="redraw_to"), value=redraw_to)
+    if redraw_to == "owner_hand":
+        hands = set(state.holder_ids()) - {item for item, _ in items}
+        for item, owner in items:
+            if owner not in hands:
+                raise MprError(OWNER_NOT_A_HOLDER, Location(path=item), item=item, owner=owner)
     moves = [(item, state.held(item), item if redraw_to == "holder" else owner)
              for item, owner in items]
     moves = [move for move in moves if move[1]]

@@ -1,0 +1,243 @@
+"""The campaign file as a file: opening it through SQLite, telling a campaign from other files
+(and refusing anything but a regular file), the coded errors of the file, and swapping a finished
+new campaign in place of an old one."""
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+import stat
+from collections.abc import Callable
+from contextlib import suppress
+from pathlib import Path
+from urllib.parse import quote
+
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
+
+NOT_SQLITE = define(
+    "MPR620", "{file} is not a campaign: not an SQLite database or damaged ({detail}); it was left unchanged",
+    "{file} はキャンペーンファイルではありません: SQLite データベースでないか破損しています（{detail}）。ファイルは変更していません",
+    exit_code=EXIT_STATE)
+FOREIGN = define(
+    "MPR621", "{file} is an SQLite database but not an mprules campaign; it was left unchanged",
+    "{file} は SQLite データベースですが mprules のキャンペーンではありません。ファイルは変更していません",
+    exit_code=EXIT_STATE)
+NEWER = define(
+    "MPR622", "{file} was written by a newer mprules (schema version {version}; this one knows up to {known}): "
+              "upgrade mprules; the file was left unchanged",
+    "{file} は新しい mprules で作成されています（スキーマ版 {version}、この版は {known} まで対応）。"
+    "mprules を更新してください。ファイルは変更していません",
+    exit_code=EXIT_STATE)
+MISSING = define(
+    "MPR623", "no campaign file {file} (create one with `mprules campaign init`)",
+    "キャンペーンファイル {file} がありません（`mprules campaign init` で作成してください）",
+    exit_code=EXIT_STATE)
+EXISTS = define(
+    "MPR624", "{file} already exists; use --force to replace it",
+    "{file} は既に存在します。置き換えるには --force を指定してください")
+BUSY = define(
+    "MPR625", "{file} is busy: another command is writing it (waited {seconds} s); nothing was changed, try again",
+    "{file} は他のコマンドが書き込み中です（{seconds} 秒待ちました）。何も変更していません。もう一度実行してください",
+    exit_code=EXIT_STATE)
+NOT_SAVED = define(
+    "MPR629", "{file}: the command could not be saved ({detail}); the campaign was left as it was before it",
+    "{file}: コマンドの結果を保存できませんでした（{detail}）。キャンペーンは実行前の状態のままです",
+    exit_code=EXIT_STATE)
+IO_ERROR = define(
+    "MPR626", "cannot use campaign file {file}: {detail}",
+    "キャンペーンファイル {file} を使用できません: {detail}", exit_code=EXIT_STATE)
+NOT_A_FILE = define(
+    "MPR680", "{file} is not a regular file (a directory, a FIFO or a device): a campaign is one file; "
+              "nothing was changed",
+    "{file} は通常のファイルではありません（ディレクトリ、FIFO、デバイスなど）。キャンペーンは1つのファイルです。"
+    "何も変更していません", exit_code=EXIT_STATE)
+
+NOT_UTF8 = define(
+    "MPR685", "the {what} {path} has a name that is not UTF-8: a campaign keeps it as text; rename it",
+    "{what} {path} の名前が UTF-8 ではありません。キャンペーンはこれを文字列として保存します。名前を変えてください",
+    exit_code=EXIT_STATE)
+
+APPLICATION_ID = 0x4D505243  # "MPRC": marks an mprules campaign among SQLite files
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def shown_path(path: str) -> str:
+    """A path as text that can be stored and printed, even when it is not UTF-8 (escaped)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def utf8_path(path: str, what: str) -> str:
+    """A path that must be kept as text (the pinned ruleset): refused when it is not UTF-8."""
+    if shown_path(path) != path:
+        raise MprError(NOT_UTF8, Location(path=shown_path(path)), what=what, path=shown_path(path))
+    return path
+
+
+def connect_readonly(path: str) -> sqlite3.Connection:
+    """A connection that never writes, nor leaves a -wal or -shm behind: ``immutable`` when no
+    command is writing (no -wal: the last writer folded it into the file when it closed), else
+    read-only through the WAL the writer keeps."""
+    if os.path.exists(f"{os.fspath(path)}-wal"):
+        return connect(path, "ro")
+    return connect(path, "ro&immutable=1")
+
+
+def busy(path: str) -> MprError:
+    return MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
+
+
+def connect(path: str, mode: str) -> sqlite3.Connection:
+    uri = f"file:{quote(os.fsencode(os.path.abspath(path)))}?mode={mode}"
+    conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
+    conn.execute("PRAGMA foreign_keys = ON")
+    # WAL with synchronous FULL: a committed command survives a killed process and a power cut.
+    conn.execute("PRAGMA synchronous = FULL")
+    return conn
+
+
+def sqlite_error(path: str, exc: sqlite3.Error) -> MprError:
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return busy(path)
+    return MprError(IO_ERROR, Location(path), file=path, detail=text)
+
+
+def not_saved(path: str, exc: sqlite3.Error) -> MprError:
+    """A write that failed inside a command's transaction (rolled back): busy, or not saved."""
+    text = str(exc)
+    if "locked" in text or "busy" in text:
+        return busy(path)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code == 13 or "full" in text:  # SQLITE_FULL
+        text = "the disk is full"
+    elif code in (778, 1034, 1546):  # SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE
+        text = "the disk could not be written: it is full, or a file size limit was reached"
+    return MprError(NOT_SAVED, Location(path), file=path, detail=text)
+
+
+def os_error(path: str, exc: OSError) -> MprError:
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG):
+        return MprError(NOT_SAVED, Location(path), file=path, detail="the disk is full")
+    return MprError(IO_ERROR, Location(path), file=path, detail=exc.strerror or str(exc))
+
+
+def identity(path: str) -> tuple[int, int] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
+
+
+def existing(path: str) -> os.stat_result | None:
+    """What is at ``path`` now (``None``: nothing); anything but a regular file is refused."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise os_error(path, exc) from None
+    if not stat.S_ISREG(info.st_mode):
+        raise MprError(NOT_A_FILE, Location(path), file=path)
+    return info
+
+
+def fsync(path: str, directory: bool = False) -> None:
+    fd = os.open(path, os.O_RDONLY | (getattr(os, "O_DIRECTORY", 0) if directory else 0))
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def swap(temp: str, path: str, old: os.stat_result | None,
+          connect: Callable[[str, str], sqlite3.Connection]) -> None:
+    """Rename the finished ``temp`` over ``path``. An old SQLite campaign is first taken out of
+    WAL mode (its WAL folded into the file, so no -wal of it can be read with the new file) and
+    locked exclusively, so that no other command reads or writes it during the swap; a file that
+    is not SQLite loses its stray -wal and -shm. Busy: the old one is left as it was."""
+    guard = None
+    if old is not None and is_sqlite(path):
+        guard = connect(path, "rw")
+        try:
+            mode = guard.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
+            if str(mode).lower() != "delete":
+                raise MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
+            guard.execute("BEGIN EXCLUSIVE")
+            now = os.stat(path)
+            if (now.st_dev, now.st_ino) != (old.st_dev, old.st_ino):
+                raise busy(path)  # another init --force replaced it meanwhile
+        except sqlite3.Error as exc:
+            close_guard(guard, restore_wal=True)
+            if "locked" in str(exc) or "busy" in str(exc):
+                raise busy(path) from None
+            guard = None  # damaged: nothing to keep; replaced below like any other file
+        except BaseException:
+            close_guard(guard, restore_wal=True)
+            raise
+    if guard is None:
+        for suffix in ("-wal", "-shm"):
+            with suppress(FileNotFoundError):
+                os.unlink(path + suffix)
+    try:
+        os.replace(temp, path)
+        fsync(os.path.dirname(os.path.abspath(path)), directory=True)
+    finally:
+        if guard is not None:
+            close_guard(guard, restore_wal=False)
+
+
+def close_guard(guard: sqlite3.Connection, *, restore_wal: bool) -> None:
+    with suppress(sqlite3.Error):
+        if guard.in_transaction:
+            guard.execute("ROLLBACK")
+        if restore_wal:
+            guard.execute("PRAGMA journal_mode = WAL")
+    guard.close()
+
+
+def is_sqlite(path: str) -> bool:
+    try:
+        with open(path, "rb") as stream:
+            return stream.read(len(SQLITE_HEADER)) == SQLITE_HEADER
+    except OSError:
+        return False
+
+
+def inspect(path: str, known_version: int) -> int:
+    """Refuse, without writing anything, a file that is not a campaign this mprules can open;
+    its schema version."""
+    file = Path(path)
+    if not file.is_file():
+        raise MprError(MISSING, Location(path), file=path)
+    try:
+        size = file.stat().st_size
+        with open(file, "rb") as stream:
+            header = stream.read(len(SQLITE_HEADER))
+    except OSError as exc:
+        raise MprError(IO_ERROR, Location(path), file=path, detail=exc.strerror or str(exc)) from None
+    if header != SQLITE_HEADER or size > MAX_CAMPAIGN_FILE_BYTES:
+        raise MprError(NOT_SQLITE, Location(path), file=path,
+                       detail="no SQLite header" if header != SQLITE_HEADER else "too large")
+    try:
+        conn = connect_readonly(path)
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            if app_id != APPLICATION_ID:
+                raise MprError(FOREIGN, Location(path), file=path)
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise MprError(NOT_SQLITE, Location(path), file=path, detail=check)
+            version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            raise busy(path) from None
+        raise MprError(NOT_SQLITE, Location(path), file=path, detail=str(exc)) from None
+    if not isinstance(version, int) or version < 1:
+        raise MprError(NOT_SQLITE, Location(path), file=path, detail="no schema version")
+    if version > known_version:
+        raise MprError(NEWER, Location(path), file=path, version=version, known=known_version)
+    return version

@@ -1,0 +1,172 @@
+"""What a campaign file must hold to be trusted: its tables exactly as mprules made them (no
+trigger, view, index or changed table of anyone else), every stored value of the right type, every
+card held by a holder that exists, and the cards adding up to the deck. Anything else is refused
+with MPR620 (exit 3) saying what is wrong, for reading and writing commands alike."""
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Callable, Iterable
+from functools import cache
+from typing import Any
+
+from rules_dsl.errors import Location, MprError
+
+from ..kinds.deck import DeckState, invariant_problems
+from .files import NOT_SQLITE
+from .state import Entry, Holder, Pin, State
+
+SCHEMA_QUERY = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
+
+
+def damaged(path: str, detail: str) -> MprError:
+    return MprError(NOT_SQLITE, Location(path), file=path, detail=detail)
+
+
+def _normal(sql: str | None) -> str:
+    return re.sub(r"\s+", " ", sql or "").strip()
+
+
+@cache
+def _expected(migrations: tuple[tuple[int, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    conn = sqlite3.connect(":memory:")
+    try:
+        conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+        for _, script in migrations:
+            for statement in filter(str.strip, script.split(";")):
+                conn.execute(statement)
+        return tuple((t, n, _normal(s)) for t, n, s in conn.execute(SCHEMA_QUERY))
+    finally:
+        conn.close()
+
+
+def check_schema(conn: sqlite3.Connection, path: str, migrations: Iterable[tuple[int, str]]) -> None:
+    """Refuse a file whose tables are not exactly the ones mprules makes (a dropped or changed
+    table, an added trigger, view or index: none of them is ever trusted)."""
+    try:
+        actual = {(t, n): _normal(s) for t, n, s in conn.execute(SCHEMA_QUERY)}
+    except sqlite3.Error as exc:
+        raise damaged(path, str(exc)) from None
+    expected = {(t, n): s for t, n, s in _expected(tuple(migrations))}
+    for key, sql in expected.items():
+        if key not in actual:
+            raise damaged(path, f"the {key[0]} {key[1]} is missing")
+        if actual[key] != sql:
+            raise damaged(path, f"the {key[0]} {key[1]} was changed")
+    for kind, name in actual:
+        if (kind, name) not in expected:
+            raise damaged(path, f"a {kind} {name} that mprules never makes")
+
+
+def parse_json(text: Any, path: str, where: str, shape: type | tuple[type, ...] = dict) -> Any:
+    """A JSON value stored by mprules, of the given type; anything else is a damaged file."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        raise damaged(path, f"{where} is not valid JSON") from None
+    if not isinstance(value, shape):
+        raise damaged(path, f"{where} is not a {_names(shape)}")
+    return value
+
+
+def whole(value: Any, path: str, where: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise damaged(path, f"{where} is {value!r}, not a whole number")
+    return value
+
+
+def text(value: Any, path: str, where: str, *, optional: bool = False) -> str | None:
+    if (value is None and optional) or isinstance(value, str):
+        return value
+    raise damaged(path, f"{where} is {value!r}, not text")
+
+
+def _names(shape: type | tuple[type, ...]) -> str:
+    kinds = shape if isinstance(shape, tuple) else (shape,)
+    names = {dict: "mapping", list: "list", str: "text", int: "number"}
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def read_state(conn: sqlite3.Connection, path: str) -> State:
+    """The state as stored, every value checked; ``MprError`` MPR620 (damaged) or MPR627 (the
+    cards do not add up) when the file cannot be trusted."""
+    try:
+        return _read(conn, path)
+    except sqlite3.Error as exc:
+        raise damaged(path, str(exc)) from None
+
+
+def _read(c: sqlite3.Connection, path: str) -> State:
+    rows = c.execute("SELECT path, content_hash, adopt, param_overrides, rules, parameters "
+                     "FROM ruleset").fetchall()
+    campaign = c.execute("SELECT clock_minutes, dawn_minutes, briefing, briefing_tier FROM campaign").fetchall()
+    if len(rows) != 1 or len(campaign) != 1:
+        raise damaged(path, "no campaign data")
+    row = rows[0]
+    pin = Pin(text(row[0], path, "ruleset.path"), text(row[1], path, "ruleset.content_hash"),
+              *(parse_json(v, path, f"ruleset.{n}") for v, n in
+                zip(row[2:], ("adopt", "param_overrides", "rules", "parameters"))))
+    clock, dawn, briefing, tier = campaign[0]
+    characters = tuple(Holder(text(i, path, "a character id"),
+                              parse_json(d, path, f"the data of character {i}"))
+                       for i, d in c.execute("SELECT id, data FROM characters ORDER BY position"))
+    pcs = {h.id for h in characters}
+    items = []
+    for i, o, d in c.execute("SELECT id, owner, data FROM items ORDER BY position"):
+        if o not in pcs:
+            raise damaged(path, f"item {i} belongs to {o!r}, who is not a character of this campaign")
+        items.append(Holder(text(i, path, "an item id"), parse_json(d, path, f"the data of item {i}"), o))
+    held: dict[str, list[str]] = {h.id: [] for h in (*characters, *items)}
+    deck: list[str] = []
+    discard: list[str] = []
+    for card, place, holder in c.execute(
+            "SELECT card, place, holder FROM cards ORDER BY place, holder, position"):
+        text(card, path, "a card")
+        if place == "held" and holder not in held:
+            raise damaged(path, f"card {card} is held by {holder!r}, who is no character or item")
+        {"deck": deck, "discard": discard}.get(place, held.get(holder, [])).append(card)
+    uses = tuple((whole(b, path, "a briefing number"), text(t, path, "a briefing tier"),
+                  text(p, path, "a briefing PC"), text(o, path, "a briefing option"))
+                 for b, t, p, o in c.execute("SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"))
+    cards = DeckState(tuple(deck), tuple(discard), tuple((h, tuple(v)) for h, v in held.items()))
+    state = State(pin, characters, tuple(items), cards, whole(clock, path, "the clock"),
+                  whole(dawn, path, "the dawn"), whole(briefing, path, "the briefing number"),
+                  text(tier, path, "the briefing tier", optional=True), uses)
+    check_cards(state, path)
+    return state
+
+
+def check_cards(state: State, path: str) -> None:
+    """The card invariant, checked on every open: a campaign whose cards do not add up is refused."""
+    from .store import STATE_BROKEN
+
+    try:
+        spec = state.deck_spec()
+    except (MprError, TypeError, ValueError, AttributeError):
+        raise damaged(path, "the pinned deck (cards.deck) is not a deck") from None
+    missing, extra = invariant_problems(state.cards, spec)
+    if missing or extra:
+        raise MprError(STATE_BROKEN, Location(path), file=path, missing=", ".join(missing) or "-",
+                       extra=", ".join(extra) or "-")
+
+
+def read_entry(row: tuple, path: str) -> Entry:
+    """One journal row, every field checked (``before`` must be a whole state)."""
+    seq, command, inputs, seed, choices, result, undone_by, before = row
+    where = f"journal entry #{seq}"
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+        raise damaged(path, f"{where}: the seed is {seed!r}")
+    state = None if before is None else parse_json(before, path, f"{where} (the state before it)")
+    if state is not None:
+        _checked(lambda: State.from_dump(state), path, f"{where} (the state before it)")
+    return Entry(seq, text(command, path, where), parse_json(inputs, path, where),
+                 seed, parse_json(choices, path, where, list), parse_json(result, path, where),
+                 undone_by, state)
+
+
+def _checked(make: Callable[[], Any], path: str, where: str) -> Any:
+    try:
+        return make()
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise damaged(path, f"{where} is not a whole state") from None
