@@ -85,6 +85,8 @@ class Ruleset:
     rules: dict[str, Rule] = field(default_factory=dict)
     layers: list[str] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)  # ruleset-wide parameters
+    campaign: dict[str, Any] = field(default_factory=dict)  # the manifest's campaign wiring
+    campaign_at: dict[str, Location] = field(default_factory=dict)  # where each wiring key is written
     content_hash: str = ""
 
     def rule(self, rule_id: str) -> Rule:

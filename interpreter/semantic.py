@@ -253,7 +253,9 @@ CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_refe
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
                   skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
-    findings: list[Diagnostic] = []
+    from .wiring import check_wiring
+
+    findings: list[Diagnostic] = list(check_wiring(ruleset, lang))
     for rule in ruleset.rules.values():
         if rule.id in skip:
             continue

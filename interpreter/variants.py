@@ -17,6 +17,7 @@ from .variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of
 
 MANIFEST = "ruleset.yaml"
 PARAMETERS = "@parameters"  # the first element of the address of a ruleset-wide parameter
+CAMPAIGN = "@campaign"  # the first element of the address of a campaign wiring entry
 
 EXTENDS_CYCLE = define(
     "MPR409", "extends forms a cycle: {chain}", "extends が循環しています: {chain}")
@@ -68,8 +69,8 @@ class Write:
 
 def field_name(address: tuple) -> str:
     """An address as a user reads it: ``procurement.check params.time_dice_cap``."""
-    if address[0] == PARAMETERS:
-        return "parameters." + ".".join(map(str, address[1:]))
+    if address[0] in (PARAMETERS, CAMPAIGN):
+        return address[0][1:] + "." + ".".join(map(str, address[1:]))
     return " ".join([address[0], ".".join(map(str, address[1:]))]).strip()
 
 
@@ -257,10 +258,13 @@ class Merge:
         return True
 
     def apply_manifest(self, layer: Any) -> None:
-        """A layer's ``parameters``, ``overrides``, ``adopt`` and ``not_adopted``."""
+        """A layer's ``parameters``, ``campaign``, ``overrides``, ``adopt`` and ``not_adopted``."""
         manifest = layer.manifest
         if isinstance(manifest.get("parameters"), dict):
             self._parameters(self.ruleset.parameters, manifest["parameters"], ("parameters",), layer)
+        if isinstance(manifest.get("campaign"), dict):
+            self._parameters(self.ruleset.campaign, manifest["campaign"], ("campaign",), layer,
+                             CAMPAIGN, self.ruleset.campaign_at)
         overrides = manifest.get("overrides")
         if isinstance(overrides, dict):
             for rule_id, override in overrides.items():
@@ -276,16 +280,20 @@ class Merge:
             for index, rule_id in enumerate(not_adopted):
                 self._adopt(rule_id, False, ("not_adopted", index), layer)
 
-    def _parameters(self, into: dict, values: dict, path: tuple, layer: Any) -> None:
-        """Ruleset-wide parameters merge by group: a mapping merges key by key, anything else replaces."""
+    def _parameters(self, into: dict, values: dict, path: tuple, layer: Any,
+                    prefix: str = PARAMETERS, where: dict[str, Location] | None = None) -> None:
+        """Ruleset-wide parameters (and the campaign wiring) merge by group: a mapping merges key
+        by key, anything else replaces; ``where`` records the location of each value written."""
         for key, value in values.items():
             here = path + (key,)
             if isinstance(value, dict) and isinstance(into.get(key), dict):
-                self._parameters(into[key], value, here, layer)
+                self._parameters(into[key], value, here, layer, prefix, where)
                 continue
             loc = loc_of(layer.positions, here, layer.manifest_file)
-            if self.write((PARAMETERS,) + here[1:], layer.id, value, loc):
+            if self.write((prefix,) + here[1:], layer.id, value, loc):
                 into[key] = copy.deepcopy(value)
+                if where is not None:
+                    where[".".join(map(str, here[1:]))] = loc
 
     def _named(self, rule_id: Any, path: tuple, layer: Any) -> Rule | None:
         rule = self.ruleset.rules.get(str(rule_id))
