@@ -49,9 +49,28 @@ def _targets(wiring: Mapping[str, Any]) -> Iterator[tuple[str, str, Any]]:
             yield slot, slot, value
 
 
+def _successor(ruleset: Any, rule_id: Any) -> Any:
+    """``rule_id``, or the id of the rule that ``replaces`` it under a new id."""
+    if not isinstance(rule_id, str) or rule_id in ruleset.rules:
+        return rule_id
+    return next((r.id for r in ruleset.rules.values() if r.doc.get("replaces") == rule_id), rule_id)
+
+
+def resolved(ruleset: Any) -> dict[str, Any]:
+    """The ruleset's wiring with every rule replaced under a new id named by its new id."""
+    wiring: dict[str, Any] = {}
+    for slot, value in ruleset.campaign.items():
+        if isinstance(value, Mapping):
+            wiring[slot] = {entry: _successor(ruleset, rule_id) for entry, rule_id in value.items()}
+        else:
+            wiring[slot] = _successor(ruleset, value)
+    return wiring
+
+
 def check_wiring(ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
-    """Every rule the wiring names exists and is of the kind its slot needs."""
-    for slot, key, rule_id in _targets(ruleset.campaign):
+    """Every rule the wiring names (or the rule that replaces it) exists and is of the kind its
+    slot needs."""
+    for slot, key, rule_id in _targets(resolved(ruleset)):
         loc = ruleset.campaign_at.get(key) or Location(path=f"campaign.{key}")
         rule = ruleset.rules.get(rule_id) if isinstance(rule_id, str) else None
         if rule is None:

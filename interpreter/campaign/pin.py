@@ -11,7 +11,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define
 
 from ..kinds.deck import DeckSpec
-from ..wiring import wired, wired_ids
+from ..wiring import resolved, wired, wired_ids
 from .state import Pin
 
 RULESET_CHANGED = define(
@@ -57,7 +57,7 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
     """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
     ruleset = load(path or "", adopt, param_overrides)
-    wiring = copy.deepcopy(ruleset.campaign)
+    wiring = resolved(ruleset)
     manifest = str(Path(ruleset.root) / "ruleset.yaml") if ruleset.manifest else ruleset.root
     deck_id = wired(wiring, "deck", manifest)
     needed = wired_ids(wiring)

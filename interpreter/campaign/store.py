@@ -81,6 +81,7 @@ CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, command TEXT NOT NU
 """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+WIRING_KEY = "@wiring"  # in the pin's parameters column: the manifest's campaign wiring and its file
 
 
 def _busy(path: str) -> MprError:
@@ -251,7 +252,10 @@ class Store:
                         "FROM ruleset").fetchone()
         if row is None:
             raise MprError(NOT_SQLITE, Location(self.path), file=self.path, detail="no campaign data")
-        pin = Pin(row[0], row[1], *(json.loads(v) for v in row[2:]))
+        adopt, overrides, rules, parameters = (json.loads(v) for v in row[2:])
+        wiring = parameters.pop(WIRING_KEY, {})  # the campaign wiring rides with the parameters
+        pin = Pin(row[0], row[1], adopt, overrides, rules, parameters, wiring.get("campaign", {}),
+                  wiring.get("manifest", ""))
         clock, dawn, briefing, tier = c.execute(
             "SELECT clock_minutes, dawn_minutes, briefing, briefing_tier FROM campaign").fetchone()
         characters = tuple(Holder(i, json.loads(d)) for i, d in
@@ -287,7 +291,9 @@ class Store:
         p = state.pin
         c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)",
                   (p.path, p.content_hash, *(_json(v) for v in
-                                             (p.adopt, p.param_overrides, p.rules, p.parameters))))
+                                             (p.adopt, p.param_overrides, p.rules,
+                                              {**p.parameters, WIRING_KEY: {"campaign": p.campaign,
+                                                                            "manifest": p.manifest}}))))
         c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)",
                   (state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier))
         c.executemany("INSERT INTO characters VALUES (?, ?, ?)",

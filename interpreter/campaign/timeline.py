@@ -92,9 +92,10 @@ def check_hours(value: Any, field: str) -> Any:
     return value
 
 
-def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource) -> None:
-    """The wired sleep circulation for one character, or a note saying why no cards change."""
-    rule_id = wired_rule(out.state, SLEEP)
+def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource, slot: str = SLEEP) -> None:
+    """The circulation wired to ``slot`` for one character after ``hours``, or a note saying why
+    no cards change."""
+    rule_id = wired_rule(out.state, slot)
     params = rule_params(out.state, rule_id)
     if params is None:
         out.note(NOT_ADOPTED_NOTE, rule=rule_id)
@@ -130,22 +131,23 @@ def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
 
 
 def pass_time(out: Outcome, minutes: int, dice: DiceSource,
-              sleeps: list[tuple[str, Any]] = ()) -> None:
-    """Advance the clock by ``minutes``: each dawn crossed (R2) and each sleep (R1, at the moment
-    it reaches the minimum length, from the start) happen in time order, a dawn first on a tie."""
+              runs: list[tuple[str, str, Any]] = ()) -> None:
+    """Advance the clock by ``minutes``: each dawn crossed and each ``(slot, holder, hours)`` run
+    a package declares (at the moment its hours reach the circulation's minimum, from the start)
+    happen in time order, a dawn first on a tie."""
     start = out.state.clock_minutes
     end = start + minutes
     events: list[tuple[int, int, str, Any]] = [
-        (t, 0, "dawn", None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
-    minimum = _minimum(out.state, wired_rule(out.state, SLEEP)) if sleeps else 0
-    for order, (holder, hours) in enumerate(sleeps):
+        (t, 0, DAWN, None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
+    for order, (slot, holder, hours) in enumerate(runs):
+        minimum = _minimum(out.state, wired_rule(out.state, slot))
         at = start + min(minutes, int(minimum * 60)) if hours >= minimum else end
-        events.append((at, 1 + order, "sleep", (holder, hours)))
-    for at, _, what, detail in sorted(events, key=lambda e: (e[0], e[1])):
-        if what == "dawn":
+        events.append((at, 1 + order, slot, (holder, hours)))
+    for at, _, slot, detail in sorted(events, key=lambda e: (e[0], e[1])):
+        if detail is None:
             apply_dawn(out, at, dice)
         else:
-            apply_sleep(out, detail[0], detail[1], dice)
+            apply_sleep(out, detail[0], detail[1], dice, slot)
     out.state = out.state.evolve(clock_minutes=end)
 
 
