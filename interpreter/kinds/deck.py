@@ -62,7 +62,7 @@ class DeckSpec:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any], loc: Location | None = None) -> "DeckSpec":
-        """The spec of ``cards.deck``'s params ``{suits, ranks, jokers, on_empty}``."""
+        """The spec of a Deck rule's params ``{suits, ranks, jokers, on_empty}``."""
         suits = list(params.get("suits") or [])
         ranks = list(params.get("ranks") or [])
         jokers = list(params.get("jokers") or [])

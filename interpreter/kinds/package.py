@@ -216,7 +216,7 @@ def check_plan(plan_input: Mapping[str, Any], params: Mapping[str, Any], plan: M
     value: dict[str, Any] = {"legal": True}
     errors: list[dict[str, str]] = []
     for side in sides:
-        why = next((w for condition, w in side.may_plan if not _expression(condition).evaluate(env)), None)
+        why = next((w for condition, w in side.may_plan if not _holds(condition, env)), None)
         if side.counts:
             value[side.counts] = {m: {"used": len(uses[side.plan].get(m, [])), "allowed": allowance}
                                   for m in members[side.plan]}
@@ -232,6 +232,15 @@ def check_plan(plan_input: Mapping[str, Any], params: Mapping[str, Any], plan: M
                 "rule": rule_id}) for name, chosen in uses[side.plan].items() if chosen]
     value["legal"] = not errors
     value["errors"] = errors
+    return value
+
+
+def _holds(condition: str, env: Mapping[str, Any]) -> bool:
+    """The value of a ``may_plan`` condition, which must be true or false."""
+    value = _expression(condition).evaluate(env)
+    if not isinstance(value, bool):
+        raise MprError(BAD_PLAN, Location(path=condition), field=condition,
+                       expected=EXPECTED["boolean"], value=value)
     return value
 
 
