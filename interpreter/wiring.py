@@ -71,7 +71,8 @@ def check_wiring(ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     """Every rule the wiring names (or the rule that replaces it) exists and is of the kind its
     slot needs."""
     for slot, key, rule_id in _targets(resolved(ruleset)):
-        loc = ruleset.campaign_at.get(key) or Location(path=f"campaign.{key}")
+        loc = (ruleset.campaign_at.get(key) or ruleset.campaign_at.get(slot)
+               or Location(path=f"campaign.{key}"))
         rule = ruleset.rules.get(rule_id) if isinstance(rule_id, str) else None
         if rule is None:
             yield diagnostic(WIRED_TO_NOTHING, loc, lang, slot=key, rule=rule_id,
