@@ -10,14 +10,16 @@ from .ruleset import MANIFEST, collect, display_path
 
 
 def bundled_targets() -> list[Path]:
-    """The bundled rulesets: ``rulesets/magipunk`` and every directory under ``rulesets/examples``."""
+    """The bundled rulesets: ``rulesets/magipunk`` and every ruleset directory under
+    ``rulesets/examples``, and one level deeper (``rulesets/examples/house_rules/<name>``)."""
     from .resources import rulesets_dir
 
     root = rulesets_dir()
     targets = [root / "magipunk"]
     examples = root / "examples"
     if examples.is_dir():
-        targets += sorted(p for p in examples.iterdir() if (p / MANIFEST).is_file())
+        targets += sorted(p for p in [*examples.glob("*"), *examples.glob("*/*")]
+                          if (p / MANIFEST).is_file())
     return [t for t in targets if t.is_dir()]
 
 

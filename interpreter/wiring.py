@@ -21,8 +21,13 @@ NOT_WIRED = define(
     "ルールセットのマニフェストに `{slot}` が実行するルールの指定がありません。ruleset.yaml に "
     "`campaign: {{{slot}: ルールID}}` を書いてください（または指定のあるルールセットを継承してください）")
 WIRED_TO_NOTHING = define(
-    "MPR771", "campaign.{slot} names rule {rule!r}, which is not in the ruleset{hint}",
-    "campaign.{slot} が指定するルール {rule!r} はルールセットにありません{hint}")
+    "MPR771", "campaign.{slot} names rule {rule!r}, which is not in the ruleset{hint}: the campaign "
+              "commands that need it will refuse",
+    "campaign.{slot} が指定するルール {rule!r} はルールセットにありません{hint}。"
+    "それを使うキャンペーンのコマンドは実行できません", severity="warning")
+WIRED_RULE_MISSING = define(
+    "MPR773", "campaign.{slot} names rule {rule!r}, which is not in the ruleset",
+    "campaign.{slot} が指定するルール {rule!r} はルールセットにありません")
 WIRED_TO_WRONG_KIND = define(
     "MPR772", "campaign.{slot} names rule {rule}, of kind {kind}; it must be of kind {expected}",
     "campaign.{slot} が指定するルール {rule} の種別は {kind} です。種別 {expected} のルールを指定してください")
@@ -87,6 +92,14 @@ def check_wiring(ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
 def wired_ids(wiring: Mapping[str, Any]) -> set[str]:
     """The ids of every rule the wiring names."""
     return {rule_id for _, _, rule_id in _targets(wiring) if isinstance(rule_id, str)}
+
+
+def require(rules: Mapping[str, Any], rule_id: str, slot: str, where: str | None = None) -> str:
+    """``rule_id`` if the campaign has it, else ``MPR773`` located at ``campaign.<slot>``."""
+    if rule_id not in rules:
+        raise MprError(WIRED_RULE_MISSING, Location(where, path=f"campaign.{slot}"), slot=slot,
+                       rule=rule_id)
+    return rule_id
 
 
 def wired(wiring: Mapping[str, Any], slot: str, where: str | None = None) -> Any:

@@ -149,3 +149,10 @@ def test_a_replaced_rule_keeps_its_wiring(tmp_path):
     commands.init(path, str(chars), ruleset=str(root), seed=1)
     assert commands.rest(commands.Store.open(path), "short", seed=1)["rule"] == "rest.nap"
     assert Path(path).exists()
+
+
+def test_a_wired_rule_missing_from_the_ruleset_is_refused_when_used(tmp_path):
+    path = make_campaign(tmp_path, manifest={"campaign": {**WIRING, "special": "circulation.speshul"}})
+    with pytest.raises(MprError) as error:
+        commands.circulate(commands.Store.open(path), "alice", take_all=True, seed=1)
+    assert (error.value.code, error.value.loc.path) == ("MPR773", "campaign.special")

@@ -197,8 +197,10 @@ def test_validate_without_path_covers_every_bundled_ruleset():
     from interpreter.resources import rulesets_dir
     from interpreter.validation import bundled_targets
 
-    examples = sorted(p for p in (rulesets_dir() / "examples").iterdir() if p.is_dir())
+    root = rulesets_dir() / "examples"
+    examples = sorted(p for p in [*root.glob("*"), *root.glob("*/*")] if (p / "ruleset.yaml").is_file())
     assert examples and bundled_targets() == [rulesets_dir() / "magipunk", *examples]
+    assert root / "house_rules" / "tense_per_pc" in examples
 
 
 def test_github_format_escapes_the_file_property(capsys, tmp_path):

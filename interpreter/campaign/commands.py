@@ -13,7 +13,7 @@ from ..engine import NOT_ADOPTED
 from ..kinds.circulation import ordered
 from ..kinds.deck import DeckSpec, fresh_state
 from ..kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
-from ..wiring import wired
+from ..wiring import require, wired
 from .characters import deal, load_roster, restore
 from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset
 from .state import Pin, State
@@ -124,7 +124,8 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
 
 
 def _spec(pin: Pin) -> DeckSpec:
-    return DeckSpec.from_params(pin.rules[wired(pin.campaign, DECK, pin.manifest)]["params"])
+    deck = require(pin.rules, wired(pin.campaign, DECK, pin.manifest), DECK, pin.manifest)
+    return DeckSpec.from_params(pin.rules[deck]["params"])
 
 
 def _flagged(error: MprError) -> MprError:
@@ -233,7 +234,7 @@ def _package(state: State, command: str, slot: str, tier: str) -> str:
         names = list(tiers)
         raise MprError(UNKNOWN_TIER, Location(path="TIER"), package=command, tier=tier,
                        hint=did_you_mean(tier, names), known=", ".join(names) or "-")
-    rule = state.pin.rules[rule_id]
+    rule = state.pin.rules[require(state.pin.rules, rule_id, f"{slot}.{tier}", state.pin.manifest)]
     if not rule.get("adopted", True):
         raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(rule, rule_id))
     return rule_id

@@ -11,7 +11,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define
 
 from ..kinds.deck import DeckSpec
-from ..wiring import resolved, wired, wired_ids
+from ..wiring import require, resolved, wired, wired_ids
 from .state import Pin
 
 RULESET_CHANGED = define(
@@ -66,6 +66,7 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
                        "deck": rule.doc.get("deck"), "threshold": rule.doc.get("threshold"), "plan": copy.deepcopy(rule.doc.get("plan")),
                        "effect_types": copy.deepcopy(rule.doc.get("effect_types"))}
              for rule in ruleset.rules.values() if rule.kind in CAMPAIGN_KINDS or rule.id in needed}
+    require(rules, deck_id, "deck", manifest)
     DeckSpec.from_params(rules[deck_id]["params"], Location(path=f"{deck_id}.params"))
     return Pin(path or "", ruleset.content_hash, adopt, param_overrides, rules,
                dict(ruleset.parameters), wiring, manifest)

@@ -11,7 +11,7 @@ from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_SLEEP_HOURS
 
 from ..kinds.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
-from ..wiring import wired
+from ..wiring import require, wired
 from .pin import clock_text, dawn_of, dawns_between
 from .state import State
 
@@ -66,7 +66,8 @@ class Outcome:
 
 def wired_rule(state: State, slot: str) -> str:
     """The id of the rule the campaign's wiring gives ``slot`` (a coded error when it gives none)."""
-    return wired(state.pin.campaign, slot, state.pin.manifest)
+    return require(state.pin.rules, wired(state.pin.campaign, slot, state.pin.manifest), slot,
+                   state.pin.manifest)
 
 
 def rule_params(state: State, rule_id: str) -> dict[str, Any] | None:
