@@ -16,10 +16,12 @@ from .resources import schemas_dir
 
 NOT_WIRED = define(
     "MPR770",
-    "the ruleset's manifest does not say which rule `{slot}` runs: add `campaign: {{{slot}: RULE_ID}}` "
-    "to its ruleset.yaml (or extend a ruleset that does)",
-    "ルールセットのマニフェストに `{slot}` が実行するルールの指定がありません。ruleset.yaml に "
-    "`campaign: {{{slot}: ルールID}}` を書いてください（または指定のあるルールセットを継承してください）")
+    "the ruleset's manifest does not say which rule campaign.{slot} is: add `campaign: {{{slot}: "
+    "{example[en]}}}` to its ruleset.yaml (or extend a ruleset that does)",
+    "ルールセットのマニフェストに campaign.{slot} のルールの指定がありません。ruleset.yaml に "
+    "`campaign: {{{slot}: {example[ja]}}}` を書いてください（または指定のあるルールセットを継承してください）")
+EXAMPLES = {False: {"en": "RULE_ID", "ja": "ルールID"},
+            True: {"en": "{NAME: RULE_ID}", "ja": "{名前: ルールID}"}}
 WIRED_TO_NOTHING = define(
     "MPR771", "campaign.{slot} names rule {rule!r}, which is not in the ruleset{hint}: the campaign "
               "commands that need it will refuse",
@@ -107,5 +109,7 @@ def wired(wiring: Mapping[str, Any], slot: str, where: str | None = None) -> Any
     manifest leaves out is ``MPR770``, located at ``campaign.<slot>`` of the manifest ``where``."""
     value = wiring.get(slot)
     if value is None or value == {}:
-        raise MprError(NOT_WIRED, Location(where, path=f"campaign.{slot}"), slot=slot)
+        many = slot_kinds().get(slot, ("", False))[1]
+        raise MprError(NOT_WIRED, Location(where, path=f"campaign.{slot}"), slot=slot,
+                       example=EXAMPLES[many])
     return value

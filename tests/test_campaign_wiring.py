@@ -156,3 +156,16 @@ def test_a_wired_rule_missing_from_the_ruleset_is_refused_when_used(tmp_path):
     with pytest.raises(MprError) as error:
         commands.circulate(commands.Store.open(path), "alice", take_all=True, seed=1)
     assert (error.value.code, error.value.loc.path) == ("MPR773", "campaign.special")
+
+
+def test_house_rule_tense_allowance_counts_the_campaigns_characters(tmp_path):
+    chars = tmp_path / "chars.yaml"
+    chars.write_text(yaml.safe_dump(CHARS, allow_unicode=True), encoding="utf-8")
+    path = str(tmp_path / "c.db")
+    variant = rulesets_dir() / "examples" / "house_rules" / "tense_per_pc"
+    commands.init(path, str(chars), ruleset=str(variant), seed=1)
+    results = [commands.brief(commands.Store.open(path), "tense", "alice", "o1") for _ in range(4)]
+    assert [(r["used"], r["allowed"]) for r in results] == [(1, 4), (2, 4), (3, 4), (4, 4)]
+    with pytest.raises(MprError) as error:
+        commands.brief(commands.Store.open(path), "tense", "alice", "o1")
+    assert error.value.code == "MPR661"
