@@ -18,7 +18,7 @@ import yaml
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 
-from .yaml_events import DEPTH, KEY, Builder, Path_, Position
+from .yaml_events import DEPTH, KEY, Builder, Path_, Position, typing_mistake
 
 __all__ = ["KEY", "Document", "load_file", "load_text", "locate"]
 
@@ -179,6 +179,9 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     tab = line_text.find("\t", 0, indent)
     if tab >= 0:
         return MprError(TAB, Location(file, mark.line + 1, tab + 1))
+    mistake = typing_mistake(text, file, mark.line + 1)  # a full-width space or colon
+    if mistake is not None:
+        return mistake
     problem = exc.problem or str(exc)
     where = Location(file, mark.line + 1, mark.column + 1)
     if "maximum nesting depth" in problem:  # libyaml's own bound, met while scanning ahead

@@ -124,11 +124,14 @@ def locate_in_input(error: MprError, inputs: dict[str, Any], positions: dict | N
 
 def _with_defaults(rule: Rule, inputs: dict[str, Any]) -> dict[str, Any]:
     """The input with the ``default`` of every property the rule's ``inputs`` schema declares
-    filled in where it is missing, at every level of nested objects."""
+    filled in where it is missing, at every level of nested objects and in every list item."""
     return _fill_defaults(rule.doc.get("inputs") or {}, inputs)
 
 
 def _fill_defaults(schema: Any, value: Any) -> Any:
+    items = schema.get("items") if isinstance(schema, dict) else None
+    if isinstance(value, list) and isinstance(items, dict):
+        return [_fill_defaults(items, item) for item in value]
     props = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(value, dict) or not isinstance(props, dict):
         return value

@@ -1,6 +1,8 @@
 """Runs the ``examples`` embedded in rule documents (``mprules test``): each example's input,
-parameter overrides, scripted dice or seed, and the value (``expect``) or error code
-(``expect_error``) it must give; a failure carries a diff of expected and actual."""
+parameter overrides, scripted dice or seed, and the value (``expect``, the whole value or with
+``match: subset`` only what it writes) or error code (``expect_error``) it must give; a failure
+carries a diff of expected and actual. An example without ``lang`` whose ``expect`` is written in
+Japanese is compared with the Japanese rendering."""
 from __future__ import annotations
 
 import dataclasses
@@ -86,24 +88,51 @@ def run_example(ruleset: Ruleset, rule: Rule, index: int, lang: str = "en") -> O
     The value is computed in the example's own ``lang`` (default ``en``), so an example holds
     whatever language the report is printed in; ``lang`` is only the report's language."""
     example = rule.doc["examples"][index]
-    lang = str(example.get("lang", "en"))
     name = str(example.get("name") or f"#{index + 1}")
     loc = rule.loc("examples", index)
     expect_error = example.get("expect_error")
     expected: Any = {"error": expect_error} if expect_error is not None else example.get("expect")
-    view, problems = _with_params(ruleset, rule, index, lang)
-    if problems:
-        actual: Any = _error(problems[0].code, problems[0].message,
-                             Location(problems[0].file, problems[0].line, problems[0].column,
-                                      problems[0].path))
-    else:
-        actual = _actual(view, rule, index, lang)
-    if expect_error is not None:
-        passed = isinstance(actual, dict) and actual.get("error") == expect_error
-    else:
-        passed = actual == jsonable(expected)
+    subset = example.get("match") == "subset"
+    langs = [str(example["lang"])] if "lang" in example else (
+        ["en", "ja"] if _has_japanese(expected) else ["en"])
+    for lang in langs:  # a Japanese expectation is compared with the Japanese rendering too
+        actual = _outcome(ruleset, rule, index, lang)
+        if expect_error is not None:
+            passed = isinstance(actual, dict) and actual.get("error") == expect_error
+        else:
+            passed = matches(jsonable(expected), actual, subset)
+        if passed:
+            break
     return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
                    "" if passed else _diff(expected, actual))
+
+
+def _outcome(ruleset: Ruleset, rule: Rule, index: int, lang: str) -> Any:
+    view, problems = _with_params(ruleset, rule, index, lang)
+    if problems:
+        return _error(problems[0].code, problems[0].message,
+                      Location(problems[0].file, problems[0].line, problems[0].column,
+                               problems[0].path))
+    return _actual(view, rule, index, lang)
+
+
+def matches(expected: Any, actual: Any, subset: bool = False) -> bool:
+    """Whether ``actual`` is ``expected``; with ``subset``, whether it holds what ``expected``
+    writes: the fields of a mapping it names, the first items of a list, scalars equal."""
+    if not subset:
+        return expected == actual
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            key in actual and matches(value, actual[key], True) for key, value in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) <= len(actual) and all(
+            matches(e, a, True) for e, a in zip(expected, actual))
+    return expected == actual and type(expected) is type(actual)
+
+
+def _has_japanese(value: Any) -> bool:
+    text = json.dumps(jsonable(value), ensure_ascii=False)
+    return any("\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" for c in text)
 
 
 def _actual(view: Ruleset, rule: Rule, index: int, lang: str) -> Any:

@@ -17,6 +17,7 @@ from .model import Rule, Ruleset
 from .trace import ProbTable
 
 MARK = "★"
+_HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９－", "0123456789-")
 ROW_FIELDS = ("roll", "label", "text", "each", "as", "when", "value", "tags")
 WORDS = {
     "params": "パラメータ", "value": "値", "meaning": "説明", "rows": "表", "row": "行",
@@ -25,6 +26,7 @@ WORDS = {
     "removed": "削除されたルール", "intro": "このハンドアウトは mprules doc で作成しました。",
     "marks": "基本ルールセット {base} から変わった箇所に ★ を付けています。", "none": "なし",
     "contents": "目次", "no_input": "入力なし",
+    "stale": "この本文は基本ルールセットのものです。このハウスルールでは {notes} です。",
 }
 ROW_HEADERS = {"roll": "出目", "label": "内容", "text": "内容", "each": "対象", "as": "名前",
                "when": "条件", "value": "値", "tags": "タグ"}
@@ -42,6 +44,7 @@ class Block:
     marks: list[bool] = field(default_factory=list)
     bars: list[tuple[str, float, float | None]] = field(default_factory=list)  # label, p, base p
     anchor: str | None = None
+    links: list[str | None] = field(default_factory=list)  # per row: the anchor its title links to
 
 
 def base_of(root: Path) -> Path | None:
@@ -100,7 +103,7 @@ def build(ruleset: Ruleset, diff: Diff | None) -> list[Block]:
     blocks.append(Block("heading", WORDS["contents"], level=2))
     blocks.append(Block("table", header=["", "ルール", "ID"], rows=[
         [str(r.source or ""), r.title("ja"), r.id] for r in adopted],
-        marks=[_rule_mark(r, diff) is not None for r in adopted]))
+        marks=[_rule_mark(r, diff) is not None for r in adopted], links=[r.id for r in adopted]))
     for rule in adopted:
         blocks.extend(_rule_blocks(ruleset, rule, diff))
     left_out = sorted((r for r in ruleset.rules.values() if not r.adopted), key=_source_key)
@@ -132,11 +135,11 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]
     head = f"{rule.source or ''} {rule.title('ja')}".strip()
     blocks = [Block("heading", head + (f" {MARK}{mark}" if mark else ""), level=2, anchor=rule.id)]
     blocks.append(Block("para", f"`{rule.id}`"))
-    text = rule.doc.get("text")
-    if text:
-        blocks.append(Block("para", localized(text)))
     change = diff.change_of(rule.id) if diff else None
     old_params = {p["name"]: p["old"] for p in change.params} if change else {}
+    text = rule.doc.get("text")
+    if text:
+        blocks.extend(_text_blocks(localized(text), old_params, rule.params))
     if rule.params:
         docs = rule.doc.get("param_docs") or {}
         rows, marks = [], []
@@ -155,17 +158,63 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]
     return blocks
 
 
+def stale_quotes(text: str, old_params: dict[str, Any], params: dict[str, Any]
+                 ) -> list[tuple[str, str, str]]:
+    """The parameters whose base value a quoted text still states while the variant changed it:
+    ``(name, old, new)`` for each number (half- or full-width) or word of the text equal to a
+    changed parameter's base value."""
+    plain = text.translate(_HALF_WIDTH_DIGITS)
+    stale = []
+    for name, old in old_params.items():
+        new = params.get(name)
+        if isinstance(old, bool) or not isinstance(old, (int, str)) or old == new or old == "":
+            continue
+        shown = str(old)
+        boundary = r"(?<![0-9.])" + re.escape(shown) + r"(?![0-9.])" if isinstance(old, int) \
+            else re.escape(shown)
+        if re.search(boundary, plain):
+            stale.append((name, shown, localized(new)))
+    return stale
+
+
+def _text_blocks(text: str, old_params: dict[str, Any], params: dict[str, Any]) -> list[Block]:
+    """The rule's quoted text; where a variant made it untrue (it states a parameter's base
+    value), marked ★ with the variant's value beside the base one."""
+    stale = stale_quotes(text, old_params, params)
+    if not stale:
+        return [Block("para", text)]
+    shown = text
+    for name, old, new in stale:
+        pattern = r"(?<![0-9.])" + re.escape(old) + r"(?![0-9.])" if old.lstrip("-").isdigit() \
+            else re.escape(old)
+        found = list(re.finditer(pattern, shown.translate(_HALF_WIDTH_DIGITS)))
+        for m in reversed(found):  # same offsets: the translation maps one character to one
+            shown = (shown[:m.start()] + f"{MARK}{new}（{WORDS['base']}: {shown[m.start():m.end()]}）"
+                     + shown[m.end():])
+    notes = "、".join(f"{name} は {old} ではなく {new}" for name, old, new in stale)
+    return [Block("para", shown), Block("para", f"{MARK}{WORDS['stale'].format(notes=notes)}")]
+
+
+def _cell_text(value: Any, rule: Rule) -> str:
+    """A row's cell in words, its ``{placeholders}`` filled with the rule's parameters."""
+    from .diff_render import readable
+
+    return readable(value, "ja", rule.params) if value not in ("", None) else ""
+
+
 def _row_blocks(rule: Rule, change: Any) -> list[Block]:
     from .diff import _rows_by_key
 
     rows = _rows_by_key(rule)
     changed = {r["row"]: r["change"] for r in change.rows} if change else {}
     present = [f for f in ROW_FIELDS if any(isinstance(r, dict) and f in r for _, r in rows.values())]
+    if "label" in present or "text" in present:  # a row reads by its label, not its conditions
+        present = [f for f in present if f not in ("each", "as", "when")]
     table = Block("table", header=[WORDS["row"]] + [ROW_HEADERS[f] for f in present])
     for key, (_, row) in rows.items():
         how = changed.get(key)
         name = key + (f" {MARK}{WORDS[how]}" if how in ("added", "changed") else "")
-        table.rows.append([name] + [localized(row.get(f, "")) if f in row else "" for f in present])
+        table.rows.append([name] + [_cell_text(row.get(f, ""), rule) if f in row else "" for f in present])
         table.marks.append(how is not None)
     return [Block("heading", WORDS["rows"], level=3), table]
 
@@ -255,7 +304,11 @@ table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #bbb;pad
 tr.changed td{background:#fff3cd}.mark{color:#b8860b;font-weight:bold}
 .bar{display:inline-block;height:.9em;background:#4a7bd0}.old{display:inline-block;height:.3em;background:#999}
 code{background:#f3f3f3;padding:0 .2em}td.p{text-align:right;white-space:nowrap}td.label{min-width:10em}
-td:first-child{white-space:nowrap}"""
+td:first-child{white-space:nowrap}nav.toc a{color:inherit}
+@media print{body{max-width:none;margin:0;font-size:10pt;line-height:1.45}
+h1,h2,h3{break-after:avoid}h2{break-before:auto}table,tr,p{break-inside:avoid}
+nav.toc{break-after:page}a{color:inherit;text-decoration:none}
+.bar,.old,tr.changed td{-webkit-print-color-adjust:exact;print-color-adjust:exact}}"""
 LABEL_HEADERS = frozenset({ROW_HEADERS["label"], WORDS["meaning"]})  # columns of prose, kept wide
 LABEL_CELL = ' class="label"'
 
@@ -277,16 +330,21 @@ def render_html(blocks: list[Block]) -> str:
         elif b.kind == "para":
             out.append(f"<p>{_html_text(b.text)}</p>")
         elif b.kind == "table":
-            out.append("<table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in b.header) + "</tr>")
-            for row, marked in zip(b.rows, b.marks or [False] * len(b.rows)):
-                cells = list(row)
-                if marked and not any(MARK in c for c in cells):
-                    cells[0] = f"{MARK} {cells[0]}"
+            toc = bool(b.links)
+            out.append(('<nav class="toc">' if toc else "") + "<table><tr>"
+                       + "".join(f"<th>{html.escape(h)}</th>" for h in b.header) + "</tr>")
+            for i, (row, marked) in enumerate(zip(b.rows, b.marks or [False] * len(b.rows))):
+                cells = [_html_text(c) for c in row]
+                if marked and not any(MARK in c for c in row):
+                    cells[0] = f'<span class="mark">{MARK}</span> {cells[0]}'
+                link = b.links[i] if i < len(b.links) else None
+                if link:
+                    cells[1] = f'<a href="#{html.escape(link)}">{cells[1]}</a>'
                 cls = ' class="changed"' if marked else ""
                 out.append(f"<tr{cls}>" + "".join(
-                    f"<td{LABEL_CELL if h in LABEL_HEADERS else ''}>{_html_text(c)}</td>"
+                    f"<td{LABEL_CELL if h in LABEL_HEADERS else ''}>{c}</td>"
                     for h, c in zip(b.header, cells)) + "</tr>")
-            out.append("</table>")
+            out.append("</table>" + ("</nav>" if toc else ""))
         elif b.kind == "bars":
             out.append(f"<p><strong>{_html_text(b.text)}</strong></p><table>")
             for label, p, old in b.bars:

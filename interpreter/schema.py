@@ -24,6 +24,7 @@ from .regex_safety import BACKTRACKING, backtracking_risk
 from .resources import schemas_dir
 from .schema_dispatch import BASE, dispatch_schema, main, write_rule_json
 from .schema_keywords import Validator as _Validator
+from .yaml_events import FULLWIDTH_NUMBER, fullwidth_number
 
 __all__ = ["BASE", "dispatch_schema", "main", "validate_document", "validate_instance", "validator_for",
            "write_dispatch"]
@@ -225,6 +226,10 @@ def _type(error: ValidationError, where: _Where, path: Path_, expected: Any = No
     text = where.text(path)
     if "string" in expected and text is not None and text != "":
         yield path, msg.QUOTE, msg.quote_args(text, error.instance, where.lang), False
+        return
+    fixed = fullwidth_number(error.instance) if isinstance(error.instance, str) else None
+    if fixed is not None and ({"integer", "number"} & set(expected)):
+        yield path, FULLWIDTH_NUMBER, {"text": error.instance, "fixed": fixed}, False
         return
     yield path, msg.TYPE, {"expected": msg.type_names(expected, where.lang),
                            "found": msg.type_of(error.instance, where.lang)}, False

@@ -16,7 +16,8 @@ TITLE = 30  # height of a section title
 PAD = 12
 BAR_WIDTH = 320
 PERCENT_WIDTH = 64
-MAX_LABEL_WIDTH = 280
+MAX_LABEL_WIDTH = 520
+MAX_WIDTH = 1200  # a title longer than this is cut (…)
 _INVALID_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 
 
@@ -29,14 +30,17 @@ class Section:
 
 
 def text_width(text: str, size: int = FONT_SIZE) -> float:
-    """An estimate of the drawn width: full-width characters one em, others about 0.6 em."""
-    return sum(size if unicodedata.east_asian_width(c) in "WF" else size * 0.6 for c in text)
+    """An estimate of the drawn width: wide East Asian characters (and ambiguous ones such as
+    ★ or …, which Japanese fonts draw wide) one em, others about 0.6 em."""
+    if text.isascii():
+        return len(text) * size * 0.6
+    return sum(size if unicodedata.east_asian_width(c) in "WFA" else size * 0.6 for c in text)
 
 
-def _clip(text: str, width: float) -> str:
-    if text_width(text) <= width:
+def _clip(text: str, width: float, size: int = FONT_SIZE) -> str:
+    if text_width(text, size) <= width:
         return text
-    while text and text_width(text + "…") > width:
+    while text and text_width(text + "…", size) > width:
         text = text[:-1]
     return text + "…"
 
@@ -49,14 +53,16 @@ def render(sections: Sequence[Section]) -> str:
     """The SVG document (a string) drawing every section, one under the other."""
     labels = [label for s in sections for label, _ in s.rows]
     label_width = min(MAX_LABEL_WIDTH, max([text_width(lb) for lb in labels] + [40.0]))
-    width = PAD * 3 + label_width + BAR_WIDTH + PERCENT_WIDTH
+    titles = [text_width(s.title, FONT_SIZE + 2) for s in sections if s.title]
+    width = max([PAD * 3 + label_width + BAR_WIDTH + PERCENT_WIDTH]
+                + [t + 2 * PAD for t in titles if t + 2 * PAD <= MAX_WIDTH])
     body: list[str] = []
     y = PAD
     for section in sections:
         if section.title:
             y += TITLE
             body.append(f'<text x="{PAD}" y="{y - 10}" font-weight="bold" font-size="{FONT_SIZE + 2}">'
-                        f'{_text(_clip(section.title, width - 2 * PAD))}</text>')
+                        f'{_text(_clip(section.title, width - 2 * PAD, FONT_SIZE + 2))}</text>')
         top = max((float(p) for _, p in section.rows), default=0.0) or 1.0
         for label, p in section.rows:
             length = BAR_WIDTH * float(p) / top

@@ -9,17 +9,35 @@ from rules_dsl.errors import Diagnostic
 from .ruleset import MANIFEST, collect, display_path
 
 
+def shown_path(file: str | Path | None) -> str:
+    """A file as a GM reads it: relative to where they stand when it is under there, a file of
+    the bundled rulesets as ``(bundled) magipunk/briefing.yaml``, any other as it is."""
+    from .resources import rulesets_dir
+
+    if not file:
+        return ""
+    path = Path(file)
+    absolute = path.resolve()
+    try:
+        return str(absolute.relative_to(Path.cwd().resolve()))
+    except ValueError:
+        pass
+    try:
+        return f"(bundled) {absolute.relative_to(rulesets_dir().resolve()).as_posix()}"
+    except ValueError:
+        return str(file)
+
+
 def bundled_targets() -> list[Path]:
     """The bundled rulesets: ``rulesets/magipunk`` and every ruleset directory under
-    ``rulesets/examples``, and one level deeper (``rulesets/examples/house_rules/<name>``)."""
+    ``rulesets/examples`` (the house-rule variants of ``examples/house_rules/`` included)."""
     from .resources import rulesets_dir
 
     root = rulesets_dir()
     targets = [root / "magipunk"]
     examples = root / "examples"
     if examples.is_dir():
-        targets += sorted(p for p in [*examples.glob("*"), *examples.glob("*/*")]
-                          if (p / MANIFEST).is_file())
+        targets += sorted(p.parent for p in examples.rglob(MANIFEST))
     return [t for t in targets if t.is_dir()]
 
 

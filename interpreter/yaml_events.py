@@ -4,6 +4,8 @@ before anything big is built. ``interpreter.documents`` is the interface; this i
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from typing import Any, NamedTuple
 
 import yaml
@@ -49,6 +51,42 @@ BIG_INT = define("MPR217", "the integer {text} is too large (limit {limit} bits)
 BAD_MERGE = define("MPR218", "the merge key << needs a mapping or a list of mappings",
                    "マージキー << の値はマッピングかマッピングのリストにしてください")
 BAD_TAGGED = define("MPR219", "{text} cannot be read as {tag}", "{text} は {tag} として読めません")
+FULLWIDTH_INDENT = define(
+    "MPR240", "a full-width space (U+3000) in the indentation: indent with half-width spaces",
+    "字下げに全角スペース（U+3000）が入っています。字下げは半角スペースで書いてください")
+FULLWIDTH_COLON = define(
+    "MPR241", "a full-width colon '：' after the key {key}: write a half-width colon and a space "
+    "({key}: ...)",
+    "キー {key} の後ろのコロンが全角の「：」です。半角のコロンと半角スペースで書いてください（{key}: …）")
+FULLWIDTH_NUMBER = define(
+    "MPR242", "{text} is written in full-width characters: write the number as {fixed}",
+    "{text} は全角で書かれています。数は半角で {fixed} と書いてください")
+
+_KEY_THEN_FULLWIDTH_COLON = re.compile(r"(?:^|(?<=[\s{,\-]))([A-Za-z_][A-Za-z0-9_.]*)[ \t]*：")
+_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+
+
+def fullwidth_number(text: str) -> str | None:
+    """``１２`` -> ``12``, ``－３`` -> ``-3``: the half-width number a text of full-width digits
+    and signs means; None when it is not one (or is already half-width)."""
+    fixed = unicodedata.normalize("NFKC", text).replace("−", "-").strip()
+    return fixed if fixed != text.strip() and _NUMBER.fullmatch(fixed) else None
+
+
+def typing_mistake(text: str, file: str, line: int) -> MprError | None:
+    """A Japanese typing mistake that explains a YAML syntax error found at ``line``: a
+    full-width space in the indentation or a full-width colon after a key, on that line or just
+    before it (where YAML noticed nothing yet)."""
+    lines = text.splitlines()
+    for number in range(min(line, len(lines)), max(0, line - 3), -1):
+        written = lines[number - 1]
+        lead = len(written) - len(written.lstrip(" \t\u3000"))
+        if "\u3000" in written[:lead]:
+            return MprError(FULLWIDTH_INDENT, Location(file, number, written.index("\u3000") + 1))
+        match = _KEY_THEN_FULLWIDTH_COLON.search(written.split(" #")[0])
+        if match:
+            return MprError(FULLWIDTH_COLON, Location(file, number, match.end()), key=match.group(1))
+    return None
 
 _CORE = "tag:yaml.org,2002:"
 _STR, _NULL, _BOOL, _INT, _FLOAT = (_CORE + n for n in ("str", "null", "bool", "int", "float"))
@@ -130,6 +168,7 @@ class Builder:
         elif self.stack and type(self.stack[-1].value) is dict and self.stack[-1].key is None:
             self._key(event)
         elif kind is ev.ScalarEvent:
+            self._fullwidth_colon(event)
             value, text = self._scalar(event)
             self._count(event, 1)
             path = self._child_path()
@@ -140,6 +179,19 @@ class Builder:
             self._open(event, {} if kind is ev.MappingStartEvent else [])
         elif kind is ev.AliasEvent:
             self._alias(event)
+
+    def _fullwidth_colon(self, event: ev.ScalarEvent) -> None:
+        """``allowance：3`` written on a line of its own under a key, where ``allowance: 3``
+        (an entry of a mapping) was meant; a text after its key on the same line is left be."""
+        top = self.stack[-1] if self.stack else None
+        if (top is None or type(top.value) is not dict or event.tag is not None
+                or not event.implicit[0]):
+            return
+        match = _KEY_THEN_FULLWIDTH_COLON.match(event.value)
+        if match and event.start_mark.line + 1 > top.key_lines.get(top.key, 0):
+            mark = event.start_mark
+            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1,
+                                                     mark.column + match.end()), key=match.group(1))
 
     def _count(self, event: ev.Event, nodes: int) -> None:
         self.nodes += nodes
@@ -164,6 +216,8 @@ class Builder:
         if event.tag not in (None, "!", _STR, _INT, _FLOAT, _BOOL, _NULL):
             raise self._error(TAG, event, tag=_short(event.tag))
         key = event.value
+        if event.tag is None and event.implicit[0] and key.startswith("\u3000"):
+            raise self._error(FULLWIDTH_INDENT, event)
         if event.tag is None and event.implicit[0] and key == "<<":
             key = _MERGE
         first = top.key_lines.get(key)
@@ -280,6 +334,7 @@ class Builder:
             raise self._error(TAG, event, tag=_short(tag))
         if tag == _NULL:
             return None, text if plain else None
+
         try:
             if tag == _BOOL:
                 return _CONSTRUCTOR.bool_values[text.lower()], text if plain else None

@@ -189,6 +189,59 @@ class Call(Node):
     name_span: Span
 
 
+# --- local names ------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Local(Node):
+    """A name bound inside the expression (by ``let`` or a ``for`` clause), not read from the
+    environment; the parser resolves every such use, so ``Name`` nodes are the free names only."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Let(Node):
+    """``let name = value in body``: ``value`` evaluated once, ``body`` sees it as ``name``
+    (``let a = 1, b = a + 1 in ...`` is two nested Lets). ``name_span`` is where the name is written."""
+
+    name: str
+    value: Node
+    body: Node
+    name_span: Span
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ForClause(Node):
+    """``for name in iterable`` inside a comprehension; ``iterable`` must give a list."""
+
+    name: str
+    iterable: Node
+    name_span: Span
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class IfClause(Node):
+    """``if condition`` inside a comprehension: the elements for which it is false are skipped."""
+
+    condition: Node
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Comprehension(Node):
+    """``[element for x in xs if c ...]`` (``generator`` False) or the sole argument of a call,
+    ``all(element for x in xs)`` (``generator`` True). ``clauses`` start with a ``ForClause``; each
+    clause sees the names of the ``for`` clauses before it, and ``element`` sees them all."""
+
+    element: Node
+    clauses: tuple[Node, ...]
+    generator: bool = False
+
+
+def binders(node: Node) -> bool:
+    """True when ``node`` binds local names somewhere (a ``let`` or a comprehension)."""
+    return any(isinstance(n, (Let, Comprehension)) for n in walk(node))
+
+
 def walk(node: Node) -> Iterator[Node]:
     """Every node of the tree, parents before children (iterative: no recursion)."""
     stack = [node]
@@ -234,4 +287,15 @@ def dump(node: Node) -> str:
     if isinstance(node, Call):
         return f"({node.name} " + " ".join(dump(a) for a in node.args) + ")" if node.args \
             else f"({node.name})"
+    if isinstance(node, Local):
+        return f"${node.name}"
+    if isinstance(node, Let):
+        return f"(let {node.name} {dump(node.value)} {dump(node.body)})"
+    if isinstance(node, ForClause):
+        return f"(for {node.name} {dump(node.iterable)})"
+    if isinstance(node, IfClause):
+        return f"(if {dump(node.condition)})"
+    if isinstance(node, Comprehension):
+        kind = "gen" if node.generator else "list"
+        return f"({kind} {dump(node.element)} " + " ".join(dump(c) for c in node.clauses) + ")"
     raise TypeError(f"not a node: {node!r}")

@@ -12,7 +12,9 @@ from . import ast
 from .errors import Location, MprError, define, did_you_mean
 from .functions import BAD_ARGUMENT, FUNCTIONS, KIND_JA
 from .normalize import at
+from .loops import NOT_A_LIST
 from .operators import NOT_BOOLEAN, TYPE_MISMATCH
+from .scopes import check_shadowing
 
 UNKNOWN_FUNCTION = define(
     "MPR130", "unknown function '{name}'{hint}; the functions are {known}",
@@ -140,6 +142,30 @@ class Checker:
         then, otherwise = self.kind(node.then), self.kind(node.otherwise)
         return then if then == otherwise else ANY
 
+    def _local(self, node: ast.Local) -> str:
+        return ANY
+
+    def _let(self, node: ast.Let) -> str:
+        self.kind(node.value)
+        return self.kind(node.body)
+
+    def _forclause(self, node: ast.ForClause) -> str:
+        k = self.kind(node.iterable)
+        if k not in (ANY, "list"):
+            self._error(NOT_A_LIST, node.iterable, kind=k, kind_ja=KIND_JA.get(k, k), hint="",
+                        hint_ja="")
+        return ANY
+
+    def _ifclause(self, node: ast.IfClause) -> str:
+        self._need_boolean("'if'", node.condition, self.kind(node.condition))
+        return ANY
+
+    def _comprehension(self, node: ast.Comprehension) -> str:
+        for clause in node.clauses:
+            self.kind(clause)
+        self.kind(node.element)
+        return "list"
+
     def _call(self, node: ast.Call) -> str:
         kinds = [self.kind(a) for a in node.args]
         function = FUNCTIONS.get(node.name)
@@ -160,7 +186,7 @@ class Checker:
             if k != ANY and want != "value" and k != want:
                 self._error(BAD_ARGUMENT, arg, function=node.name, wanted=f"a {want}",
                             wanted_ja=KIND_JA[want], kind=k, kind_ja=KIND_JA.get(k, k))
-        return "boolean" if node.name in ("any", "all") else "number"
+        return function.returns
 
 
 def check(node: ast.Node, origin: Location | None = None,
@@ -168,4 +194,6 @@ def check(node: ast.Node, origin: Location | None = None,
     """Every static finding of the expression (empty when it may run)."""
     checker = Checker(origin, names)
     checker.kind(node)
+    if checker.names is not None:
+        checker.findings.extend(check_shadowing(node, checker.names, origin))
     return checker.findings

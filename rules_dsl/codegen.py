@@ -12,12 +12,15 @@ from collections.abc import Callable
 from typing import Any
 
 from . import ast
+from .compiler import _constant, compile_ast
+from .errors import MprError
 from .functions import FUNCTIONS, fn_floor, fn_ceil
-from .limits import MAX_INT_BITS
+from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
 from .operators import BINARY, COMPARE, UNARY, contains, field, index
 
 Fn = Callable[..., Any]
 _SMALL = 2 ** (MAX_INT_BITS // 2)
+_LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT
 _MAX_GENERATED_NODES = 400
 
 
@@ -28,6 +31,7 @@ class _Fallback(Exception):
 _HELPERS: dict[str, Any] = {
     "_Fallback": _Fallback, "_field": field, "_index": index, "_contains": contains,
     "_floor": fn_floor, "_ceil": fn_ceil,
+    "_count_made": lambda values: sum(1 for v in values if v is not False),
     **{f"_op{i}": fn for i, fn in enumerate(BINARY.values())},
     **{f"_cmp{i}": fn for i, fn in enumerate(COMPARE.values())},
     **{f"_un{i}": fn for i, fn in enumerate(UNARY.values())},
@@ -49,6 +53,7 @@ class _Generator:
         self.count = 0
         self.namespace: dict[str, Any] = dict(_HELPERS)
         self.booleans: set[str] = set()  # temps known to hold True or False
+        self.locals: dict[str, str] = {}  # names bound by let/for -> their Python variables
 
     def temp(self) -> str:
         self.count += 1
@@ -72,7 +77,13 @@ class _Generator:
         return " and ".join(checks) or "True"
 
     def value(self, node: ast.Node, d: int) -> str:
-        """Emit statements computing ``node``; return the code (a temp or a literal) of its value."""
+        """Emit statements computing ``node``; return the code (a temp or a literal) of its value.
+        A part that reads no name (a constant list, ``min(3, 4)``) is computed once, here."""
+        if isinstance(node, (ast.ListLiteral, ast.Call, ast.Binary, ast.Unary)) and _constant(node):
+            try:
+                return self.const(compile_ast(node)({}, None))
+            except MprError:
+                pass  # reported at evaluation, by the closures
         return getattr(self, "_" + type(node).__name__.lower())(node, d)
 
     def _number(self, node: ast.Number, d: int) -> str:
@@ -125,8 +136,10 @@ class _Generator:
     def _binary(self, node: ast.Binary, d: int) -> str:
         a, b = self.value(node.left, d), self.value(node.right, d)
         t, op, slow = self.temp(), node.op, f"{_BINARY_NAME[node.op]}({a}, {b})"
-        if op in ("+", "-"):
-            self.emit(d, f"{t} = {a} {op} {b} if {self.guard(a, b)} else {slow}")
+        if op in ("+", "-"):  # the result is checked against the bound, once
+            limit = self.const(_LIMIT)
+            self.emit(d, f"{t} = ({t} if -{limit} < ({t} := {a} {op} {b}) < {limit} else {slow}) "
+                         f"if {self.guard(a, b)} else {slow}")
         elif op == "*":
             ranges = " and ".join(f"-{_SMALL} < {c} < {_SMALL}" for c in (a, b)
                                   if not (_is_int_literal(c) and abs(int(c)) < 2 ** 16)) or "True"
@@ -191,9 +204,63 @@ class _Generator:
         self.emit(d + 1, f"{t} = {self.value(node.otherwise, d + 1)}")
         return t
 
+    def _local(self, node: ast.Local, d: int) -> str:
+        return self.locals[node.name]
+
+    def _bind(self, name: str) -> tuple[str, str | None]:
+        var, old = self.temp(), self.locals.get(name)
+        self.locals[name] = var
+        return var, old
+
+    def _unbind(self, name: str, old: str | None) -> None:
+        if old is None:
+            del self.locals[name]
+        else:
+            self.locals[name] = old
+
+    def _let(self, node: ast.Let, d: int) -> str:
+        value = self.value(node.value, d)
+        var, old = self._bind(node.name)
+        self.emit(d, f"{var} = {value}")
+        result = self.value(node.body, d)
+        self._unbind(node.name, old)
+        return result
+
+    def _comprehension(self, node: ast.Comprehension, d: int) -> str:
+        """Python loops: each ``for`` a loop over a list, each ``if`` a ``continue``."""
+        t, depth, bound = self.temp(), d, []
+        self.emit(d, f"{t} = []")
+        for clause in node.clauses:
+            if isinstance(clause, ast.ForClause):
+                values = self.value(clause.iterable, depth)
+                self.emit(depth, f"if type({values}) is not list: raise _Fallback")
+                var, old = self._bind(clause.name)
+                bound.append((clause.name, old))
+                self.emit(depth, f"for {var} in {values}:")
+                depth += 1
+                self.emit(depth, "_rounds += 1")
+                self.emit(depth, f"if _rounds > {MAX_LOOP_ITERATIONS}: raise _Fallback")
+            else:
+                c = self.value(clause.condition, depth)
+                self.need_boolean(c, depth)
+                self.emit(depth, f"if not {c}: continue")
+        element = self.value(node.element, depth)
+        self.emit(depth, f"{t}.append({element})")
+        self.emit(depth, f"if len({t}) > {MAX_LIST_LENGTH}: raise _Fallback")
+        for name, old in reversed(bound):
+            self._unbind(name, old)
+        return t
+
     def _call(self, node: ast.Call, d: int) -> str:
-        t = self.temp()
         args = node.args
+        if len(args) == 1 and isinstance(args[0], ast.Comprehension):
+            listed, t = self._comprehension(args[0], d), self.temp()
+            if node.name == "count":
+                self.emit(d, f"{t} = _count_made({listed})")
+            else:
+                self.emit(d, f"{t} = _f_{node.name}({listed})")
+            return t
+        t = self.temp()
         if node.name in ("floor", "ceil") and len(args) == 1 and isinstance(args[0], ast.Binary) \
                 and args[0].op == "/":
             a, b = self.value(args[0].left, d), self.value(args[0].right, d)
@@ -203,6 +270,20 @@ class _Generator:
                          f"else _{node.name}({_BINARY_NAME['/']}({a}, {b}))")
             return t
         values = [self.value(a, d) for a in args]
+        if node.name in ("min", "max") and len(values) == 2:
+            x, y = values
+            keep = "<=" if node.name == "min" else ">="
+            self.emit(d, f"{t} = ({x} if {x} {keep} {y} else {y}) if {self.guard(x, y)} "
+                         f"else _f_{node.name}({x}, {y})")
+            return t
+        if node.name in ("floor", "ceil", "round") and len(values) == 1:
+            (x,) = values
+            self.emit(d, f"{t} = {x} if type({x}) is int else _f_{node.name}({x})")
+            return t
+        if node.name == "abs" and len(values) == 1:
+            (x,) = values
+            self.emit(d, f"{t} = ({x} if {x} >= 0 else -{x}) if type({x}) is int else _f_abs({x})")
+            return t
         if node.name == "clamp" and all(_is_int_literal(v) for v in values[1:]) \
                 and int(values[1]) <= int(values[2]):
             x, lo, hi = values
@@ -217,12 +298,15 @@ def generate(node: ast.Node, slow: Fn) -> Fn | None:
     """The fast function ``fn(env, dice=None)`` for ``node`` (None when it rolls dice or is too
     large to generate); ``slow`` is the closure it falls back to."""
     nodes = list(ast.walk(node))
-    if len(nodes) > _MAX_GENERATED_NODES or any(isinstance(n, (ast.Dice, ast.D66)) for n in nodes):
+    if len(nodes) > _MAX_GENERATED_NODES or any(
+            isinstance(n, (ast.Dice, ast.D66)) for n in nodes):
         return None
     generator = _Generator()
     result = generator.value(node, 2)
     body = "\n".join(generator.lines)
-    source = (f"def _expression(env, dice=None):\n    try:\n{body}\n        return {result}\n"
+    rounds = "    _rounds = 0\n" if "_rounds" in body else ""
+    source = (f"def _expression(env, dice=None):\n{rounds}    try:\n{body}\n"
+              f"        return {result}\n"
               f"    except Exception:\n        return _slow(env, dice)\n")
     generator.namespace["_slow"] = slow
     try:

@@ -13,6 +13,7 @@ from .normalize import at
 from .operators import (BINARY, COMPARE, DIVISION_BY_ZERO, UNARY, div, field,
                         index, truth)
 from .limits import MAX_INT_BITS
+from .loops import LoopCompiler, scoped
 
 UNKNOWN_NAME = define(
     "MPR140", "unknown name '{name}'{hint}", "'{name}' という名前はありません{hint}")
@@ -23,9 +24,10 @@ NO_DICE_SOURCE = define(
 Fn = Callable[[Mapping[str, Any], "DiceSource | None"], Any]
 _NOT_CONSTANT = object()
 _SMALL = 2 ** (MAX_INT_BITS // 2)
+_LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT
 
 
-class Compiler:
+class Compiler(LoopCompiler):
     """Compiles one AST; ``origin`` is where the expression text starts in its file."""
 
     def __init__(self, origin: Location | None) -> None:
@@ -197,18 +199,23 @@ class Compiler:
 
             def add_constant(env, dice):
                 a = left(env, dice)
-                return a + c if type(a) is int else slow(a, rconst)
+                if type(a) is int:
+                    total = a + c
+                    if -_LIMIT < total < _LIMIT:
+                        return total
+                return slow(a, rconst)
             return add_constant
-        if node.op == "+":
+        if node.op in ("+", "-"):
+            minus = node.op == "-"
+
             def add(env, dice):
                 a, b = left(env, dice), right(env, dice)
-                return a + b if type(a) is int and type(b) is int else slow(a, b)
+                if type(a) is int and type(b) is int:
+                    total = a - b if minus else a + b
+                    if -_LIMIT < total < _LIMIT:
+                        return total
+                return slow(a, b)
             return add
-        if node.op == "-":
-            def sub(env, dice):
-                a, b = left(env, dice), right(env, dice)
-                return a - b if type(a) is int and type(b) is int else slow(a, b)
-            return sub
         if node.op == "*":
             def mul(env, dice):
                 a, b = left(env, dice), right(env, dice)
@@ -311,6 +318,8 @@ class Compiler:
     def _call(self, node: ast.Call) -> Fn:
         loc = self.loc(node)
         impl = FUNCTIONS[node.name].impl
+        if len(node.args) == 1 and isinstance(node.args[0], ast.Comprehension):
+            return self.generator_call(node, impl)
         if node.name in ("floor", "ceil") and len(node.args) == 1 and isinstance(
                 node.args[0], ast.Binary) and node.args[0].op == "/":
             return self._rounded_division(node, impl)
@@ -356,10 +365,11 @@ class Compiler:
 
 def _constant(node: ast.Node) -> bool:
     """True when the node reads no name and rolls no dice (so it can be folded)."""
-    return not any(isinstance(n, (ast.Name, ast.Dice, ast.D66)) for n in ast.walk(node))
+    return not any(isinstance(n, (ast.Name, ast.Local, ast.Dice, ast.D66)) for n in ast.walk(node))
 
 
 def compile_ast(node: ast.Node, origin: Location | None = None) -> Fn:
-    """The closure evaluating ``node``: ``fn(env, dice)``."""
-    return Compiler(origin).compile(node)
+    """The closure evaluating ``node``: ``fn(env, dice)`` (``env`` is only read)."""
+    fn = Compiler(origin).compile(node)
+    return scoped(fn) if ast.binders(node) else fn
 

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from .errors import MprError, define
+from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
 
 BAD_ARGUMENT = define(
     "MPR170", "{function}() takes {wanted}, got {kind}",
@@ -23,6 +24,14 @@ EMPTY_ARGUMENT = define(
 CLAMP_BOUNDS = define(
     "MPR172", "clamp(): the lower bound {low} is greater than the upper bound {high}",
     "clamp(): 下限 {low} が上限 {high} より大きくなっています")
+
+TOO_LONG_RESULT = define(
+    "MPR126", "{function}() would give more than {limit} elements or characters",
+    "{function}() の結果が上限 {limit}（要素数または文字数）を超えます")
+
+RESULT_TOO_LARGE = define(
+    "MPR129", "the result of {function}() would be larger than {limit} bits",
+    "{function}() の結果が {limit} ビットを超えてしまいます")
 
 KIND_JA = {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
            "list": "リスト", "mapping": "マップ", "value": "値"}
@@ -133,15 +142,26 @@ def fn_clamp(x: Any, low: Any, high: Any) -> int | Fraction:
 
 
 def fn_sum(xs: Any) -> int | Fraction:
+    total: int | Fraction = 0
     if type(xs) is list:
-        total = 0
         for v in xs:
             if type(v) is not int:
                 break
             total += v
         else:
-            return total
-    return simplest(sum(_numbers("sum", xs)))
+            return _within_bits(total, "sum")
+    total = 0
+    for v in _numbers("sum", xs):  # checked at every step: exact fractions can grow fast
+        total = _within_bits(total + v, "sum")
+    return simplest(total)
+
+
+def _within_bits(value: int | Fraction, function: str) -> int | Fraction:
+    bits = value.bit_length() if type(value) is int else max(
+        value.numerator.bit_length(), value.denominator.bit_length())
+    if bits > MAX_INT_BITS:
+        raise MprError(RESULT_TOO_LARGE, function=function, limit=MAX_INT_BITS)
+    return value
 
 
 def fn_count(xs: Any, *value: Any) -> int:
@@ -156,6 +176,95 @@ def fn_len(x: Any) -> int:
     if isinstance(x, (str, list, tuple, Mapping)):
         return len(x)
     raise _fail("len", "a list, a string or a mapping", "リスト・文字列・マップ", x)
+
+
+def _list(function: str, xs: Any) -> list | tuple:
+    if not isinstance(xs, (list, tuple)):
+        raise _fail(function, "a list", "リスト", xs)
+    return xs
+
+
+def _key(value: Any) -> Any:
+    """A hashable stand-in for a value, equal exactly when the values are equal."""
+    if isinstance(value, (list, tuple)):
+        return ("list", tuple(_key(v) for v in value))
+    if isinstance(value, Mapping):
+        return ("mapping", frozenset((k, _key(v)) for k, v in value.items()))
+    return value
+
+
+def fn_unique(xs: Any) -> list:
+    seen: set = set()
+    out = []
+    for v in _list("unique", xs):
+        k = _key(v)
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out
+
+
+def fn_duplicates(xs: Any) -> list:
+    seen: set = set()
+    reported: set = set()
+    out = []
+    for v in _list("duplicates", xs):
+        k = _key(v)
+        if k in seen and k not in reported:
+            reported.add(k)
+            out.append(v)
+        seen.add(k)
+    return out
+
+
+def fn_sorted(xs: Any) -> list:
+    values = _list("sorted", xs)
+    if all(is_number(v) for v in values):
+        return sorted(values, key=exact)
+    if all(isinstance(v, str) for v in values):
+        return sorted(values)
+    raise _fail("sorted", "a list of numbers or a list of strings", "数のリストか文字列のリスト", xs)
+
+
+def fn_join(xs: Any, separator: Any) -> str:
+    if not isinstance(separator, str):
+        raise _fail("join", "a string as separator", "区切りの文字列", separator)
+    parts = []
+    for v in _list("join", xs):
+        if isinstance(v, str):
+            parts.append(v)
+        elif is_number(v):
+            parts.append(str(simplest(exact(v))))
+        else:
+            raise _fail("join", "a list of strings or numbers", "文字列か数のリスト", v)
+    text = separator.join(parts)
+    if len(text) > MAX_STRING_LENGTH:
+        raise MprError(TOO_LONG_RESULT, function="join", limit=MAX_STRING_LENGTH)
+    return text
+
+
+def _mapping(function: str, m: Any) -> Mapping:
+    if not isinstance(m, Mapping):
+        raise _fail(function, "a mapping", "マップ", m)
+    return m
+
+
+def fn_keys(m: Any) -> list:
+    return list(_mapping("keys", m).keys())
+
+
+def fn_values(m: Any) -> list:
+    return list(_mapping("values", m).values())
+
+
+def fn_range(*args: Any) -> list[int]:
+    for a in args:
+        if type(a) is not int:
+            raise _fail("range", "whole numbers", "整数", a)
+    start, stop = (0, args[0]) if len(args) == 1 else args
+    if stop - start > MAX_LIST_LENGTH:
+        raise MprError(TOO_LONG_RESULT, function="range", limit=MAX_LIST_LENGTH)
+    return list(range(start, stop))
 
 
 def fn_any(xs: Any) -> bool:
@@ -178,6 +287,7 @@ class Function:
     args: tuple[str, ...]
     doc_en: str
     doc_ja: str
+    returns: str = "number"
 
     def arity(self) -> str:
         if self.max_args == self.min_args:
@@ -212,7 +322,25 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in (
     Function("len", fn_len, 1, 1, ("value",), "length of a list, string or mapping: len(parts)",
              "リスト・文字列・マップの長さ: len(parts)"),
     Function("any", fn_any, 1, 1, ("list",), "true if any element of a list of true/false is true",
-             "真偽値のリストに true が1つでもあれば true"),
+             "真偽値のリストに true が1つでもあれば true", "boolean"),
     Function("all", fn_all, 1, 1, ("list",), "true if every element of a list of true/false is true",
-             "真偽値のリストがすべて true なら true（空なら true）"),
+             "真偽値のリストがすべて true なら true（空なら true）", "boolean"),
+    Function("unique", fn_unique, 1, 1, ("list",),
+             "the list without repeats, first occurrences in order: unique([2, 1, 2]) = [2, 1]",
+             "重複を除いたリスト（最初に出た順）: unique([2, 1, 2]) = [2, 1]", "list"),
+    Function("duplicates", fn_duplicates, 1, 1, ("list",),
+             "the values that occur more than once, each once: duplicates([2, 1, 2]) = [2]",
+             "2回以上現れる値（各1回）: duplicates([2, 1, 2]) = [2]", "list"),
+    Function("sorted", fn_sorted, 1, 1, ("list",), "numbers or strings in ascending order",
+             "数または文字列を昇順に並べたリスト", "list"),
+    Function("join", fn_join, 2, 2, ("list", "string"),
+             "strings (and numbers) joined by a separator: join(['a', 'b'], '・') = 'a・b'",
+             "文字列（と数）を区切りでつなぐ: join(['a', 'b'], '・') = 'a・b'", "string"),
+    Function("keys", fn_keys, 1, 1, ("mapping",), "the keys of a mapping, as a list",
+             "マップのキーのリスト", "list"),
+    Function("values", fn_values, 1, 1, ("mapping",), "the values of a mapping, as a list",
+             "マップの値のリスト", "list"),
+    Function("range", fn_range, 1, 2, ("number",),
+             "whole numbers from 0 (or a) up to b, b excluded: range(3) = [0, 1, 2]",
+             "0（または a）から b の手前までの整数: range(3) = [0, 1, 2]", "list"),
 )}

@@ -12,6 +12,8 @@ MAX_INT_BITS = 256  # size of any integer an expression produces (checked before
 MAX_EXPONENT = 64  # right operand of **
 MAX_STRING_LENGTH = 10_000  # characters of a string an expression produces
 MAX_LIST_LENGTH = 10_000  # elements of a list an expression produces
+MAX_LOOP_NESTING = 4  # `for` clauses around any part of an expression (nested comprehensions too)
+MAX_LOOP_ITERATIONS = 100_000  # rounds of all `for` clauses together in one evaluation
 MAX_DISTRIBUTION_SIZE = 100_000  # distinct outcomes of one exact distribution
 MAX_DISTRIBUTION_WORK = 5_000_000  # outcome pairs combined while computing one distribution
 
@@ -39,9 +41,9 @@ MAX_LEISURE_RESIDENTS = 50  # PCs of one exact leisure distribution
 MAX_LEISURE_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a leisure table
 MAX_LEISURE_STATES = 100_000  # distinct sets of shared events reachable in an exact leisure distribution
 
-# Rebuild (R17-R20, rebuild engineer)
-MAX_REBUILD_CANDIDATES = 200_000  # final allocations searched for the nearest legal ability plan
-MAX_REBUILD_ENTRIES = 1_000  # skills, spells or purchases in one rebuild plan
+# Plan-checking solvers of the Procedure kind (interpreter/solvers)
+MAX_SPLIT_CANDIDATES = 200_000  # final allocations a bounded split searches for the nearest legal plan
+MAX_PLAN_ENTRIES = 1_000  # entries of one list of a checked plan
 
 # YAML documents (interpreter.documents)
 MAX_YAML_INT_DIGITS = 100  # characters of one integer scalar, checked before converting it

@@ -50,6 +50,14 @@ def _bits(value: int | Fraction) -> int:
     return value.bit_length()
 
 
+def bounded(value: int | Fraction, op: str) -> int | Fraction:
+    """``value`` if it is within MAX_INT_BITS (numerator and denominator), else the coded error:
+    every number an expression makes is checked, so none grows past the bound."""
+    if _bits(value) > MAX_INT_BITS:
+        raise MprError(NUMBER_TOO_LARGE, op=op, limit=MAX_INT_BITS)
+    return value
+
+
 def _numbers(op: str, a: Any, b: Any) -> tuple[int | Fraction, int | Fraction]:
     if is_number(a) and is_number(b):
         return exact(a), exact(b)
@@ -65,7 +73,7 @@ def _bounded_sequence(op: str, value: Any) -> Any:
 
 def add(a: Any, b: Any) -> Any:
     if is_number(a) and is_number(b):
-        return simplest(exact(a) + exact(b))
+        return bounded(simplest(exact(a) + exact(b)), "+")
     if isinstance(a, str) and isinstance(b, str):
         return _bounded_sequence("+", a + b)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
@@ -75,7 +83,7 @@ def add(a: Any, b: Any) -> Any:
 
 def sub(a: Any, b: Any) -> int | Fraction:
     x, y = _numbers("-", a, b)
-    return simplest(x - y)
+    return bounded(simplest(x - y), "-")
 
 
 def mul(a: Any, b: Any) -> int | Fraction:
@@ -90,22 +98,22 @@ def div(a: Any, b: Any) -> int | Fraction:
     if y == 0:
         raise MprError(DIVISION_BY_ZERO, op="/")
     if type(x) is int and type(y) is int and x % y == 0:
-        return x // y
-    return simplest(Fraction(x) / y)
+        return bounded(x // y, "/")
+    return bounded(simplest(Fraction(x) / y), "/")
 
 
 def floordiv(a: Any, b: Any) -> int:
     x, y = _numbers("//", a, b)
     if y == 0:
         raise MprError(DIVISION_BY_ZERO, op="//")
-    return x // y
+    return bounded(x // y, "//")
 
 
 def mod(a: Any, b: Any) -> int | Fraction:
     x, y = _numbers("%", a, b)
     if y == 0:
         raise MprError(DIVISION_BY_ZERO, op="%")
-    return simplest(x % y)
+    return bounded(simplest(x % y), "%")
 
 
 def power(a: Any, b: Any) -> int | Fraction:

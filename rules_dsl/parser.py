@@ -8,7 +8,6 @@ from __future__ import annotations
 import functools
 import re
 from fractions import Fraction
-from importlib import resources
 
 from lark import Lark, Transformer_NonRecursive, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
@@ -17,6 +16,8 @@ from . import ast
 from .errors import Location, MprError, define
 from .limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_TERM, MAX_EXPRESSION_LENGTH,
                      MAX_FACES, MAX_INT_BITS)
+from .grammar_cache import load_parser
+from .scopes import resolve
 from .normalize import at, locate, normalize, position
 
 TOO_LONG = define(
@@ -65,13 +66,13 @@ _PREFIX_RUN_RE = re.compile(r"(?:(?<![\w)\]])[-+]\s*|\bnot\b\s*)+")
 _PREFIX_OP_RE = re.compile(r"[-+]|not")
 _DECIMAL_RE = re.compile(r"([0-9]+)\.([0-9]+)")
 _MAX_DIGITS = 30  # digits of a decimal number the hint reads on either side of its point
-_SHOWN = {"RPAR": ")", "RSQB": "]", "COMMA": ",", "ELSE": "else", "IF": "if"}
+_SHOWN = {"RPAR": ")", "RSQB": "]", "COMMA": ",", "ELSE": "else", "IF": "if", "IN": "in",
+          "FOR": "for", "EQUAL": "="}
 
 
 @functools.lru_cache(maxsize=1)
 def _lark() -> Lark:
-    grammar = resources.files("rules_dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+    return load_parser()
 
 
 def _span(meta) -> ast.Span:
@@ -97,6 +98,7 @@ class _ToAst(Transformer_NonRecursive):
         self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         self.depth: dict[int, int] = {}
         self.count = 0
+        self.binds = False  # a let or a comprehension was seen: names need resolving
 
     def _made(self, node: ast.Node, *kids: ast.Node) -> ast.Node:
         depth = 1 + max((self.depth.get(id(k), 1) for k in kids), default=0)
@@ -187,6 +189,45 @@ class _ToAst(Transformer_NonRecursive):
         node = ast.Call(name=str(name), args=tuple(args), name_span=_token_span(name),
                         span=_span(meta))
         return self._made(node, *args)
+
+    # local names
+    def binding(self, meta, children):
+        return children[0], children[1]
+
+    def let(self, meta, children):
+        *bindings, body = children
+        self.binds = True
+        node = body
+        for i, (name, value) in reversed(list(enumerate(bindings))):
+            span = _span(meta) if i == 0 else _join(_token_span(name), body.span)
+            node = self._made(ast.Let(name=str(name), value=value, body=node, span=span,
+                                      name_span=_token_span(name)), value, node)
+        return node
+
+    def comp_for(self, meta, children):
+        name, iterable = children
+        return self._made(ast.ForClause(name=str(name), iterable=iterable, span=_span(meta),
+                                        name_span=_token_span(name)), iterable)
+
+    def comp_if(self, meta, children):
+        return self._made(ast.IfClause(condition=children[0], span=_span(meta)), children[0])
+
+    def _comprehension(self, children, span: ast.Span, generator: bool) -> ast.Comprehension:
+        element, *clauses = children
+        self.binds = True
+        node = ast.Comprehension(element=element, clauses=tuple(clauses), generator=generator,
+                                 span=span)
+        return self._made(node, element, *clauses)
+
+    def list_comprehension(self, meta, children):
+        return self._comprehension(children, _span(meta), False)
+
+    def call_generator(self, meta, children):
+        name, *rest = children
+        inner = self._comprehension(rest, _join(rest[0].span, rest[-1].span), True)
+        node = ast.Call(name=str(name), args=(inner,), name_span=_token_span(name),
+                        span=_span(meta))
+        return self._made(node, inner)
 
     # operators
     def conditional(self, meta, children):
@@ -331,6 +372,9 @@ def _lark_error(error: UnexpectedInput, text: str, origin: Location | None) -> M
     if not isinstance(error, UnexpectedToken) or token is None or token.type == "$END":
         line, column = _end(text)
         return MprError(EARLY_END, at(origin, line, column), expected=en, expected_ja=ja)
+    if token.type == "EQUAL":  # `x = 1`: a comparison is `==`; `=` only names a value after `let`
+        return MprError(BAD_CHARACTER, at(origin, token.line, token.column), char="=",
+                        expected=en, expected_ja=ja)
     decimal = _decimal_at(text, token.start_pos) if token.type == "INT" else None
     if decimal is not None:
         start, number = decimal
@@ -370,10 +414,11 @@ def parse(text: str, origin: Location | None = None) -> ast.Node:
         tree = _lark().parse(normal)
     except UnexpectedInput as error:
         raise _lark_error(error, normal, origin) from None
+    builder = _ToAst(origin, normal)
     try:
-        node = _ToAst(origin, normal).transform(tree)
+        node = builder.transform(tree)
     except VisitError as error:
         if isinstance(error.orig_exc, MprError):
             raise error.orig_exc from None
         raise
-    return node
+    return resolve(node, origin) if builder.binds else node

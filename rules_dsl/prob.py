@@ -19,12 +19,20 @@ from . import ast
 from .distribution import TOO_LARGE, Distribution
 from .errors import Location, MprError, define
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
+from .normalize import at
+from .prob_estimate import estimated_work
 
 BOOL_NUMBER_CLASH = define(
     "MPR190", "the outcomes mix true/false with the numbers 1/0, which a distribution cannot tell "
     "apart; make every branch give the same type",
     "結果に true/false と数値 1/0 が混在しており、確率分布では区別できません。"
     "すべての分岐が同じ型の値を返すようにしてください")
+
+DICE_IN_LOOP = define(
+    "MPR135", "the exact distribution cannot roll dice inside a 'for' (here {text}): each round "
+    "would roll anew; roll the dice into a list first, e.g. [d6, d6, d6]",
+    "'for' の中のダイス（ここでは {text}）は厳密な確率分布では扱えません（繰り返しごとに振り直しになるため）。"
+    "先にリストとして振ってください（例: [d6, d6, d6]）")
 
 Closure = Callable[[Mapping[str, Any], Any], Any]
 _FOLDABLE = ("sum", "min", "max", "any", "all")  # f(xs) == f([f(xs[:-1]), xs[-1]])
@@ -44,6 +52,7 @@ class _Truth:
 
 
 TRUE, FALSE = _Truth(True), _Truth(False)
+_MISSING = object()
 
 
 class _Map(tuple):
@@ -108,13 +117,16 @@ class _Weights:
 class _Prob:
     """One computation: the environment, the compiler of placeholder nodes, the work budget."""
 
-    def __init__(self, tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler) -> None:
+    def __init__(self, tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
+                 origin: Location | None = None) -> None:
+        self.origin = origin
         self.random = random_nodes(tree)
         self.scope: dict[str, Any] = dict(env)
         self.compile_node = compile_node
         self.work = 0
         self.placeholders = 0
         self.truth_tests: dict[int, tuple[str, Closure]] = {}
+        self.compiled: dict[tuple[str, int], Any] = {}  # a let's body is computed once per value
         self.dice: dict[tuple[int, int], _Weights] = {}
 
     # --- the arithmetic of weights -------------------------------------------------------------
@@ -156,6 +168,13 @@ class _Prob:
                 out[y] = out.get(y, 0) + scale * wy
         return _Weights(out, a.total * common)
 
+    def _cached(self, what: str, node: ast.Node, build: Callable[[], Any]) -> Any:
+        key = (what, id(node))
+        known = self.compiled.get(key)
+        if known is None:
+            known = self.compiled[key] = build()
+        return known
+
     # --- placeholders and truth ------------------------------------------------------------------
     def _placeholder(self, like: ast.Node) -> ast.Name:
         self.placeholders += 1
@@ -176,7 +195,8 @@ class _Prob:
     # --- the recursion ---------------------------------------------------------------------------
     def of(self, node: ast.Node) -> _Weights:
         if id(node) not in self.random:
-            return _Weights.constant(freeze(self.compile_node(node)(self.scope, None)))
+            closure = self._cached("constant", node, lambda: self.compile_node(node))
+            return _Weights.constant(freeze(closure(self.scope, None)))
         if isinstance(node, ast.Dice):
             return self._dice(node.count, node.faces)
         if isinstance(node, ast.D66):
@@ -184,6 +204,14 @@ class _Prob:
             return self._combine(die, die, lambda tens, units: 10 * tens + units)
         if isinstance(node, ast.Conditional):
             return self._conditional(node)
+        if isinstance(node, ast.Let):
+            return self._let(node)
+        if isinstance(node, ast.Comprehension):
+            return self._comprehension(node, lambda inner: inner)
+        if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(
+                node.args[0], ast.Comprehension):
+            return self._comprehension(node.args[0],
+                                       lambda inner: dataclasses.replace(node, args=(inner,)))
         if isinstance(node, ast.Logical):
             return self._logical(node)
         if isinstance(node, ast.Call) and node.name in _FOLDABLE:
@@ -228,9 +256,65 @@ class _Prob:
 
         return self._bind(self.of(node.condition), chosen)
 
+    def _let(self, node: ast.Let) -> _Weights:
+        """``let x = value in body``: the body's distribution for each value, weighted by it."""
+        scope, name = self.scope, node.name
+        if id(node.body) not in self.random:  # no dice in the body: one value per bound value
+            closure = self._cached("constant", node.body, lambda: self.compile_node(node.body))
+
+            def value(key: Hashable) -> Hashable:
+                old = scope.get(name, _MISSING)
+                scope[name] = thaw(key)
+                try:
+                    return freeze(closure(scope, None))
+                finally:
+                    _unset(scope, name, old)
+
+            return self._map(self.of(node.value), value)
+
+        def body(key: Hashable) -> _Weights:
+            old = scope.get(name, _MISSING)
+            scope[name] = thaw(key)
+            try:
+                return self.of(node.body)
+            finally:
+                _unset(scope, name, old)
+
+        return self._bind(self.of(node.value), body)
+
+    def _comprehension(self, node: ast.Comprehension,
+                       wrap: Callable[[ast.Comprehension], ast.Node]) -> _Weights:
+        """Dice only in the list the first ``for`` goes through (it is read once); dice anywhere
+        else in a comprehension would roll anew each round, which is refused."""
+        first = node.clauses[0]
+        for part in (node.element, first.iterable, *node.clauses[1:]):
+            inside = part is not first.iterable
+            if inside and id(part) in self.random:
+                die = next(n for n in ast.walk(part) if isinstance(n, (ast.Dice, ast.D66)))
+                text = "d66" if isinstance(die, ast.D66) else f"{die.count}d{die.faces}"
+                raise MprError(DICE_IN_LOOP, at(self.origin, die.span.line, die.span.column),
+                               text=text)
+
+        def build() -> tuple[ast.Name, Closure]:
+            placeholder = self._placeholder(first.iterable)
+            clauses = (dataclasses.replace(first, iterable=placeholder), *node.clauses[1:])
+            return placeholder, self.compile_node(wrap(dataclasses.replace(node, clauses=clauses)))
+
+        placeholder, closure = self._cached("comprehension", node, build)
+        scope = self.scope
+
+        def one(x: Hashable) -> Hashable:
+            scope[placeholder.name] = thaw(x)
+            return freeze(closure(scope, None))
+
+        return self._map(self.of(first.iterable), one)
+
     def _logical(self, node: ast.Logical) -> _Weights:
-        a, b = self._placeholder(node.left), self._placeholder(node.right)
-        closure = self.compile_node(dataclasses.replace(node, left=a, right=b))
+        def build() -> tuple[ast.Name, ast.Name, Closure]:
+            a, b = self._placeholder(node.left), self._placeholder(node.right)
+            return a, b, self.compile_node(dataclasses.replace(node, left=a, right=b))
+
+        a, b, closure = self._cached("logical", node, build)
         scope = self.scope
         right: list[_Weights] = []
 
@@ -253,8 +337,11 @@ class _Prob:
                 pair: Callable[[ast.Name, ast.Name], ast.Node]) -> _Weights:
         """sum/min/max/any/all of several items, one item at a time: f([f(earlier), item]) is
         f(all items) for these functions, and the running value stays small."""
-        a, b = self._placeholder(node), self._placeholder(node)
-        closure = self.compile_node(pair(a, b))
+        def build() -> tuple[ast.Name, ast.Name, Closure]:
+            a, b = self._placeholder(node), self._placeholder(node)
+            return a, b, self.compile_node(pair(a, b))
+
+        a, b, closure = self._cached("folded", node, build)
         scope = self.scope
 
         def step(acc: Hashable, x: Hashable) -> Hashable:
@@ -268,25 +355,27 @@ class _Prob:
 
     def _lifted(self, node: ast.Node) -> _Weights:
         """Any other node: its random children as placeholders, evaluated on every combination."""
-        names: list[str] = []
-        parts: list[_Weights] = []
+        def build() -> tuple[list[str], Closure]:
+            names: list[str] = []
 
-        def swap(child: Any) -> Any:
-            if isinstance(child, ast.Node) and id(child) in self.random:
-                placeholder = self._placeholder(child)
-                names.append(placeholder.name)
-                parts.append(self.of(child))
-                return placeholder
-            return child
+            def swap(child: Any) -> Any:
+                if isinstance(child, ast.Node) and id(child) in self.random:
+                    placeholder = self._placeholder(child)
+                    names.append(placeholder.name)
+                    return placeholder
+                return child
 
-        changes = {}
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
-            if isinstance(value, ast.Node) and f.name != "span":
-                changes[f.name] = swap(value)
-            elif isinstance(value, tuple):
-                changes[f.name] = tuple(swap(v) for v in value)
-        closure = self.compile_node(dataclasses.replace(node, **changes))
+            changes = {}
+            for f in dataclasses.fields(node):
+                value = getattr(node, f.name)
+                if isinstance(value, ast.Node) and f.name != "span":
+                    changes[f.name] = swap(value)
+                elif isinstance(value, tuple):
+                    changes[f.name] = tuple(swap(v) for v in value)
+            return names, self.compile_node(dataclasses.replace(node, **changes))
+
+        names, closure = self._cached("lifted", node, build)
+        parts = [self.of(child) for child in node.children() if id(child) in self.random]
         scope = self.scope
         if len(parts) == 1:
             (k,) = names
@@ -316,6 +405,13 @@ class _Prob:
         return self._map(joint, many)
 
 
+def _unset(scope: dict[str, Any], name: str, old: Any) -> None:
+    if old is _MISSING:
+        del scope[name]
+    else:
+        scope[name] = old
+
+
 def random_nodes(tree: ast.Node) -> set[int]:
     """The ids of the nodes that contain a dice term (children are seen before their parents)."""
     found: set[int] = set()
@@ -325,10 +421,14 @@ def random_nodes(tree: ast.Node) -> set[int]:
     return found
 
 
-def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler) -> Distribution:
+def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
+                    origin: Location | None = None) -> Distribution:
     """The exact distribution of the expression ``tree`` in ``env``; ``compile_node`` gives the
     language's closure ``(env, dice) -> value`` of a node."""
-    result = _Prob(tree, env, compile_node).of(tree)
+    prob = _Prob(tree, env, compile_node, origin)
+    if estimated_work(tree, prob.random) > MAX_PROB_WORK:  # refused before any of it is spent
+        raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what="combinations")
+    result = prob.of(tree)
     out: dict[Hashable, Fraction] = {}
     for key, weight in result.weights.items():
         shown = _external(key)
@@ -345,6 +445,6 @@ def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
 
     origin = getattr(expression, "origin", None)
     try:
-        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin))
+        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
     except MprError as error:  # a limit of the whole computation: located at the expression
         raise error.at(origin or Location(line=1, column=1))

@@ -2,6 +2,8 @@
 hang, a deep recursion or a huge number."""
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from rules_dsl import compile_expression, parse
@@ -9,7 +11,8 @@ from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
 from rules_dsl.limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_EVALUATION,
                               MAX_DICE_PER_TERM, MAX_EXPONENT, MAX_EXPRESSION_LENGTH, MAX_FACES,
-                              MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH)
+                              MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_NESTING,
+                              MAX_STRING_LENGTH)
 
 D = MAX_AST_DEPTH
 
@@ -107,3 +110,95 @@ def test_parse_of_the_longest_text_is_bounded() -> None:
     text = "[" + ",".join(["x"] * (MAX_AST_NODES - 1)) + "]"
     assert len(text) <= MAX_EXPRESSION_LENGTH
     assert len(parse(text).items) == MAX_AST_NODES - 1
+
+
+LOOPS = MAX_LOOP_NESTING
+ROUNDS_SIDE = 315  # 315 outer rounds + 315 * 315 inner ones = 99,540; with 316: 100,172
+
+
+
+def _fors(n: int, first: int = 0) -> str:
+    return "".join(f" for v{i} in xs" for i in range(first, first + n))
+
+
+LOOP_CASES = [
+    # (text, env, expected value or error code)
+    ("[1" + _fors(LOOPS) + "]", {"xs": [0]}, [1]),
+    ("[1" + _fors(LOOPS + 1) + "]", {"xs": [0]}, "MPR125"),
+    ("[[1" + _fors(LOOPS - 1, 1) + "] for v0 in xs]", {"xs": [0]}, [[1]]),
+    ("[[1" + _fors(LOOPS, 1) + "] for v0 in xs]", {"xs": [0]}, "MPR125"),
+    ("count(1 for a in range(n) for b in range(n))", {"n": ROUNDS_SIDE}, ROUNDS_SIDE ** 2),
+    ("count(1 for a in range(n) for b in range(n))", {"n": ROUNDS_SIDE + 1}, "MPR134"),
+    ("count(1 for a in range(n) for b in [count(1 for c in range(n))])", {"n": 10_000}, "MPR134"),
+    ("sum([count(1 for b in range(n)) for a in range(n)])", {"n": ROUNDS_SIDE + 1}, "MPR134"),
+    (f"len([1 for a in range({MAX_LIST_LENGTH})])", {}, MAX_LIST_LENGTH),
+    (f"len([1 for a in range({MAX_LIST_LENGTH + 1})])", {}, "MPR126"),
+    (f"len([1 for a in range({MAX_LIST_LENGTH}) for b in [1, 2]])", {}, "MPR149"),
+]
+
+
+@pytest.mark.parametrize("text,env,expected", LOOP_CASES)
+def test_loop_limits_at_and_past_the_bound(text: str, env: dict, expected) -> None:
+    if isinstance(expected, str):
+        with pytest.raises(MprError) as caught:
+            compile_expression(text).evaluate(env)
+        assert caught.value.code == expected
+        assert caught.value.loc is not None and caught.value.loc.column is not None
+    else:
+        assert compile_expression(text).evaluate(env) == expected
+
+
+BIG = 2 ** MAX_INT_BITS - 1  # the largest whole number within the bound
+PRIMES = [p for p in range(2, 2_000) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
+
+INTEGER_BOUND = [
+    # (text, env, value within the bound or the code past it)
+    ("x + 0", {"x": BIG}, BIG), ("x + 1", {"x": BIG}, "MPR143"), ("x + x", {"x": BIG}, "MPR143"),
+    ("1 + x", {"x": BIG - 1}, BIG), ("x - y", {"x": -BIG, "y": 1}, "MPR143"),
+    ("0 - x - x", {"x": BIG}, "MPR143"), ("x / 1", {"x": BIG}, BIG),
+    ("1" + "/1000000007" * 8, {}, Fraction(1, 1_000_000_007 ** 8)),
+    ("1" + "/1000000007" * 9, {}, "MPR143"),
+    ("x // (1/2)", {"x": BIG}, "MPR143"), ("x % (1 / y)", {"x": Fraction(1, 3), "y": BIG - 4}, "MPR143"),
+    ("sum(xs)", {"xs": [BIG, 0]}, BIG), ("sum(xs)", {"xs": [BIG, 1]}, "MPR129"),
+    ("sum(1 / p for p in ps)", {"ps": PRIMES}, "MPR129"),
+    ("sum([1 / p for p in ps]) + 0", {"ps": PRIMES[:20]}, None),
+    ("let h = x in h + h", {"x": BIG}, "MPR143"),
+]
+
+
+@pytest.mark.parametrize("text,env,expected", INTEGER_BOUND)
+def test_integer_bound_holds_for_every_operation(text: str, env: dict, expected) -> None:
+    expression = compile_expression(text)
+    evaluations = (expression.evaluate, expression._fn)  # the generated code and the closures
+    for evaluate in evaluations:
+        if isinstance(expected, str):
+            with pytest.raises(MprError) as caught:
+                evaluate(env, None)
+            assert caught.value.code == expected
+            assert caught.value.loc is not None and caught.value.loc.column is not None
+        else:
+            value = evaluate(env, None)
+            assert expected is None or value == expected
+            for number in (value.numerator, value.denominator) if isinstance(value, Fraction) \
+                    else (value,):
+                assert number.bit_length() <= MAX_INT_BITS
+
+
+REFUSED_BEFORE_WORK = [
+    "min([d1000/7, d1000/7, d1000/7]) + max([d1000/7, d1000/7, d1000/7])",
+    "d1000 * d1000 * d1000",
+    "let x = d1000 in let y = d1000 in let z = d1000 in x + y + z",
+    "d1000 / d999 + d998 / d997",
+    "sum(x for x in [d1000 / 3, d1000 / 7, d1000 / 11])",
+]
+
+
+@pytest.mark.parametrize("text", REFUSED_BEFORE_WORK)
+def test_prob_refuses_before_spending_work(text: str, monkeypatch) -> None:
+    from rules_dsl import prob
+
+    spent: list[int] = []
+    monkeypatch.setattr(prob._Prob, "_charge", lambda self, pairs: spent.append(pairs))
+    with pytest.raises(MprError) as caught:
+        compile_expression(text).distribution({})
+    assert caught.value.code == "MPR160" and spent == []

@@ -1,7 +1,8 @@
 """Rebuild (R17-R20) as data: every constraint at and past its bound, bad input as coded and
 located errors, and the ``Procedure`` kind's readable report in both languages.
 
-The parameters are read from the bundled ``rebuild.yaml``, so the bounds tested are the YAML's."""
+The parameters, field names and links are read from the bundled ``rebuild.yaml`` and run by the
+generic solvers, so the bounds tested are the YAML's."""
 from __future__ import annotations
 
 import copy
@@ -15,20 +16,15 @@ import yaml
 from interpreter import engine
 from interpreter.kinds import procedure
 from interpreter.model import Rule, Ruleset
-from interpreter.rebuild import abilities
-from interpreter.rebuild.abilities import AbilityRules, check_abilities, split
-from interpreter.rebuild.character import check_character
-from interpreter.rebuild.items import check_items
-from interpreter.rebuild.skills import check_skills
-from interpreter.rebuild.spells import check_spells
 from interpreter.resources import bundled_ruleset
 from interpreter.ruleset import load_ruleset
+from interpreter.solvers import bounded_split
+from interpreter.solvers.bounded_split import Bounds, split
 from rules_dsl.errors import MprError
-from rules_dsl.limits import MAX_REBUILD_ENTRIES
+from rules_dsl.limits import MAX_PLAN_ENTRIES
+from tests.rebuild_support import (DOCS, PARAMS, check_abilities, check_character, check_items,
+                                   check_skills, check_spells, setup)
 
-DOCS = {d["id"]: d for d in yaml.safe_load_all(
-    (bundled_ruleset() / "rebuild.yaml").read_text(encoding="utf-8"))}
-PARAMS = {part: DOCS[f"rebuild.{part}"]["params"] for part in ("abilities", "skills", "items", "spells")}
 CHECKS = {"abilities": check_abilities, "skills": check_skills, "items": check_items,
           "spells": check_spells}
 IMMATURE = {"immature_minimums": {"body": 3, "sense": 3, "intellect": 3, "magic": 0}}
@@ -70,7 +66,7 @@ CASES = [
       "extra": {"body": 5, "sense": 0, "intellect": 0, "magic": 0}}, []),
     ("20 with an excess of 4", "abilities", abl((20, 10, 10, 4), B44), {},
      {"base": None, "excess": 4},
-     [("excess_too_small", "after", {"needed": 5, "excess": 4, "over": 1, "abilities": ["body"]})]),
+     [("excess_too_small", "after", {"needed": 5, "excess": 4, "over": 1, "fields": ["body"]})]),
     ("two 20s with an excess of 10", "abilities",
      abl((20, 20, 5, 5), {"body": 15, "sense": 15, "intellect": 10, "magic": 10}), {},
      {"base": {"body": 15, "sense": 15, "intellect": 5, "magic": 5}}, []),
@@ -112,15 +108,15 @@ CASES = [
      {"acquisitions": 5, "excess": 0, "available": 5, "used": 5}, []),
     ("one acquisition too many", "skills", {"before": sk("master", "expert"),
                                             "after": sk("master", "expert", "novice")}, {},
-     {"used": 6}, [("acquisitions_over", "after", {"used": 6, "available": 5, "over": 1})]),
+     {"used": 6}, [("count_over", "after", {"used": 6, "available": 5, "over": 1})]),
     ("one acquisition too few", "skills", {"before": sk("master", "expert"),
                                            "after": sk("master", "novice")}, {}, {},
-     [("acquisitions_short", "after", {"short": 1})]),
+     [("count_short", "after", {"short": 1})]),
     ("excess to ability points without permission", "skills",
      {"before": sk("master", "master", "novice"), "after": sk("master", "expert"), "to_abilities": 2},
      {}, {"excess": 2},
      [("conversion_not_permitted", "to_abilities", {"amount": 2}),
-      ("acquisitions_short", "after", {"available": 7, "short": 2})]),
+      ("count_short", "after", {"available": 7, "short": 2})]),
     ("excess to ability points with permission", "skills",
      {"before": sk("master", "master", "novice"), "after": sk("master", "expert"), "to_abilities": 2,
       "gm_permits_conversion": True}, {}, {"ability_points": 2, "available": 5}, []),
@@ -136,7 +132,7 @@ CASES = [
      items(3000, 5000, 1000, (3000, "creation"), (4000, "after")), {},
      {"refund": 7000, "creation_budget": 3000, "remaining": 0}, []),
     ("creation purchases 1 Mj over A", "items", items(3000, 5000, 1000, (3001, "creation")), {}, {},
-     [("creation_over_budget", "purchases", {"spent": 3001, "budget": 3000, "over": 1})]),
+     [("first_phase_over_budget", "purchases", {"spent": 3001, "budget": 3000, "over": 1})]),
     ("purchases 1 Mj over the refund", "items",
      items(3000, 5000, 1000, (3000, "creation"), (4001, "after")), {}, {"remaining": -1},
      [("total_over_budget", "purchases", {"budget": 7000, "over": 1})]),
@@ -146,12 +142,12 @@ CASES = [
      items(3000, 5000, 1000, (7000, "creation"), gm_allows_single_phase=True), {},
      {"creation_budget": 7000, "remaining": 0}, []),
     ("two phases keep it", "items", items(3000, 5000, 1000, (7000, "creation")), {}, {},
-     [("creation_over_budget", "purchases", {"over": 4000})]),
+     [("first_phase_over_budget", "purchases", {"over": 4000})]),
     ("converted money joins the later budget", "items",
      items(3000, 0, 0, (3000, "creation"), (2000, "after"), money={"converted": 2000}), {},
      {"budget": 5000, "remaining": 0}, []),
     ("spells cost more than all the money", "items", items(1000, 500, 2000), {}, {"refund": -500},
-     [("spells_spent_over_money", "money.spells_spent", {"over": 500})]),
+     [("debit_over_credit", "money.spells_spent", {"over": 500})]),
     # R20: spells
     ("a free spell is refunded as ordinary money", "spells",
      spells([spell("a", "炎", 1, 1000, "free"), spell("b", "炎", 2, 2000, "ordinary")], []), {},
@@ -165,15 +161,15 @@ CASES = [
      {"spent": {"spell_only": 3000, "ordinary": 1000}, "left": {"spell_only": 0, "ordinary": 1000}}, []),
     ("a tier gap", "spells",
      spells([], [spell("x", "炎", 1, 0), spell("y", "炎", 3, 0)]), {}, {},
-     [("tier_gap", "relearn[1].tier", {"tier": 3, "missing": 2, "gap": 1})]),
+     [("level_gap", "relearn[1].tier", {"level": 3, "missing": 2, "gap": 1})]),
     ("tier 2 of one school does not follow tier 1 of another", "spells",
      spells([], [spell("x", "炎", 1, 0), spell("y", "水", 2, 0)]), {}, {},
-     [("tier_gap", "relearn[1].tier", {"school": "水", "missing": 1, "lowest_missing": 1})]),
+     [("level_gap", "relearn[1].tier", {"group": "水", "missing": 1, "lowest_missing": 1})]),
     ("tiers relearned in any list order", "spells",
      spells([], [spell("y", "炎", 2, 0), spell("x", "炎", 1, 0)]), {}, {}, []),
     ("spells 1 Mj over the money", "spells",
      spells([spell("a", "炎", 1, 1000, "ordinary")], [spell("x", "炎", 1, 1001)]), {}, {},
-     [("spells_over_budget", "relearn", {"cost": 1001, "available": 1000, "over": 1})]),
+     [("over_budget", "relearn", {"cost": 1001, "available": 1000, "over": 1})]),
 ]
 
 
@@ -181,7 +177,7 @@ CASES = [
                          ids=[c[0] for c in CASES])
 def test_constraint_at_and_past_its_bound(name: str, part: str, plan: dict, overrides: dict,
                                           values: dict, violations: list) -> None:
-    outcome = CHECKS[part](plan, {**PARAMS[part], **overrides})
+    outcome = CHECKS[part](plan, overrides)
     assert outcome.legal == (not violations)
     for key, value in values.items():
         assert outcome.values[key] == value, key
@@ -194,17 +190,17 @@ PROPOSALS = [  # (after, before, distance of the nearest legal plan, the report'
     ((21, 10, 10, 4), B45, 2, [("move", {"amount": 1, "source": "body", "target": "magic"})]),
     ((20, 10, 10, 4), B44, 2, [("move", {"amount": 1, "source": "body", "target": "magic"})]),
     ((3, 15, 12, 10), B40, 2, [("move", {"amount": 1, "source": "sense", "target": "body"})]),
-    ((13, 12, 12, 9), B45, 1, [("remove", {"amount": 1, "ability": "body"})]),
+    ((13, 12, 12, 9), B45, 1, [("remove", {"amount": 1, "field": "body"})]),
     ((20, 20, 5, 0), B45, 10, [("move", {"amount": 5, "source": "body", "target": "magic"})]),
 ]
 
 
 @pytest.mark.parametrize("after,before,distance,moves", PROPOSALS)
 def test_nearest_legal_plan(after: tuple, before: dict, distance: int, moves: list) -> None:
-    outcome = check_abilities(abl(after, before), PARAMS["abilities"])
+    outcome = check_abilities(abl(after, before))
     proposal = outcome.values["proposal"]
     assert not outcome.legal and proposal is not None
-    assert check_abilities({"before": before, "after": proposal}, PARAMS["abilities"]).legal
+    assert check_abilities({"before": before, "after": proposal}).legal
     plan = dict(zip(("body", "sense", "intellect", "magic"), after))
     assert sum(abs(proposal[a] - plan[a]) for a in plan) == distance
     lines = [(line.message, dict(line.args)) for line in outcome.report
@@ -213,7 +209,7 @@ def test_nearest_legal_plan(after: tuple, before: dict, distance: int, moves: li
 
 
 def test_split_returns_none_for_the_wrong_total() -> None:
-    rules = AbilityRules.from_params(PARAMS["abilities"])
+    rules = Bounds.from_setup(setup("rebuild.abilities"))
     assert split({"body": 10, "sense": 10, "intellect": 10, "magic": 10}, 1, rules) is None
 
 
@@ -277,7 +273,7 @@ BAD = [
 def test_bad_input_is_a_coded_located_error(name: str, part: str, plan: dict, overrides: dict,
                                             code: str, path: str) -> None:
     with pytest.raises(MprError) as caught:
-        CHECKS[part](plan, {**PARAMS[part], **overrides})
+        CHECKS[part](plan, overrides)
     assert caught.value.code == code
     assert caught.value.loc.path == path
     assert caught.value.message("ja") != caught.value.message("en")
@@ -306,7 +302,7 @@ CHARACTER = [  # (name, changes, [(code-bearing constraint, path)])
      [("conversion_not_permitted", "abilities.to_skills"),
       ("conversion_not_permitted", "abilities.to_money"),
       ("total_short", "abilities.after"),
-      ("acquisitions_over", "skills.after"), ("total_over_budget", "items.purchases")]),
+      ("count_over", "skills.after"), ("total_over_budget", "items.purchases")]),
     ("C stated wrongly",
      {"items": items(3000, 2000, 500, (3000, "creation"), (3000, "after"))},
      [("spells_spent_mismatch", "items.money.spells_spent")]),
@@ -314,13 +310,13 @@ CHARACTER = [  # (name, changes, [(code-bearing constraint, path)])
      {"abilities": abl((15, 12, 10, 6), to_skills=2, to_money=1),
       "skills": {"before": sk("master", "expert"), "after": sk("master", "expert", "novice"),
                  "to_abilities": 0}}, [("total_over", "abilities.after"),
-                                       ("acquisitions_short", "skills.after")]),
+                                       ("count_short", "skills.after")]),
 ]
 
 
 @pytest.mark.parametrize("name,changes,violations", CHARACTER, ids=[c[0] for c in CHARACTER])
 def test_character_plan(name: str, changes: dict, violations: list) -> None:
-    outcome = check_character(character(**changes), PARAMS)
+    outcome = check_character(character(**changes))
     assert [(v.constraint, v.path) for v in outcome.violations] == violations
     assert outcome.legal == (not violations)
 
@@ -332,7 +328,7 @@ def test_character_links_feed_both_ways() -> None:
                 "to_abilities": 1},
         items={"money": {"initial": 3000, "scenarios": 2000},
                "purchases": [{"name": "i", "price": 5000, "phase": "after"}]})
-    outcome = check_character(plan, PARAMS)
+    outcome = check_character(plan)
     assert outcome.legal, outcome.violations
     assert outcome.values["abilities"]["points"] == 46
     assert outcome.values["skills"]["available"] == 7
@@ -352,7 +348,7 @@ def test_character_links_feed_both_ways() -> None:
 ])
 def test_character_bad_input_names_the_part(changes: dict, code: str, path: str) -> None:
     with pytest.raises(MprError) as caught:
-        check_character(character(**changes), PARAMS)
+        check_character(character(**changes))
     assert (caught.value.code, caught.value.loc.path) == (code, path)
 
 
@@ -525,6 +521,13 @@ def test_bundled_documents_pass_their_checks() -> None:
     (_edited("rebuild.character", parts={"abilities": "rebuild.skills"}), "MPR820"),
     (_edited("rebuild.skills", derive=[{"name": "used", "expr": "1"}]), "MPR821"),
     (_edited("rebuild.skills", derive=[{"name": "twice", "expr": "acquisitions + nothing"}]), "MPR351"),
+    (_edited("rebuild.character", parts={**DOCS["rebuild.character"]["parts"],
+                                         "spells": "rebuild.character"}), "MPR820"),
+    (_edited("rebuild.character", fields={**DOCS["rebuild.character"]["fields"],
+                                          "steps": [{"part": "feats"}]}), "MPR820"),
+    (_edited("rebuild.character", constraints=[]), "MPR814"),  # a link's mismatch needs its code
+    (_edited("rebuild.skills", params={**PARAMS["skills"], "base": -1}), "MPR307"),
+    (_edited("rebuild.items", params={"phases": "creation"}), "MPR300"),
 ])
 def test_document_checks(doc: dict, code: str) -> None:
     others = tuple(d for i, d in DOCS.items() if i != doc["id"])
@@ -533,22 +536,22 @@ def test_document_checks(doc: dict, code: str) -> None:
 
 # ---- limits at and past their bounds ---------------------------------------------------------
 
-@pytest.mark.parametrize("count,code", [(MAX_REBUILD_ENTRIES, None), (MAX_REBUILD_ENTRIES + 1, "MPR809")])
+@pytest.mark.parametrize("count,code", [(MAX_PLAN_ENTRIES, None), (MAX_PLAN_ENTRIES + 1, "MPR809")])
 def test_entries_limit(count: int, code: str | None) -> None:
     plan = {"money": {"initial": 0, "scenarios": 0, "spells_spent": 0},
             "purchases": [{"name": "x", "price": 0, "phase": "after"}] * count}
     if code is None:
-        assert check_items(plan, PARAMS["items"]).legal
+        assert check_items(plan).legal
     else:
         with pytest.raises(MprError) as caught:
-            check_items(plan, PARAMS["items"])
+            check_items(plan)
         assert (caught.value.code, caught.value.loc.path) == (code, "purchases")
 
 
 @pytest.mark.parametrize("limit,found", [(17 ** 3, True), (17 ** 3 - 1, False)])  # body, sense, intellect: 4..20
 def test_search_limit(monkeypatch: pytest.MonkeyPatch, limit: int, found: bool) -> None:
-    monkeypatch.setattr(abilities, "MAX_REBUILD_CANDIDATES", limit)
-    outcome = check_abilities(abl((21, 10, 10, 4)), PARAMS["abilities"])
+    monkeypatch.setattr(bounded_split, "MAX_SPLIT_CANDIDATES", limit)
+    outcome = check_abilities(abl((21, 10, 10, 4)))
     assert (outcome.values["proposal"] is not None) == found
     assert not outcome.legal and "no_proposal" not in [line.message for line in outcome.report]
 
@@ -572,6 +575,61 @@ def test_bundled_examples_pass(ruleset_dir: Path, lang: str) -> None:
     (abl((20, 10, 10, 5), to_skills=2), None),  # not permitted: nothing to convert less of
 ])
 def test_convert_less(plan: dict, line: tuple | None) -> None:
-    outcome = check_abilities(plan, PARAMS["abilities"])
+    outcome = check_abilities(plan)
     found = [(r.message, dict(r.args)) for r in outcome.report if r.message == "convert_less"]
     assert found == ([line] if line else [])
+
+
+# ---- the solvers' parameters are typed by the kind schema --------------------------------------
+
+def test_a_wrong_parameter_in_a_variant_is_a_located_finding(tmp_path: Path) -> None:
+    """The types of ``$defs/params/<solver>`` hold for the effective parameters: a variant's wrong
+    value is a finding at its own line, and the ruleset is not loaded to run."""
+    from interpreter.validation import validate_paths
+
+    shutil.copytree(bundled_ruleset(), tmp_path / "magipunk")
+    variant = tmp_path / "house"
+    variant.mkdir()
+    (variant / "ruleset.yaml").write_text(
+        "id: house\nversion: 0.1.0\ntitle: {ja: 家, en: House}\nextends: ../magipunk\n"
+        "overrides:\n  rebuild.abilities:\n    params:\n      extra_max: -1\n"
+        "  rebuild.items:\n    params:\n      phases: [creation, creation]\n", encoding="utf-8")
+    found = [(Path(d.file).name, d.line, d.path) for d in validate_paths([str(variant)])
+             if d.severity == "error"]
+    assert ("ruleset.yaml", 8, "params.extra_max") in found
+    assert ("ruleset.yaml", 11, "params.phases.1") in found
+    with pytest.raises(MprError) as caught:
+        run(variant, "rebuild.abilities", abl((20, 10, 10, 5)))
+    assert caught.value.code == "MPR406" and "ruleset.yaml:8:18 (params.extra_max)" in str(caught.value)
+
+
+@pytest.mark.parametrize("rule,name,value", [
+    ("rebuild.abilities", "maximum", "15"), ("rebuild.skills", "weights", {"novice": 1.5}),
+    ("rebuild.spells", "spend_order", []), ("rebuild.spells", "first_level", None)])
+def test_a_wrong_parameter_from_the_caller_is_refused(ruleset_dir: Path, rule: str, name: str,
+                                                      value: Any) -> None:
+    plan = {"rebuild.abilities": abl((20, 10, 10, 5)), "rebuild.skills": {"before": [], "after": []},
+            "rebuild.spells": spells([], [])}[rule]
+    with pytest.raises(MprError) as caught:
+        run(ruleset_dir, rule, plan, **{rule: {name: value}})
+    assert caught.value.code == "MPR406" and f"--param (params.{name}" in str(caught.value)
+
+
+@pytest.mark.parametrize("old,new,line_of", [
+    ("  gained: from_skills\n", "", "fields:\n  permission: gm_permits_conversion"),  # required
+    ("  level: rank\n", "  level: rank\n  grade: 3\n", "  grade: 3"),  # unknown field
+    ("solver: budget\nfields:\n", "solver: budget\nfieldz:\n", "fieldz:"),  # fields required
+])
+def test_the_fields_of_each_solver_are_checked_by_the_schema(tmp_path: Path, old: str, new: str,
+                                                               line_of: str) -> None:
+    from interpreter.validation import validate_paths
+
+    root = tmp_path / "magipunk"
+    shutil.copytree(bundled_ruleset(), root)
+    text = (root / "rebuild.yaml").read_text(encoding="utf-8")
+    assert text.count(old) == 1
+    text = text.replace(old, new)
+    (root / "rebuild.yaml").write_text(text, encoding="utf-8")
+    line = text[:text.index(line_of)].count("\n") + 1
+    found = [(Path(d.file).name, d.line) for d in validate_paths([str(root)]) if d.severity == "error"]
+    assert ("rebuild.yaml", line) in found or ("rebuild.yaml", line + 1) in found, found

@@ -122,13 +122,15 @@ def test_an_ability_over_the_maximum_without_excess(tmp_path: Path, capsys: pyte
 
 
 def test_the_schema_lists_exactly_the_solvers() -> None:
-    """``schemas/kinds/procedure.json`` names the solvers a document may use; it must agree with
-    the registry, or a new solver is refused by the schema (or a removed one passes it)."""
+    """``schemas/kinds/procedure.json`` names the solvers a document may use and gives each the
+    shape of its ``fields``; it must agree with the registry, or a new solver is refused by the
+    schema (or a removed one passes it)."""
     import json
 
-    from interpreter.rebuild.solvers import PART_SOLVERS, SOLVERS
     from interpreter.resources import schemas_dir
+    from interpreter.solvers.registry import SOLVERS
 
     schema = json.loads((schemas_dir() / "kinds" / "procedure.json").read_text(encoding="utf-8"))
     assert schema["properties"]["solver"]["enum"] == list(SOLVERS)
-    assert set(schema["properties"]["parts"]["properties"]) == set(PART_SOLVERS)
+    assert list(schema["$defs"]["fields"]) == list(SOLVERS)
+    assert set(schema["$defs"]["params"]) == {n for n, s in SOLVERS.items() if not s.composite}

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from itertools import product
 
-import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.rebuild.abilities import AbilityRules, check_abilities, nearest_legal, split
-from interpreter.rebuild.character import check_character
-from interpreter.rebuild.items import check_items
-from interpreter.rebuild.skills import check_skills
-from interpreter.rebuild.spells import check_spells
-from interpreter.resources import bundled_ruleset
+from interpreter.solvers.bounded_split import Bounds, nearest_legal, split
+from tests.rebuild_support import (DOCS, check_abilities, check_character, check_items,
+                                   check_skills, check_spells, setup)
 
-DOCS = {d["id"]: d for d in yaml.safe_load_all(
-    (bundled_ruleset() / "rebuild.yaml").read_text(encoding="utf-8"))}
 AP = DOCS["rebuild.abilities"]["params"]
 SP = DOCS["rebuild.skills"]["params"]
 IP = DOCS["rebuild.items"]["params"]
@@ -59,7 +53,7 @@ plans = st.fixed_dictionaries({
 @SETTINGS
 @given(plans)
 def test_abilities_agree_with_brute_force(plan: dict) -> None:
-    outcome = check_abilities(plan, AP)
+    outcome = check_abilities(plan)
     assert outcome.legal == oracle(plan)
     if outcome.legal:
         base, extra = outcome.values["base"], outcome.values["extra"]
@@ -96,21 +90,21 @@ def legal_plans(draw: st.DrawFn) -> dict:
 @SETTINGS
 @given(legal_plans())
 def test_every_legal_ability_plan_is_found_legal(plan: dict) -> None:
-    outcome = check_abilities(plan, AP)
+    outcome = check_abilities(plan)
     assert outcome.legal, outcome.violations
 
 
 @SETTINGS
 @given(abilities, st.integers(0, 22))
 def test_split_agrees_with_brute_force(after: dict, placed: int) -> None:
-    found = split(after, placed, AbilityRules.from_params(AP))
+    found = split(after, placed, Bounds.from_setup(setup("rebuild.abilities")))
     assert (found is not None) == bool(brute_split(after, placed))
 
 
 @settings(max_examples=25, deadline=None)
 @given(abilities, st.integers(0, 22))
 def test_the_proposal_is_legal_and_nearest(after: dict, placed: int) -> None:
-    rules = AbilityRules.from_params(AP)
+    rules = Bounds.from_setup(setup("rebuild.abilities"))
     proposal = nearest_legal(after, placed, rules)
     total = AP["base_total"] + placed
     candidates = [dict(zip(NAMES, (*p, total - sum(p)))) for p in product(range(21), repeat=3)]
@@ -123,7 +117,7 @@ def test_the_proposal_is_legal_and_nearest(after: dict, placed: int) -> None:
     assert sum(abs(proposal[a] - after[a]) for a in NAMES) == distance
 
 
-ranks = st.sampled_from(sorted(SP["ranks"]))
+ranks = st.sampled_from(sorted(SP["weights"]))
 
 
 def skill_list(prefix: str) -> st.SearchStrategy:
@@ -138,27 +132,56 @@ def test_skills_agree_with_the_rule(before: list, after: list, to_abilities: int
                                     from_abilities: int, permitted: bool) -> None:
     plan = {"before": before, "after": after, "to_abilities": to_abilities, "to_money": to_money,
             "from_abilities": from_abilities, "gm_permits_conversion": permitted}
-    count = sum(SP["ranks"][s["rank"]] for s in before)
+    count = sum(SP["weights"][s["rank"]] for s in before)
     converted = to_abilities + to_money
-    legal = ((permitted or not converted) and converted <= max(0, count - SP["base_acquisitions"])
-             and sum(SP["ranks"][s["rank"]] for s in after) == count - converted + from_abilities)
-    assert check_skills(plan, SP).legal == legal
+    legal = ((permitted or not converted) and converted <= max(0, count - SP["base"])
+             and sum(SP["weights"][s["rank"]] for s in after) == count - converted + from_abilities)
+    assert check_skills(plan).legal == legal
+
+
+def pay_in_order(a: int, b: int, c: int, buys: list, single: bool) -> int | None:
+    """R19 played out step by step: the money obtained is kept as the creation money (A) and the
+    rest (B); the money spent on spells (C) is taken back out of it, the rest first. Then each
+    creation purchase is paid, one at a time, from the creation money only (from all of it when
+    the GM allows one phase); what is left of it joins the rest, from which each later purchase is
+    paid. The money left at the end, or None when some payment cannot be made."""
+    creation, rest = a, b
+    for _ in range(c):  # one Mj at a time
+        if rest:
+            rest -= 1
+        elif creation:
+            creation -= 1
+        else:
+            return None
+    if single:
+        creation, rest = creation + rest, 0
+    for price, phase in buys:
+        if phase == IP["phases"][0]:
+            if price > creation:
+                return None
+            creation -= price
+    rest += creation
+    for price, phase in buys:
+        if phase != IP["phases"][0]:
+            if price > rest:
+                return None
+            rest -= price
+    return rest
 
 
 @SETTINGS
-@given(st.integers(0, 9000), st.integers(0, 9000), st.integers(0, 9000),
-       st.lists(st.tuples(st.integers(0, 6000), st.sampled_from(IP["phases"])), max_size=4),
+@given(st.integers(0, 900), st.integers(0, 900), st.integers(0, 900),
+       st.lists(st.tuples(st.integers(0, 600), st.sampled_from(IP["phases"])), max_size=4),
        st.booleans())
-def test_items_agree_with_the_rule(a: int, b: int, c: int, buys: list, single: bool) -> None:
+def test_items_agree_with_paying_in_order(a: int, b: int, c: int, buys: list, single: bool) -> None:
     plan = {"money": {"initial": a, "scenarios": b, "spells_spent": c},
             "purchases": [{"name": "x", "price": p, "phase": ph} for p, ph in buys],
             "gm_allows_single_phase": single}
-    refund = a + b - c
-    first = sum(p for p, ph in buys if ph == IP["phases"][0])
-    legal = refund >= 0 and sum(p for p, _ in buys) <= refund and (single or first <= min(a, refund))
-    outcome = check_items(plan, IP)
-    assert outcome.legal == legal
-    assert outcome.values["refund"] == refund
+    left = pay_in_order(a, b, c, buys, single)
+    outcome = check_items(plan)
+    assert outcome.legal == (left is not None)
+    if left is not None:
+        assert outcome.values["remaining"] == left
 
 
 spell_records = st.lists(st.tuples(st.sampled_from(["炎", "水"]), st.integers(1, 4),
@@ -180,16 +203,13 @@ def test_spells_agree_with_the_rule(learned: list, relearn: list, sources: list,
     refund_ordinary = sum(c for (_, _, c), p in zip(learned, sources) if p != "spell_only")
     cost = sum(c for _, _, c in relearn)
     held = {(s, t) for s, t, _ in relearn}
-    ordered = all(t == PP["first_tier"] or (s, t - 1) in held for s, t, _ in relearn)
-    outcome = check_spells(plan, PP)
+    ordered = all(t == PP["first_level"] or (s, t - 1) in held for s, t, _ in relearn)
+    outcome = check_spells(plan)
     assert outcome.legal == (ordered and cost <= spell_only + ordinary + refund_only + refund_ordinary)
     if outcome.legal:
         assert outcome.values["spent"]["spell_only"] == min(cost, spell_only + refund_only)
         assert sum(outcome.values["left"].values()) == (spell_only + ordinary + refund_only
                                                         + refund_ordinary - cost)
-
-
-PARAMS = {"abilities": AP, "skills": SP, "items": IP, "spells": PP}
 
 
 @st.composite
@@ -198,8 +218,8 @@ def character_plans(draw: st.DrawFn, legal: bool) -> dict:
     abilities = draw(legal_plans())
     permitted = abilities.pop("gm_permits_conversion")
     before = draw(st.lists(ranks, max_size=5))
-    count = sum(SP["ranks"][r] for r in before)
-    excess = max(0, count - SP["base_acquisitions"])
+    count = sum(SP["weights"][r] for r in before)
+    excess = max(0, count - SP["base"])
     to_abilities = draw(st.integers(0, excess)) if permitted else 0
     if not legal:
         to_abilities = draw(st.integers(0, 3))
@@ -238,26 +258,26 @@ def character_plans(draw: st.DrawFn, legal: bool) -> dict:
 @settings(max_examples=80, deadline=None)
 @given(character_plans(legal=True))
 def test_a_character_built_legal_is_found_legal(plan: dict) -> None:
-    outcome = check_character(plan, PARAMS)
+    outcome = check_character(plan)
     assert outcome.legal, outcome.violations
 
 
 @settings(max_examples=80, deadline=None)
 @given(character_plans(legal=False))
 def test_a_character_is_legal_iff_its_linked_parts_are(plan: dict) -> None:
-    outcome = check_character(plan, PARAMS)
+    outcome = check_character(plan)
     permitted = plan["gm_permits_conversion"]
-    skills = check_skills({**plan["skills"], "gm_permits_conversion": permitted}, SP)
+    skills = check_skills({**plan["skills"], "gm_permits_conversion": permitted})
     abilities = check_abilities({**plan["abilities"], "gm_permits_conversion": permitted,
-                                 "from_skills": skills.values["ability_points"]}, AP)
+                                 "from_skills": skills.values["ability_points"]})
     skills = check_skills({**plan["skills"], "gm_permits_conversion": permitted,
-                           "from_abilities": abilities.values["skill_acquisitions"]}, SP)
-    spells = check_spells(plan["spells"], PP)
+                           "from_abilities": abilities.values["skill_acquisitions"]})
+    spells = check_spells(plan["spells"])
     paid = sum(s["cost"] for s in plan["spells"]["learned"] if s["paid_from"] == "ordinary")
     money = {**plan["items"]["money"], "spells_spent": paid,
              "converted": abilities.values["money_mj"] + skills.values["money_mj"],
              "from_spells": spells.values["left"]["ordinary"]}
-    items = check_items({**plan["items"], "money": money}, IP)
+    items = check_items({**plan["items"], "money": money})
     assert outcome.legal == all(p.legal for p in (abilities, skills, spells, items))
 
 
@@ -273,8 +293,7 @@ SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 25), st.sampled_fr
 DATA = st.recursive(SCALARS, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(st.sampled_from(FIELDS), inner, max_size=6)),
     max_leaves=30)
-PART_CHECKS = [(check_abilities, AP), (check_skills, SP), (check_items, IP), (check_spells, PP),
-               (check_character, {"abilities": AP, "skills": SP, "items": IP, "spells": PP})]
+PART_CHECKS = [check_abilities, check_skills, check_items, check_spells, check_character]
 
 
 @settings(max_examples=300, deadline=None)
@@ -282,9 +301,8 @@ PART_CHECKS = [(check_abilities, AP), (check_skills, SP), (check_items, IP), (ch
 def test_any_plan_data_is_a_result_or_a_located_error(check, plan: dict) -> None:
     from rules_dsl.errors import MprError
 
-    solve, params = check
     try:
-        outcome = solve(plan, params)
+        outcome = check(plan)
     except MprError as error:
         assert error.code.startswith("MPR8") and error.loc and error.loc.path, error
         assert error.message("ja") != error.message("en")

@@ -9,26 +9,43 @@ from __future__ import annotations
 import argparse
 import importlib
 import pkgutil
+import re
 import sys
 import traceback
 
-from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, MprError, default_lang,
-                              define, render)
+from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, MprError,
+                              default_lang, define, render)
 
 from .. import __version__
+from ._i18n import localize, usage_error_text, use_language
 from .output import print_error
 
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
+# An argument that starts with "-" yet is an expression (-2d6, -1+2d6, -(1+2)), not an option.
+_EXPRESSION = re.compile(r"-[\s\d(０-９（]|-[dD]\d")
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as coded errors with exit 2."""
+    """argparse that reports usage errors as coded errors with exit 2, in the chosen language,
+    and reads an argument like ``-2d6`` as a value, not as an unknown option."""
+
+    lang = "en"
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise MprError(USAGE, detail=f"{self.prog}: {message}")
+        raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
+
+    def _parse_optional(self, arg_string: str):  # type: ignore[no-untyped-def]
+        if arg_string not in self._option_string_actions and _EXPRESSION.match(arg_string):
+            return None
+        return super()._parse_optional(arg_string)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(lang: str = "en") -> argparse.ArgumentParser:
+    """The whole command tree, its help texts and argparse's own texts in ``lang``."""
+    use_language(lang)
+    _Parser.lang = lang
     parser = _Parser(prog="mprules", description="Rules interpreter for the MagicPunk TRPG optional rules")
     parser.add_argument("--version", action="version", version=f"mprules {__version__}")
     parser.add_argument("--lang", choices=["ja", "en"], default=None,
@@ -40,14 +57,17 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         module.register(sub)
+    localize(parser, lang)
     return parser
 
 
 def common(parser: argparse.ArgumentParser, *, formats: tuple[str, ...] = ("text", "json")) -> None:
     """Options every verb shares (also accepted after the verb)."""
-    parser.add_argument("--format", choices=formats, default=formats[0])
-    parser.add_argument("--lang", choices=["ja", "en"], default=argparse.SUPPRESS)
-    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS)
+    parser.add_argument("--format", choices=formats, default=formats[0], help="output format")
+    parser.add_argument("--lang", choices=["ja", "en"], default=argparse.SUPPRESS,
+                        help="language of messages (default: from LANG)")
+    parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show tracebacks of internal errors")
 
 
 def _lang_in(argv: list[str]) -> str | None:
@@ -64,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
     try:
-        parser = build_parser()
+        parser = build_parser(lang)
         args = parser.parse_args(argv)
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang

@@ -8,6 +8,7 @@ import re
 import sys
 import unicodedata
 from fractions import Fraction
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -122,8 +123,17 @@ def load_input(file: str | None) -> dict[str, Any]:
     return plain(data)
 
 
+@lru_cache(maxsize=4096)
+def _wide_count(text: str) -> int:
+    return sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
+
+
 def display_width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+    """Columns ``text`` takes in a terminal: two for each wide (East Asian) character. ASCII text,
+    the common case, is measured without looking a single character up."""
+    if text.isascii():
+        return len(text)
+    return len(text) + _wide_count(text)
 
 
 def pad(text: str, width: int, *, right: bool = False) -> str:
@@ -155,6 +165,14 @@ def _window(line: str, column: int) -> tuple[str, int]:
     return head + line[start:end] + ("…" if end < len(line) else ""), column - start + len(head)
 
 
+def show_exact(value: Any, lang: str) -> str:
+    """A value as ``show`` does; a fraction also with its rounded-down value: ``7/2 (切り捨て 3)``."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        word = "切り捨て" if lang == "ja" else "rounded down"
+        return f"{show(value)} ({word} {value.numerator // value.denominator})"
+    return show(value)
+
+
 def show(value: Any) -> str:
     """A value as a GM reads it: text as written, other values as JSON (true, null, 7/2)."""
     data = jsonable(value)
@@ -170,15 +188,20 @@ def row_label(value: Any, label: str | None) -> str:
 
 
 def print_rows(rows: list[tuple[str, Fraction]], header: tuple[str, str]) -> None:
-    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row."""
+    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row.
+
+    Each probability is turned into a float once (an exact fraction of big integers is slow to
+    compare or divide), so printing a large distribution costs less than computing it."""
     labels = [label for label, _ in rows]
     fractions = [f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
                  for _, p in rows]
+    floats = [p.numerator / p.denominator for _, p in rows]
     label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
     fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
-    top = max((p for _, p in rows), default=Fraction(1)) or Fraction(1)
+    top = max(floats, default=1.0) or 1.0
     right = all(_NUMBER.fullmatch(label) for label in labels)  # numbers line up on the right
-    print(f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %")
-    for (label, p), fraction in zip(rows, fractions):
-        print(f"{pad(label, label_width, right=right)}  {pad(fraction, fraction_width)}  "
-              f"{float(p) * 100:6.2f}%  {bar(float(p / top), 30)}")
+    lines = [f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %"]
+    for label, fraction, p in zip(labels, fractions, floats):
+        lines.append(f"{pad(label, label_width, right=right)}  {pad(fraction, fraction_width)}  "
+                     f"{p * 100:6.2f}%  {bar(p / top, 30)}")
+    print("\n".join(lines))

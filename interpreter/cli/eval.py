@@ -13,7 +13,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "eval", help="evaluate an expression, e.g. '2d6 + safety' --var safety=1",
         description="Evaluate an expression of the rule language and show its value and dice.")
-    parser.add_argument("expression", metavar="EXPR")
+    parser.add_argument("expression", metavar="EXPR", help="the expression, e.g. 2d6+1 or -1+2d6")
     parser.add_argument("--var", action="append", metavar="NAME=YAML", default=[],
                         help="a variable (YAML value); dotted names build mappings: item.quality=傑作")
     parser.add_argument("--seed", type=int, metavar="N", help="roll the dice with this seed")
@@ -27,7 +27,7 @@ def handle(args: argparse.Namespace) -> int:
     from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
     from rules_dsl.errors import MprError
 
-    from ._expr import parse_vars, show, show_expression_error
+    from ._expr import parse_vars, show_exact, show_expression_error
     from .output import print_json
 
     env = parse_vars(args.var)
@@ -44,5 +44,5 @@ def handle(args: argparse.Namespace) -> int:
         print_json({"value": value, "dice": dice.values})
     else:
         rolled = f" > [{','.join(map(str, dice.values))}]" if dice.values else ""
-        print(f"({args.expression}){rolled} > {show(value)}")
+        print(f"({args.expression}){rolled} > {show_exact(value, args.lang)}")
     return EXIT_OK

@@ -64,7 +64,7 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
                 print(table.note)
     _write_svg(args.svg, [Section(f"{args.target}: {t.title}",
                                   [(row_label(r.value, r.label), r.p) for r in t.rows])
-                          for t in tables])
+                          for t in tables], args.lang)
     return EXIT_OK
 
 
@@ -92,7 +92,7 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
         print_rows(rows, header)
         if mean is not None:
             print(f"{'平均' if args.lang == 'ja' else 'mean'} {_mean_text(mean)}")
-    _write_svg(args.svg, [Section(args.target, rows)])
+    _write_svg(args.svg, [Section(args.target, rows)], args.lang)
     return EXIT_OK
 
 
@@ -104,9 +104,14 @@ def _mean_text(mean: Any) -> str:
     return str(mean)
 
 
-def _write_svg(file: str | None, sections: list) -> None:
+def _write_svg(file: str | None, sections: list, lang: str) -> None:
+    """Write the chart to ``file`` and say where (on standard error: standard output stays the
+    table or the JSON)."""
     if file is None:
         return
+    import os
+    import sys
+
     from ..svg import render
 
     try:
@@ -115,3 +120,6 @@ def _write_svg(file: str | None, sections: list) -> None:
     except OSError as error:
         raise MprError(SVG_UNWRITABLE, Location(file=file), file=file,
                        reason=error.strerror or str(error)) from None
+    where = os.path.abspath(file)
+    print(f"グラフを {where} に書きました" if lang == "ja" else f"wrote the chart to {where}",
+          file=sys.stderr)

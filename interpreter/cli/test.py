@@ -1,5 +1,6 @@
-"""``mprules test [PATH...]``: runs every rule document's embedded ``examples`` and reports pass or
-fail per example, with a diff of expected and actual; exit 1 on any failure."""
+"""``mprules test [PATH...]``: runs every rule document's embedded ``examples``; prints each failure
+with a diff of expected and actual and one summary line (``-v``: every example); exit 1 on any
+failure."""
 from __future__ import annotations
 
 import argparse
@@ -19,6 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run every document's examples (input, dice, expected value). "
                     "Without PATH: the bundled rulesets.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="ruleset directories or rule files")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show every example, not only failures")
     common(parser)
     parser.set_defaults(handler=handle)
 
@@ -28,7 +31,7 @@ def handle(args: argparse.Namespace) -> int:
 
     from ..examples import run_examples
     from ..ruleset import collect, display_path
-    from ..validation import bundled_targets, expand
+    from ..validation import bundled_targets, expand, shown_path
     from .output import print_json
     from .validate import check_paths
 
@@ -41,23 +44,33 @@ def handle(args: argparse.Namespace) -> int:
         if ruleset is None or errors:
             broken.append((display_path(root), errors))
             continue
-        outcomes.extend(run_examples(ruleset, args.lang, only))
+        seen = {(o.file, o.line) for o in outcomes}  # a base's examples run once, not per variant
+        outcomes.extend(o for o in run_examples(ruleset, args.lang, only)
+                        if (o.file, o.line) not in seen or not o.passed)
     failed = [o for o in outcomes if not o.passed]
     if args.format == "json":
         print_json({"passed": len(outcomes) - len(failed), "failed": len(failed),
                     "broken": [t for t, _ in broken], "examples": [o.to_json() for o in outcomes]})
     else:
         for target, errors in broken:
+            target = shown_path(target)
             print(f"{target}: {RULESET_ERRORS} {render(RULESET_ERRORS, {'target': target}, args.lang)}")
             for d in errors:
-                where = ":".join(str(p) for p in (d.file, d.line, d.column) if p is not None)
+                where = ":".join(str(p) for p in (shown_path(d.file), d.line, d.column) if p)
                 print(f"  {where or d.path or target}: {d.code} {d.message}")
         for o in outcomes:
+            if o.passed and not args.verbose:
+                continue
             status = "PASS" if o.passed else "FAIL"
-            print(f"{status} {o.file}:{o.line} {o.rule} :: {o.name}")
+            print(f"{status} {shown_path(o.file)}:{o.line} {o.rule} :: {o.name}")
             if not o.passed:
                 for line in o.diff.splitlines():
                     print(f"    {line}")
-        print(f"{len(outcomes) - len(failed)} passed, {len(failed)} failed"
-              + (f", {len(broken)} ruleset(s) with errors" if broken else ""))
+        print(_summary(len(outcomes) - len(failed), len(failed), len(broken), args.lang))
     return EXIT_FINDINGS if failed or broken else EXIT_OK
+
+
+def _summary(passed: int, failed: int, broken: int, lang: str) -> str:
+    if lang == "ja":
+        return f"成功 {passed} 件、失敗 {failed} 件" + (f"、エラーのあるルールセット {broken} 件" if broken else "")
+    return f"{passed} passed, {failed} failed" + (f", {broken} ruleset(s) with errors" if broken else "")

@@ -44,7 +44,7 @@ def check_paths(paths: list[str]) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..validation import bundled_targets, validate_paths
+    from ..validation import bundled_targets, shown_path, validate_paths
     from .output import colour_enabled, print_json
 
     paths = args.paths or [str(p) for p in bundled_targets()]
@@ -60,7 +60,7 @@ def handle(args: argparse.Namespace) -> int:
     else:
         colour = colour_enabled(sys.stdout)  # the stream of now, not of import time
         for d in findings:
-            where = ":".join(str(p) for p in (d.file, d.line, d.column) if p is not None)
+            where = ":".join(str(p) for p in (shown_path(d.file), d.line, d.column) if p)
             code = f"{COLOURS.get(d.severity, '')}{d.code}\033[0m" if colour else d.code
             print(f"{where}: {code} {d.message}")
     failing = [d for d in findings if d.severity == "error" or (args.strict and d.severity == "warning")]

@@ -44,8 +44,4 @@ EXPECTED: dict[str, dict[str, str]] = {
     "item": {"en": "an item", "ja": "アイテム"},
     "effect_names": {"en": "a list of effect names", "ja": "効果名のリスト"},
     "options": {"en": "a list of options, each a name or {id, title}", "ja": "選択肢のリスト（各要素は名前か {id, title}）"},
-    "resident": {"en": "a resident {id, region, residence, ...}", "ja": "同居者 {id, region, residence, ...}"},
-    "costs": {"en": "the costs {region, residence}", "ja": "生活ポイント {region, residence}"},
-    "facility_data": {"en": "a mapping from a facility to {shareable: true|false}",
-                      "ja": "設備から {shareable: true|false} への対応"},
 }

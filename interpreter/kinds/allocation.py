@@ -1,48 +1,49 @@
 """The kind ``Allocation``: split a whole cost among members as evenly as possible (differences of
 at most 1, the remainder to the first or last listed), or by explicit shares that every member
-agreed to and that sum to the cost (RULES.md R14, ``cohabitation.rent_split``)."""
+agreed to and that sum to the cost. Which inputs hold the cost, the members, the shares and the
+consent is the document's ``fields`` (by default ``cost``, ``members``, ``shares``, ``consent``)."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_RESIDENTS
 
 from . import Kind
+from ._amounts import NEGATIVE_AMOUNT, check_members, per_member, whole
 
-RESIDENT_TWICE = define(
-    "MPR520", "resident {pc!r} is listed twice (first at {first})",
-    "同居者 {pc!r} が2回指定されています（最初は {first}）")
-SHARE_NOT_RESIDENT = define(
-    "MPR521", "shares name {pc!r}, who is not a resident ({residents})",
-    "負担額に同居者でない {pc!r} が指定されています（同居者: {residents}）")
+SHARE_NOT_MEMBER = define(
+    "MPR521", "shares name {pc!r}, who is not a member ({members})",
+    "負担額にメンバーでない {pc!r} が指定されています（メンバー: {members}）")
 SHARES_DO_NOT_SUM = define(
     "MPR522", "the shares sum to {total}, but the cost is {cost}",
-    "負担額の合計が {total} ですが、必要な生活ポイントは {cost} です")
+    "負担額の合計が {total} ですが、費用は {cost} です")
 UNEVEN_WITHOUT_CONSENT = define(
-    "MPR523", "the shares ({shares}) are uneven (they differ by more than 1): every resident must consent (consent: true)",
-    "負担額（{shares}）は不均等です（差が1を超えます）。同居するＰＣ全員の同意（consent: true）が必要です")
-NEGATIVE_AMOUNT = define(
-    "MPR524", "{field} is {value}, but it cannot be negative",
-    "{field} が {value} ですが、負の値にはできません")
+    "MPR523", "the shares ({shares}) are uneven (they differ by more than 1): every member must consent ({consent}: true)",
+    "負担額（{shares}）は不均等です（差が1を超えます）。全員の同意（{consent}: true）が必要です")
 SHARE_MISSING = define(
-    "MPR525", "the shares give nothing for resident {pc!r}: give every resident a share (0 is allowed)",
-    "同居者 {pc!r} の負担額がありません。同居者全員の負担額を指定してください（0 も可）")
-NO_RESIDENTS = define(
-    "MPR526", "{field} must list at least one resident, and at most {limit}",
-    "{field} には同居者を1人以上（上限 {limit} 人）指定してください")
-NOT_WHOLE = define(
-    "MPR527", "{field} must be a whole number, got {value!r}",
-    "{field} は整数でなければなりません（値: {value!r}）")
+    "MPR525", "the shares give nothing for {pc!r}: give every member a share (0 is allowed)",
+    "{pc!r} の負担額がありません。全員の負担額を指定してください（0 も可）")
 BAD_REMAINDER_TO = define(
     "MPR528", "parameter remainder_to of {rule} must be 'first' or 'last', got {value!r}",
     "{rule} のパラメータ remainder_to は 'first' か 'last' でなければなりません（値: {value!r}）")
-NOT_A_MAPPING = define(
-    "MPR529", "{field} must be a mapping from a resident to a whole number, got {value!r}",
-    "{field} は同居者から整数への対応でなければなりません（値: {value!r}）")
 
 REMAINDER_TO = ("first", "last")
+
+
+@dataclass(frozen=True)
+class Fields:
+    """The names of the inputs an Allocation reads."""
+
+    cost: str = "cost"
+    members: str = "members"
+    shares: str = "shares"
+    consent: str = "consent"
+
+
+def fields_of(rule: Any) -> Fields:
+    return Fields(**(rule.doc.get("fields") or {}))
 
 
 def even_split(cost: int, members: Sequence[str], remainder_to: str = "first") -> dict[str, int]:
@@ -54,69 +55,42 @@ def even_split(cost: int, members: Sequence[str], remainder_to: str = "first") -
     return {pc: base + (1 if i in extra else 0) for i, pc in enumerate(members)}
 
 
-def whole(value: Any, field: str) -> int:
-    """``value`` if it is a whole number (not a boolean), else a coded error naming ``field``."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MprError(NOT_WHOLE, Location(path=field), field=field, value=value)
-    return value
-
-
-def check_members(members: Any, field: str = "residents") -> list[str]:
-    """The member ids, each once; a repeated id or an empty list is a coded error."""
-    if not isinstance(members, list) or not 1 <= len(members) <= MAX_RESIDENTS:
-        raise MprError(NO_RESIDENTS, Location(path=field), field=field, limit=MAX_RESIDENTS)
-    first: dict[str, int] = {}
-    for i, pc in enumerate(members):
-        pc = str(pc)
-        if pc in first:
-            raise MprError(RESIDENT_TWICE, Location(path=f"{field}[{i}]"), pc=pc,
-                           first=f"{field}[{first[pc]}]")
-        first[pc] = i
-    return [str(pc) for pc in members]
-
-
-def per_resident(value: Any, field: str) -> Mapping[str, Any]:
-    """``value`` if it is a mapping (resident -> amount), else a coded error naming ``field``."""
-    if not isinstance(value, Mapping):
-        raise MprError(NOT_A_MAPPING, Location(path=field), field=field, value=value)
-    return value
-
-
-def explicit_shares(cost: int, members: Sequence[str], shares: Any,
-                    consent: bool) -> dict[str, int]:
-    """The given shares in the members' order, if they are a legal split of ``cost`` (R14)."""
-    shares = per_resident(shares, "shares")
+def explicit_shares(cost: int, members: Sequence[str], shares: Any, consent: bool,
+                    names: Fields = Fields()) -> dict[str, int]:
+    """The given shares in the members' order, if they are a legal split of ``cost``."""
+    shares = per_member(shares, names.shares)
     for pc in shares:
         if pc not in members:
-            raise MprError(SHARE_NOT_RESIDENT, Location(path=f"shares.{pc}"), pc=pc,
-                           residents=", ".join(members))
+            raise MprError(SHARE_NOT_MEMBER, Location(path=f"{names.shares}.{pc}"), pc=pc,
+                           members=", ".join(members))
     split = {}
     for pc in members:
         if pc not in shares:
-            raise MprError(SHARE_MISSING, Location(path="shares"), pc=pc)
-        amount = whole(shares[pc], f"shares.{pc}")
+            raise MprError(SHARE_MISSING, Location(path=names.shares), pc=pc)
+        field = f"{names.shares}.{pc}"
+        amount = whole(shares[pc], field)
         if amount < 0:
-            raise MprError(NEGATIVE_AMOUNT, Location(path=f"shares.{pc}"), field=f"shares.{pc}",
-                           value=amount)
+            raise MprError(NEGATIVE_AMOUNT, Location(path=field), field=field, value=amount)
         split[pc] = amount
     total = sum(split.values())
     if total != cost:
-        raise MprError(SHARES_DO_NOT_SUM, Location(path="shares"), total=total, cost=cost)
+        raise MprError(SHARES_DO_NOT_SUM, Location(path=names.shares), total=total, cost=cost)
     if max(split.values()) - min(split.values()) > 1 and not consent:
-        raise MprError(UNEVEN_WITHOUT_CONSENT, Location(path="consent"),
+        raise MprError(UNEVEN_WITHOUT_CONSENT, Location(path=names.consent), consent=names.consent,
                        shares=", ".join(f"{pc}: {amount}" for pc, amount in split.items()))
     return split
 
 
-def split_cost(cost: Any, members: Any, shares: Mapping[str, Any] | None = None,
-               consent: bool = False, remainder_to: str = "first") -> dict[str, int]:
-    """R14: the even split of ``cost``, or the explicit ``shares`` when they are legal."""
-    cost = whole(cost, "cost")
+def split_cost(inputs: dict[str, Any], names: Fields = Fields(),
+               remainder_to: str = "first") -> dict[str, int]:
+    """The even split of the cost, or the explicit shares when they are legal."""
+    cost = whole(inputs.get(names.cost), names.cost)
     if cost < 0:
-        raise MprError(NEGATIVE_AMOUNT, Location(path="cost"), field="cost", value=cost)
-    ids = check_members(members)
+        raise MprError(NEGATIVE_AMOUNT, Location(path=names.cost), field=names.cost, value=cost)
+    ids = check_members(inputs.get(names.members), names.members)
+    shares = inputs.get(names.shares)
     if shares is not None:
-        return explicit_shares(cost, ids, shares, bool(consent))
+        return explicit_shares(cost, ids, shares, bool(inputs.get(names.consent, False)), names)
     return even_split(cost, ids, remainder_to)
 
 
@@ -125,9 +99,10 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, int]:
     if remainder_to not in REMAINDER_TO:
         raise MprError(BAD_REMAINDER_TO, rule.loc("params", "remainder_to"), rule=rule.id,
                        value=remainder_to)
-    split = split_cost(inputs.get("cost"), inputs.get("residents"), inputs.get("shares"),
-                       bool(inputs.get("consent", False)), remainder_to)
-    how = "shares" if inputs.get("shares") is not None else f"even, remainder to the {remainder_to}"
+    names = fields_of(rule)
+    split = split_cost(inputs, names, remainder_to)
+    how = names.shares if inputs.get(names.shares) is not None else \
+        f"even, remainder to the {remainder_to}"
     ctx.trace.add("note", f"split: {how}", split)
     return split
 

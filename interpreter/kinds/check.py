@@ -12,7 +12,8 @@ from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mea
 from .. import core_check
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
-from .allocation import whole
+from ._amounts import whole
+from ._derive import run_rule
 
 BAD_CHECK_VALUE = define(
     "MPR550", "{field} of {rule} must give {expected}, got {value!r}",
@@ -40,13 +41,10 @@ _WORDS = {
 
 def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     """Each ``derive`` entry: another rule run on the named inputs (e.g. the rarity, R9)."""
-    from ..inputs import check_inputs
-
     values = {}
     for name, spec in (rule.doc.get("derive") or {}).items():
         forwarded = {k: inputs[k] for k in spec.get("inputs") or [] if k in inputs}
-        check_inputs(ctx.ruleset.rule(spec["rule"]), forwarded, lang=ctx.lang)
-        values[name] = ctx.run(spec["rule"], forwarded)
+        values[name] = run_rule(ctx, spec["rule"], forwarded)
     return values
 
 

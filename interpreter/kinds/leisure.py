@@ -14,7 +14,7 @@ from ..expression_names import compiled
 from ..trace import ProbRow, ProbTable, fraction_text
 from . import Kind
 from ._reasons import text as localized
-from .allocation import NO_RESIDENTS, check_members, per_resident, whole
+from ._amounts import NO_MEMBERS, check_members, per_member, whole
 from .leisure_dedup import (TOO_MANY_STATES, UNRESOLVED, Event, LeisureTable, Policy, Resolution,
                             leisure_distribution, obtained_after, resolve_roll)
 from .roll_table import roll_distribution, row_for, table_range
@@ -92,7 +92,7 @@ def residents_of(inputs: dict[str, Any]) -> list[str]:
     residents = inputs.get("residents")
     if isinstance(residents, int) and not isinstance(residents, bool):
         if not 1 <= residents <= MAX_RESIDENTS:
-            raise MprError(NO_RESIDENTS, Location(path="residents"), field="residents",
+            raise MprError(NO_MEMBERS, Location(path="residents"), field="residents",
                            limit=MAX_RESIDENTS)
         residents = [f"PC{i}" for i in range(1, residents + 1)]
     return check_members(residents, "residents")
@@ -117,7 +117,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     table = leisure_table(table_rule, ctx.param(rule, "shared_tag"))
     policy = policy_of(rule, inputs, ctx)
     residents = residents_of(inputs)
-    given = per_resident(inputs.get("rolls") or {}, "rolls")
+    given = per_member(inputs.get("rolls") or {}, "rolls")
     for pc in given:
         if pc not in residents:
             raise MprError(ROLL_NOT_RESIDENT, Location(path=f"rolls.{pc}"), pc=pc,

@@ -1,9 +1,10 @@
-"""Kind ``Procedure``: a constraint procedure that checks a plan and explains itself (R17-R20).
+"""Kind ``Procedure``: a constraint procedure that checks a plan and explains itself.
 
-A document names a solver (Python knows its algorithm; the document gives every number as a
-parameter), declares the constraints the solver reports (each with a code MPR830-899 and a message
-template in ja/en) and may add its own: ``derive`` values and ``constraints`` with a ``check``
-expression. The value is ``{legal, ...the solver's values, errors: [{code, message, path}]}``; the
+A document names a generic solver (``interpreter.solvers``: Python knows its algorithm; the
+document gives every number as a parameter, typed by the kind schema, every field name of the plan
+in ``fields`` and, in ``value_names``, its own names for the solver's values), declares the
+constraints the solver reports (each with a code MPR830-899 and a message template in ja/en) and
+may add its own: ``derive`` values and ``constraints`` with a ``check`` expression. The value is ``{legal, ...the solver's values, errors: [{code, message, path}]}``; the
 readable report (verdict, each violation, the split or budget found, a nearby legal plan) is the
 trace's ``report`` step, one line per note, in the run's language.
 """
@@ -14,10 +15,12 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
-from ..rebuild.plan import Outcome, Violation
-from ..rebuild.render import LAYOUT, Renderer, fields
-from ..rebuild.solvers import PART_SOLVERS, SOLVERS, Solver
+from ..solvers.plan import Outcome, Violation
+from ..solvers.registry import SOLVERS, Solver, solve
+from ..solvers.render import LAYOUT, Renderer, fields
+from ..solvers.setup import Setup
 from . import Kind
+from .procedure_params import param_findings
 
 UNKNOWN_SOLVER = define(
     "MPR813", "rule {rule}: unknown solver {solver!r}; known solvers: {known}",
@@ -46,9 +49,10 @@ BAD_TEMPLATE = define(
     "MPR819", "rule {rule}: the text of {what} uses {{{name}}}, which is not one of its values "
     "({known})", "ルール {rule}: {what} の文面が {{{name}}} を使っていますが、その値はありません（使える値: {known}）")
 BAD_PART = define(
-    "MPR820",
-    "rule {rule}: part {part} must name a Procedure rule with solver {solver} (given: {found})",
-    "ルール {rule}: 項目 {part} にはソルバー {solver} の Procedure ルールを指定してください（指定: {found}）")
+    "MPR820", "rule {rule}: part {part} must name a Procedure rule whose solver is not composite "
+    "(given: {found})",
+    "ルール {rule}: 項目 {part} には composite 以外のソルバーを使う Procedure ルールを指定してください"
+    "（指定: {found}）")
 NAME_CLASH = define(
     "MPR821", "rule {rule}: derived value {name!r} hides an input or a value of the solver",
     "ルール {rule}: 導出値 {name!r} が入力またはソルバーの値と同じ名前です")
@@ -67,22 +71,26 @@ def _solver(rule: Any) -> Solver | None:
     return SOLVERS[name]
 
 
-def _parts(rule: Any, solver: Solver, ruleset: Any) -> dict[str, Any]:
-    """The rules a composite solver combines, by part name, each checked to use the right solver."""
+def _parts(rule: Any, ruleset: Any) -> dict[str, Any]:
+    """The rules a composite combines, by part name, each a Procedure with a plain solver; every
+    step names one of them."""
     from ..engine import NOT_ADOPTED
 
     found = {}
-    for part in solver.parts:
-        rule_id = (rule.doc.get("parts") or {}).get(part)
+    for part, rule_id in (rule.doc.get("parts") or {}).items():
         other = ruleset.rules.get(rule_id) if isinstance(rule_id, str) else None
-        wanted = PART_SOLVERS[part]
-        if other is None or other.kind != "Procedure" or other.doc.get("solver") != wanted:
+        solver = SOLVERS.get(other.doc.get("solver")) if other is not None else None
+        if other is None or other.kind != "Procedure" or solver is None or solver.composite:
             raise MprError(BAD_PART, rule.loc("parts", part), rule=rule.id, part=part,
-                           solver=wanted, found=rule_id or "-")
+                           found=rule_id or "-")
         if not other.adopted:
             raise MprError(NOT_ADOPTED, rule.loc("parts", part), rule=other.id,
                            title=other.title())
         found[part] = other
+    for i, step in enumerate((rule.doc.get("fields") or {}).get("steps") or []):
+        if step.get("part") not in found:
+            raise MprError(BAD_PART, rule.loc("fields", "steps", i, "part"), rule=rule.id,
+                           part=step.get("part"), found="-")
     return found
 
 
@@ -91,13 +99,25 @@ def _params(rule: Any, ctx: Any) -> dict[str, Any]:
     return {name: ctx.param(rule, name) for name in rule.params}
 
 
+def _setup(rule: Any, ctx: Any, parts: Mapping[str, Any]) -> Setup:
+    """What the solver is given: the parameters (checked against the solver's types when the
+    ruleset was loaded), the document's field names and value names, the links' expressions
+    (evaluated and traced) and a composite's parts."""
+
+    def evaluate(path: tuple[str | int, ...], env: Mapping[str, Any]) -> Any:
+        return ctx.evaluate(rule, ("fields", *path), dict(env), label=".".join(map(str, path)))
+
+    return Setup(_params(rule, ctx), rule.doc.get("fields") or {},
+                 rule.doc.get("value_names") or {}, evaluate,
+                 {p: (SOLVERS[r.doc["solver"]], _setup(r, ctx, {})) for p, r in parts.items()})
+
+
 def _solve(rule: Any, solver: Solver, inputs: dict[str, Any], ctx: Any) -> tuple[Outcome, dict]:
     """Run the solver; an error in a parameter is located in the document that sets it."""
-    parts = _parts(rule, solver, ctx.ruleset) if solver.parts else {}
-    params = ({p: _params(r, ctx) for p, r in parts.items()} if solver.parts
-              else _params(rule, ctx))
+    parts = _parts(rule, ctx.ruleset) if solver.composite else {}
+    setup = _setup(rule, ctx, parts)
     try:
-        return solver.check(inputs, params), parts
+        return solve(solver, inputs, setup), parts
     except MprError as error:
         owner = parts.get(getattr(error, "part", None), rule)
         path = error.loc.path if error.loc else None
@@ -208,16 +228,16 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     declared = {c.get("id") for c in constraints}
     messages = rule.doc.get("messages") or {}
     if solver is not None:
-        for missing in sorted(solver.constraints - declared):
+        for missing in sorted(_reported(rule, solver) - declared):
             yield diagnostic(UNDECLARED_CONSTRAINT, rule.loc("constraints"), lang, rule=rule.id,
                              solver=solver.name, constraint=missing)
         for missing in sorted(solver.messages - set(messages)):
             yield diagnostic(UNDECLARED_MESSAGE, rule.loc("messages"), lang, rule=rule.id,
                              solver=solver.name, message=missing)
-        for part in solver.parts:
+        yield from param_findings(rule, solver.name, lang)
+        if solver.composite:
             try:
-                _parts(rule, Solver(solver.name, solver.check, frozenset(), frozenset(),
-                                    frozenset(), (part,)), ruleset)
+                _parts(rule, ruleset)
             except MprError as error:
                 yield error.diagnostic(lang)
     yield from _check_constraints(rule, ruleset, solver, lang)
@@ -240,7 +260,9 @@ def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[
     from ..expression_names import check_names, unknown_roots
 
     names = set(((rule.doc.get("inputs") or {}).get("properties") or {}))
-    names |= set(solver.values) if solver else set()
+    if solver:
+        names |= solver.value_names(rule.doc.get("fields") or {}, rule.doc.get("value_names") or {},
+                                    rule.doc.get("parts"))
     paths = []
     for i, derived in enumerate(rule.doc.get("derive") or []):
         paths.append((("derive", i, "expr"), set(names)))
@@ -252,14 +274,37 @@ def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[
         if "check" in constraint:
             paths.append((("constraints", i, "check"), names))
             paths += [(("constraints", i, "args", k), names) for k in constraint.get("args") or {}]
-    for path, allowed in paths:
+    links = _link_paths(rule)
+    for path, allowed in [(path, allowed | {"params"}) for path, allowed in paths] + links:
         try:
             expression = rule.expression(*path)
         except MprError as error:
             yield error.at(rule.loc(*path)).diagnostic(lang)
             continue
-        yield from unknown_roots(rule, path, expression, allowed | {"params"}, lang)
-        yield from check_names(rule, path, expression, lang)
+        yield from unknown_roots(rule, path, expression, allowed, lang)
+        if (path, allowed) not in links:  # links read the parts' values, not the inputs
+            yield from check_names(rule, path, expression, lang)
+
+
+def _link_paths(rule: Any) -> list[tuple[tuple, set[str]]]:
+    """A composite's link expressions, each seeing the shared fields and the parts' values."""
+    fields_ = rule.doc.get("fields") or {}
+    names = set(fields_.get("shared") or {}) | set(rule.doc.get("parts") or {})
+    paths: list[tuple[tuple, set[str]]] = []
+    for i, step in enumerate(fields_.get("steps") or []):
+        paths += [(("fields", "steps", i, "set", k), names) for k in step.get("set") or {}]
+        paths += [(("fields", "steps", i, "fill", k, "expr"), names)
+                  for k in step.get("fill") or {}]
+    return paths
+
+
+def _reported(rule: Any, solver: Solver | None) -> set[str]:
+    """The constraint ids the solver may report: its own and a composite's ``mismatch`` ids."""
+    if solver is None:
+        return set()
+    steps = (rule.doc.get("fields") or {}).get("steps") or []
+    return set(solver.constraints) | {str(f.get("mismatch")) for s in steps
+                                      for f in (s.get("fill") or {}).values()}
 
 
 def _check_constraints(rule: Any, ruleset: Any, solver: Solver | None, lang: str
@@ -280,7 +325,7 @@ def _check_constraints(rule: Any, ruleset: Any, solver: Solver | None, lang: str
             yield diagnostic(CODE_TWICE, rule.loc("constraints", i, "code"), lang, rule=rule.id,
                              what="code", value=code, other=str(codes[code]))
         codes[code] = here
-        if "check" not in constraint and (solver is None or cid not in solver.constraints):
+        if "check" not in constraint and cid not in _reported(rule, solver):
             yield diagnostic(NEVER_REPORTED, here, lang, rule=rule.id, constraint=cid,
                              solver=solver.name if solver else "-")
 

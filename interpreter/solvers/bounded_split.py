@@ -1,6 +1,12 @@
-"""R17, the ability rebuild: split a planned final allocation into a capped base and a capped
-excess (or prove that no split exists and say which bound breaks), and propose a nearby legal
-plan."""
+"""A bounded split: check that final values can be split into a base of a fixed total, each field
+within a minimum and a maximum, plus an excess placed with a cap per field (or prove that no split
+exists and say which bound breaks), after converting part of the excess into other budgets; and
+propose the nearest legal plan.
+
+The plan gives ``before`` and ``after`` as mappings of the fields (the keys of the ``minimums``
+parameter, in that order); the points are the sum of ``before`` plus a gained amount; the excess is
+what they hold above ``base_total``. Every number is a parameter and every other field name comes
+from the document (``fields``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -8,64 +14,67 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from rules_dsl.limits import MAX_REBUILD_CANDIDATES
+from rules_dsl.limits import MAX_SPLIT_CANDIDATES
 
-from .plan import Line, Outcome, Violation, at_most, flag, join, keyed, mapping, unset, whole
+from .plan import Line, Outcome, Violation, at_most, flag, join, keyed, unset, whole
+from .setup import Setup, exchange
 
 
 @dataclass(frozen=True)
-class AbilityRules:
-    """The numbers of R17, all from the rule's parameters."""
+class Bounds:
+    """The numbers of a split, all from the rule's parameters."""
 
-    base_total: int  # the points of a new character (40)
-    maximum: int  # the base allocation's maximum per ability (15)
-    extra_max: int  # the excess an ability may take (+5)
-    minimums: Mapping[str, int]  # the base allocation's minimum per ability, in ability order
-    mj_per_point: int  # money per converted point (1,000 Mj)
+    base_total: int  # the total of the base
+    maximum: int  # each field's maximum in the base
+    extra_max: int  # the most of the excess one field may take
+    minimums: Mapping[str, int]  # each field's minimum in the base, in field order
 
     @property
-    def abilities(self) -> tuple[str, ...]:
+    def names(self) -> tuple[str, ...]:
         return tuple(self.minimums)
 
     @classmethod
-    def from_params(cls, params: Mapping[str, Any], immature: bool = False) -> "AbilityRules":
-        minimums = mapping(params.get("minimums"), "params.minimums")
-        names = [str(k) for k in minimums]
-        chosen = keyed(minimums, names, "params.minimums", "ability")
-        if immature:
-            lowered = params.get("immature_minimums")
-            if lowered is None:
-                raise unset("params.immature_minimums", "immature: true")
-            chosen = keyed(lowered, names, "params.immature_minimums", "ability")
-        maximum = whole(params.get("maximum"), "params.maximum")
-        where = "params.immature_minimums" if immature else "params.minimums"
+    def from_setup(cls, setup: Setup, lowered: bool = False) -> "Bounds":
+        """The bounds; with ``lowered``, the minimums of the parameter ``fields.lowered.minimums``
+        (null: not set, refused with MPR808)."""
+        params = setup.params  # typed by the kind schema; only the cross-field bounds are checked
+        chosen = {str(k): v for k, v in params["minimums"].items()}
+        names = list(chosen)
+        where = "params.minimums"
+        if lowered:
+            where = f"params.{setup.fields['lowered']['minimums']}"
+            value = params.get(str(setup.fields["lowered"]["minimums"]))
+            if value is None:
+                raise unset(where, f"{setup.fields['lowered']['input']}: true")
+            chosen = keyed(value, names, where, "field")
+        maximum = params["maximum"]
         for a, low in chosen.items():
             at_most(low, maximum, join(where, a))
-        return cls(whole(params.get("base_total"), "params.base_total"), maximum,
-                   whole(params.get("extra_max"), "params.extra_max"),
-                   chosen, whole(params.get("mj_per_point"), "params.mj_per_point"))
+        return cls(params["base_total"], maximum, params["extra_max"], chosen)
 
     def extra_bounds(self, after: Mapping[str, int]) -> dict[str, tuple[int, int]]:
-        """Per ability, the excess it may hold: from ``max(0, a - maximum)`` to
+        """Per field, the excess it may hold: from ``max(0, a - maximum)`` to
         ``min(extra_max, a - minimum)``."""
         return {a: (max(0, after[a] - self.maximum),
-                    min(self.extra_max, after[a] - self.minimums[a])) for a in self.abilities}
+                    min(self.extra_max, after[a] - self.minimums[a])) for a in self.names}
 
 
-def split(after: Mapping[str, int], excess: int, rules: AbilityRules
+def split(after: Mapping[str, int], excess: int, rules: Bounds
           ) -> tuple[dict[str, int], dict[str, int]] | None:
     """A split of ``after`` into base (sum ``base_total``, each within minimum..maximum) plus extra
     (sum ``excess``, each within 0..extra_max), or None when there is none.
 
-    Proof that this is exact. Write a_i for after, e_i for the extra, b_i = a_i - e_i for the base.
+    Proof that this is exact. Write a_i for the final value of field i, e_i for its extra,
+    b_i = a_i - e_i for its base, B for base_total, X for the excess, m_i and M for the base's
+    minimum and maximum, E for extra_max.
     The conditions 0 <= e_i <= E and m_i <= a_i - e_i <= M are, together, lo_i <= e_i <= hi_i with
     lo_i = max(0, a_i - M) and hi_i = min(E, a_i - m_i). Given sum(a) = B + X, the base sums to B
     exactly when the extras sum to X. So a split exists iff sum(a) = B + X, every lo_i <= hi_i, and
     some integer choice of e_i in [lo_i, hi_i] sums to X. The sums reachable are exactly the
     integers of [sum(lo), sum(hi)]: start from every e_i = lo_i and raise one e_i by 1 at a time
     until all are at hi_i; each step adds exactly 1, so every integer between is met, and nothing
-    outside the interval is possible. The loop below is that walk, raising the largest abilities
-    first, so it finds a split whenever one exists.
+    outside the interval is possible. The loop below is that walk, raising the largest fields first,
+    so it finds a split whenever one exists.
     """
     if sum(after.values()) != rules.base_total + excess:
         return None
@@ -76,16 +85,16 @@ def split(after: Mapping[str, int], excess: int, rules: AbilityRules
     missing = excess - sum(extra.values())
     if missing < 0:
         return None
-    for a in sorted(rules.abilities, key=lambda a: -after[a]):
+    for a in sorted(rules.names, key=lambda a: -after[a]):
         step = min(missing, bounds[a][1] - extra[a])
         extra[a] += step
         missing -= step
     if missing:
         return None
-    return {a: after[a] - extra[a] for a in rules.abilities}, extra
+    return {a: after[a] - extra[a] for a in rules.names}, extra
 
 
-def _violations(after: Mapping[str, int], excess: int, rules: AbilityRules) -> list[Violation]:
+def _violations(after: Mapping[str, int], excess: int, rules: Bounds) -> list[Violation]:
     """Why ``after`` has no split for an excess of ``excess``: each broken bound, by how much."""
     found = []
     total, wanted = sum(after.values()), rules.base_total + excess
@@ -96,14 +105,14 @@ def _violations(after: Mapping[str, int], excess: int, rules: AbilityRules) -> l
         found.append(Violation("total_short", "after", {"total": total, "available": wanted,
                                                         "short": wanted - total}))
     bounds = rules.extra_bounds(after)
-    for a in rules.abilities:
+    for a in rules.names:
         if after[a] < rules.minimums[a]:
             found.append(Violation("below_minimum", join("after", a), {
-                "ability": a, "value": after[a], "minimum": rules.minimums[a],
+                "field": a, "value": after[a], "minimum": rules.minimums[a],
                 "short": rules.minimums[a] - after[a]}))
         elif after[a] > rules.maximum + rules.extra_max:
             found.append(Violation("above_maximum", join("after", a), {
-                "ability": a, "value": after[a], "limit": rules.maximum + rules.extra_max,
+                "field": a, "value": after[a], "limit": rules.maximum + rules.extra_max,
                 "maximum": rules.maximum, "extra_max": rules.extra_max,
                 "over": after[a] - rules.maximum - rules.extra_max}))
     if found:
@@ -111,9 +120,9 @@ def _violations(after: Mapping[str, int], excess: int, rules: AbilityRules) -> l
     needed = sum(lo for lo, _ in bounds.values())
     capacity = sum(hi for _, hi in bounds.values())
     if needed > excess:
-        above = [a for a in rules.abilities if bounds[a][0] > 0]
+        above = [a for a in rules.names if bounds[a][0] > 0]
         found.append(Violation("excess_too_small", "after", {
-            "abilities": above, "maximum": rules.maximum, "needed": needed, "excess": excess,
+            "fields": above, "maximum": rules.maximum, "needed": needed, "excess": excess,
             "over": needed - excess}))
     elif capacity < excess:
         found.append(Violation("excess_unplaceable", "after", {
@@ -122,12 +131,12 @@ def _violations(after: Mapping[str, int], excess: int, rules: AbilityRules) -> l
     return found
 
 
-def nearest_legal(after: Mapping[str, int], excess: int, rules: AbilityRules
+def nearest_legal(after: Mapping[str, int], excess: int, rules: Bounds
                   ) -> dict[str, int] | None:
-    """The legal final allocation closest to ``after`` (fewest points moved, then fewest abilities
-    changed, then the first in ability order), by exact search; None when none exists or the
-    search space exceeds ``MAX_REBUILD_CANDIDATES``."""
-    names = rules.abilities
+    """The legal final allocation closest to ``after`` (fewest points moved, then fewest fields
+    changed, then the first in field order), by exact search; None when none exists or the
+    search space exceeds ``MAX_SPLIT_CANDIDATES``."""
+    names = rules.names
     total = rules.base_total + excess
     if not names:
         return None
@@ -135,7 +144,7 @@ def nearest_legal(after: Mapping[str, int], excess: int, rules: AbilityRules
     size = 1
     for r in ranges:
         size *= max(1, len(r))
-    if size > MAX_REBUILD_CANDIDATES:
+    if size > MAX_SPLIT_CANDIDATES:
         return None
     last = names[-1]
     best: tuple[tuple[int, int], dict[str, int]] | None = None
@@ -155,7 +164,7 @@ def nearest_legal(after: Mapping[str, int], excess: int, rules: AbilityRules
 
 def moves(after: Mapping[str, int], target: Mapping[str, int], names: tuple[str, ...]
           ) -> list[Line]:
-    """How to go from ``after`` to ``target``: points moved between abilities, added, removed."""
+    """How to go from ``after`` to ``target``: points moved between fields, added, removed."""
     give = [[a, after[a] - target[a]] for a in names if after[a] > target[a]]
     take = [[a, target[a] - after[a]] for a in names if target[a] > after[a]]
     lines = []
@@ -166,38 +175,32 @@ def moves(after: Mapping[str, int], target: Mapping[str, int], names: tuple[str,
             side[0][1] -= amount
             if not side[0][1]:
                 side.pop(0)
-    lines += [Line("remove", {"amount": k, "ability": a}) for a, k in give]
-    lines += [Line("add", {"amount": k, "ability": a}) for a, k in take]
+    lines += [Line("remove", {"amount": k, "field": a}) for a, k in give]
+    lines += [Line("add", {"amount": k, "field": a}) for a, k in take]
     return lines
 
 
-def check_abilities(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outcome:
-    """Check an R17 plan: ``{before, after, to_skills, to_money, gm_permits_conversion, immature,
-    from_skills}`` against the rule's parameters."""
-    immature = flag(plan.get("immature", False), "immature")
-    rules = AbilityRules.from_params(params, immature)
-    names = rules.abilities
-    before = keyed(plan.get("before"), names, "before", "ability")
-    after = keyed(plan.get("after"), names, "after", "ability")
-    to_skills = whole(plan.get("to_skills", 0), "to_skills")
-    to_money = whole(plan.get("to_money", 0), "to_money")
-    from_skills = whole(plan.get("from_skills", 0), "from_skills")
-    permitted = flag(plan.get("gm_permits_conversion", False), "gm_permits_conversion")
+def check(plan: Mapping[str, Any], setup: Setup) -> Outcome:
+    """Check a plan ``{before, after, <gained>, <permission>, <lowered input>, <conversions>...}``
+    (the bracketed names from ``setup.fields``) against the rule's parameters."""
+    lowered_input = str((setup.fields.get("lowered") or {}).get("input", ""))
+    lowered = flag(plan.get(lowered_input, False), lowered_input) if lowered_input else False
+    rules = Bounds.from_setup(setup, lowered)
+    names = rules.names
+    before = keyed(plan.get("before"), names, "before", "field")
+    after = keyed(plan.get("after"), names, "after", "field")
+    gained_field = setup.field("gained")
+    gained = whole(plan.get(gained_field, 0), gained_field)
 
-    points = sum(before.values()) + from_skills
+    points = sum(before.values()) + gained
     excess = max(0, points - rules.base_total)
-    converted = to_skills + to_money
+    conversion = exchange(plan, setup, excess)
     found: list[Violation] = []
     if points < rules.base_total:
         found.append(Violation("points_short", "before", {
             "points": points, "base_total": rules.base_total, "short": rules.base_total - points}))
-    if not permitted:
-        found += [Violation("conversion_not_permitted", where, {"amount": amount})
-                  for where, amount in (("to_skills", to_skills), ("to_money", to_money)) if amount]
-    if converted > excess:
-        found.append(Violation("conversion_over_excess", "to_skills" if to_skills else "to_money", {
-            "converted": converted, "excess": excess, "over": converted - excess}))
-    granted = min(converted, excess) if permitted else 0
+    found += conversion.violations
+    granted, converted = conversion.granted, conversion.converted
     placed = excess - granted
     enough = points >= rules.base_total
     if enough:
@@ -225,7 +228,5 @@ def check_abilities(plan: Mapping[str, Any], params: Mapping[str, Any]) -> Outco
             report.append(Line("convert_less", {"amount": fewer, "converted": granted - fewer}))
     values = {"points": points, "excess": excess, "converted": converted, "placed": placed,
               "base": halves[0] if halves else None, "extra": halves[1] if halves else None,
-              "skill_acquisitions": min(to_skills, granted),
-              "money_mj": (granted - min(to_skills, granted)) * rules.mj_per_point,
-              "proposal": proposal}
+              **conversion.outputs, "proposal": proposal}
     return Outcome(values, tuple(found), tuple(report))

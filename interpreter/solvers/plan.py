@@ -1,5 +1,5 @@
-"""What every rebuild check returns (values, violations of named constraints, report lines) and the
-input readers that turn bad plan data into coded, located errors (MPR800-829)."""
+"""What every solver returns (values, violations of named constraints, report lines) and the input
+readers that turn bad plan data into coded, located errors (MPR800-829)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_REBUILD_ENTRIES
+from rules_dsl.limits import MAX_PLAN_ENTRIES
 
 UNKNOWN_NAME = define(
     "MPR800", "unknown {what_en} {name!r}; expected one of: {options}{hint}",
@@ -36,10 +36,10 @@ NOT_FLAG = define(
     "MPR807", "expected true or false, got {value!r}",
     "true か false を指定してください（{value!r} が与えられました）")
 PARAM_UNSET = define(
-    "MPR808", "this parameter has no value in the ruleset; the GM must set it "
-    "(from the rulebook) to check a plan with {option}",
+    "MPR808", "this parameter has no value in the ruleset; set it (in a variant or with --param) "
+    "to check a plan with {option}",
     "このパラメータはルールセットで値が設定されていません。{option} の計画を確認するには、"
-    "GMが（ルールブックに従って）値を設定してください")
+    "バリアントか --param で値を設定してください")
 TOO_MANY = define(
     "MPR809", "{count} entries; at most {limit} are accepted in one plan",
     "{count} 件あります。1つの計画で指定できるのは {limit} 件までです")
@@ -50,12 +50,11 @@ TOO_HIGH = define(
     "MPR823", "{value} is above the highest allowed value {maximum}",
     "{value} は上限 {maximum} を上回っています")
 LINKED_FIELD = define(
-    "MPR812", "{name} is filled in by the whole-character plan from the other parts; "
-    "leave it out",
-    "{name} はキャラクター全体の計画でほかの項目から自動的に設定されます。指定しないでください")
+    "MPR812", "{name} is filled in by this plan from its other parts; leave it out",
+    "{name} はこの計画でほかの部分から自動的に設定されます。指定しないでください")
 
-WHAT = {"ability": ("ability", "能力値"), "rank": ("rank", "ランク"), "field": ("field", "項目"),
-        "phase": ("phase", "購入の段階"), "purse": ("purse", "支払い元")}
+WHAT = {"field": ("field", "項目"), "value": ("value", "値")}
+"""The nouns an error may use for what is unknown or missing: a field of a record, or a value."""
 
 
 @dataclass(frozen=True)
@@ -80,11 +79,13 @@ class Line:
 
 @dataclass(frozen=True)
 class Outcome:
-    """A checked plan: its computed values, every violation found, and the report lines."""
+    """A checked plan: its computed values, every violation found, and the report lines;
+    ``details`` are values a composite plan may link to that are not part of the result."""
 
     values: Mapping[str, Any]
     violations: tuple[Violation, ...] = ()
     report: tuple[Line, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def legal(self) -> bool:
@@ -92,7 +93,7 @@ class Outcome:
 
 
 def join(path: str, key: str | int) -> str:
-    """``after`` + ``body`` -> ``after.body``; ``after`` + 2 -> ``after[2]``."""
+    """``after`` + ``x`` -> ``after.x``; ``after`` + 2 -> ``after[2]``."""
     if isinstance(key, int):
         return f"{path}[{key}]"
     return f"{path}.{key}" if path else key
@@ -114,7 +115,7 @@ def whole(value: Any, path: str) -> int:
 
 
 def at_least(value: Any, minimum: int, path: str) -> int:
-    """A whole number of ``minimum`` or more (a spell tier counts from the first tier)."""
+    """A whole number of ``minimum`` or more (a level counting from the first level)."""
     number = whole(value, path)
     if number < minimum:
         raise _fail(TOO_LOW, path, value=number, minimum=minimum)
@@ -158,8 +159,8 @@ def sequence(value: Any, path: str) -> Sequence[Any]:
         raise _absent(path)
     if not isinstance(value, (list, tuple)):
         raise _fail(NOT_LIST, path, got=type(value).__name__)
-    if len(value) > MAX_REBUILD_ENTRIES:
-        raise _fail(TOO_MANY, path, count=len(value), limit=MAX_REBUILD_ENTRIES)
+    if len(value) > MAX_PLAN_ENTRIES:
+        raise _fail(TOO_MANY, path, count=len(value), limit=MAX_PLAN_ENTRIES)
     return value
 
 
@@ -194,22 +195,22 @@ def keyed(value: Any, keys: Sequence[str], path: str, what: str) -> dict[str, in
     return {key: whole(field_of(record, key, path, what), join(path, key)) for key in keys}
 
 
-def unique(records: Sequence[Mapping[str, Any]], path: str) -> None:
-    """Refuse two records of a list with the same ``name``."""
+def unique(records: Sequence[Mapping[str, Any]], path: str, key: str = "name") -> None:
+    """Refuse two records of a list with the same ``name`` (written under ``key`` in the plan)."""
     seen: dict[str, str] = {}
     for i, record in enumerate(records):
         here = join(path, i)
         label = record["name"]
         if label in seen:
-            raise _fail(DUPLICATE, join(here, "name"), name=label, first=seen[label])
+            raise _fail(DUPLICATE, join(here, key), name=label, first=seen[label])
         seen[label] = here
 
 
 def linked(path: str, key: str) -> MprError:
-    """A field of a part that the whole-character plan sets itself."""
+    """A field of a part that the composite plan sets itself."""
     return _fail(LINKED_FIELD, path, name=key)
 
 
 def unset(path: str, option: str) -> MprError:
-    """A parameter the bundled ruleset leaves to the GM, needed by ``option`` of the plan."""
+    """A parameter the ruleset leaves unset (null), needed by ``option`` of the plan."""
     return _fail(PARAM_UNSET, path, option=option)

@@ -1,0 +1,72 @@
+"""``mprules export bcdice RULE_ID`` and ``mprules export ccfolia``: a roll table as a BCDice
+original table, the ruleset's checks as a CCFOLIA chat palette (``interpreter.export``)."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+
+CANNOT_WRITE = define(
+    "MPR915", "cannot write {file}: {reason}", "{file} に書き込めません: {reason}", exit_code=EXIT_STATE)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    from . import common
+
+    parser = subparsers.add_parser(
+        "export", help="write a roll table for BCDice or a chat palette for CCFOLIA",
+        description="Write what a GM pastes into an online table: a roll table rule as a BCDice "
+                    "original table (bcdice), or the ruleset's checks as a CCFOLIA chat palette "
+                    "(ccfolia), with abilities filled from a characters file.")
+    sub = parser.add_subparsers(dest="export_format", metavar="FORMAT", parser_class=type(parser))
+    sub.required = True
+
+    def add(name: str, help_text: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--ruleset", metavar="DIR", help="ruleset directory (default: the bundled one)")
+        p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
+        common(p, formats=("text",))
+        p.set_defaults(handler=handle)
+        return p
+
+    p = add("bcdice", "a roll table rule as a BCDice original table")
+    p.add_argument("rule", metavar="RULE_ID", help="the id of a roll table rule")
+    p = add("ccfolia", "the ruleset's checks as a CCFOLIA chat palette")
+    p.add_argument("--characters", metavar="CHARS_YAML",
+                   help="characters file (chars.yaml) whose abilities fill the palette")
+    p.add_argument("--character", metavar="ID", help="write only this character's palette")
+    p.add_argument("--var", action="append", metavar="NAME=YAML", default=[],
+                   help="an input or variable (YAML value); dotted names build mappings")
+
+
+def handle(args: argparse.Namespace) -> int:
+    from ..export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
+    from ..ruleset import load_ruleset
+    from ._expr import parse_vars
+
+    ruleset = load_ruleset(args.ruleset, lang=args.lang)
+    if args.export_format == "bcdice":
+        text = bcdice_table(ruleset, args.rule, args.lang)
+    else:
+        characters = load_characters(args.characters) if args.characters else None
+        if args.character is not None:
+            chosen = [c for c in characters or [] if c.id == args.character]
+            if not chosen:
+                raise MprError(NO_SUCH_CHARACTER, Location(path="--character"),
+                               character=args.character, file=args.characters or "-",
+                               known=", ".join(c.id for c in characters or []) or "-")
+            characters = chosen
+        text, notes = ccfolia_palette(ruleset, characters, parse_vars(args.var), args.lang)
+        for note in notes:
+            print(("省いた判定: " if args.lang == "ja" else "left out: ") + note, file=sys.stderr)
+    if args.output is None:
+        sys.stdout.write(text)
+        return EXIT_OK
+    try:
+        with open(args.output, "w", encoding="utf-8") as stream:
+            stream.write(text)
+    except OSError as error:
+        raise MprError(CANNOT_WRITE, Location(file=args.output), file=args.output,
+                       reason=error.strerror or str(error)) from None
+    return EXIT_OK

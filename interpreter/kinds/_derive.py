@@ -1,0 +1,13 @@
+"""Running another rule of the ruleset from inside a rule, to use its value: the inputs are
+checked against that rule's own ``inputs`` schema first, and the run is traced as a nested step."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def run_rule(ctx: Any, rule_id: str, inputs: dict[str, Any]) -> Any:
+    """The value of rule ``rule_id`` run on ``inputs`` (an input error names that rule)."""
+    from ..inputs import check_inputs
+
+    check_inputs(ctx.ruleset.rule(rule_id), inputs, lang=ctx.lang)
+    return ctx.run(rule_id, inputs)
