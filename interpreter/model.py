@@ -89,6 +89,8 @@ class Ruleset:
     parameter_schema: dict[str, Any] = field(default_factory=dict)  # group -> its JSON Schema
     parameter_positions: dict[Path_, Any] = field(default_factory=dict)  # ("parameters", ...) -> pos
     parameter_texts: dict[Path_, str] = field(default_factory=dict)
+    campaign: dict[str, Any] = field(default_factory=dict)  # the manifest's campaign wiring
+    campaign_at: dict[str, Location] = field(default_factory=dict)  # where each wiring key is written
     content_hash: str = ""
 
     def rule(self, rule_id: str) -> Rule:

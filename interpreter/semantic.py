@@ -291,8 +291,9 @@ def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
                   skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
     from .rule_graph import check_cycles
+    from .wiring import check_wiring
 
-    findings: list[Diagnostic] = list(check_cycles(ruleset, lang))
+    findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang)]
     for rule in ruleset.rules.values():
         if rule.id in skip:
             continue

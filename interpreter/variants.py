@@ -17,6 +17,7 @@ from .variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of
 
 MANIFEST = "ruleset.yaml"
 PARAMETERS = "@parameters"  # the first element of the address of a ruleset-wide parameter
+CAMPAIGN = "@campaign"  # the first element of the address of a campaign wiring entry
 
 EXTENDS_CYCLE = define(
     "MPR409", "extends forms a cycle: {chain}", "extends が循環しています: {chain}")
@@ -68,8 +69,8 @@ class Write:
 
 def field_name(address: tuple) -> str:
     """An address as a user reads it: ``procurement.check params.time_dice_cap``."""
-    if address[0] == PARAMETERS:
-        return "parameters." + ".".join(map(str, address[1:]))
+    if address[0] in (PARAMETERS, CAMPAIGN):
+        return address[0][1:] + "." + ".".join(map(str, address[1:]))
     return " ".join([address[0], ".".join(map(str, address[1:]))]).strip()
 
 
@@ -260,7 +261,7 @@ class Merge:
         return True
 
     def apply_manifest(self, layer: Any) -> None:
-        """A layer's ``parameters``, ``overrides``, ``adopt`` and ``not_adopted``."""
+        """A layer's ``parameters``, ``campaign``, ``overrides``, ``adopt`` and ``not_adopted``."""
         manifest = layer.manifest
         if isinstance(manifest.get("parameter_schema"), dict):
             self.ruleset.parameter_schema.update(copy.deepcopy(manifest["parameter_schema"]))
@@ -268,6 +269,9 @@ class Merge:
         if isinstance(manifest.get("parameters"), dict):
             self._parameters(self.ruleset.parameters, manifest["parameters"], ("parameters",), layer)
             self._keep_positions(layer, "parameters")
+        if isinstance(manifest.get("campaign"), dict):
+            self._parameters(self.ruleset.campaign, manifest["campaign"], ("campaign",), layer,
+                             CAMPAIGN, self.ruleset.campaign_at)
         overrides = manifest.get("overrides")
         if isinstance(overrides, dict):
             for rule_id, override in overrides.items():
@@ -291,16 +295,20 @@ class Merge:
         ruleset.parameter_texts.update(
             {k: v for k, v in getattr(layer, "texts", {}).items() if k[:1] == (field_,)})
 
-    def _parameters(self, into: dict, values: dict, path: tuple, layer: Any) -> None:
-        """Ruleset-wide parameters merge by group: a mapping merges key by key, anything else replaces."""
+    def _parameters(self, into: dict, values: dict, path: tuple, layer: Any,
+                    prefix: str = PARAMETERS, where: dict[str, Location] | None = None) -> None:
+        """Ruleset-wide parameters (and the campaign wiring) merge by group: a mapping merges key
+        by key, anything else replaces; ``where`` records the location of each value written."""
         for key, value in values.items():
             here = path + (key,)
             if isinstance(value, dict) and isinstance(into.get(key), dict):
-                self._parameters(into[key], value, here, layer)
+                self._parameters(into[key], value, here, layer, prefix, where)
                 continue
             loc = loc_of(layer.positions, here, layer.manifest_file)
-            if self.write((PARAMETERS,) + here[1:], layer.id, value, loc):
+            if self.write((prefix,) + here[1:], layer.id, value, loc):
                 into[key] = copy.deepcopy(value)
+                if where is not None:
+                    where[".".join(map(str, here[1:]))] = loc
 
     def _named(self, rule_id: Any, path: tuple, layer: Any) -> Rule | None:
         rule = self.ruleset.rules.get(str(rule_id))

@@ -36,10 +36,10 @@ REST = _documents("rest.yaml")
 
 
 def verdict(tier: str, plan_input: dict, lang: str = "en", **overrides) -> dict:
-    params = {**BRIEFING[f"briefing.{tier}"]["params"], **overrides}
-    return package.check_plan(plan_input, allowance=params["allowance"], options=params["options"],
-                              enemy_symmetry=params["enemy_symmetry"], rule_id=f"briefing.{tier}",
-                              lang=lang)
+    doc = BRIEFING[f"briefing.{tier}"]
+    params = {**doc["params"], **overrides}
+    filled = engine._fill_defaults(doc["inputs"], plan_input)
+    return package.check_plan(filled, params, doc["plan"], f"briefing.{tier}", lang)
 
 
 def uses(n: int, option: str = "o1") -> list[str]:
@@ -108,6 +108,19 @@ PLANS = [
      False, {}, True, [("MPR702", "enemy_plan.boss[0]")]),
     ("no list: option names are not checked", "instant", {"plan": {"a": ["anything"]}}, {}, True,
      {"a": (1, 1)}, False, []),
+    # how uses count, and an allowance written as an expression
+    ("per option: each option once", "instant", {"plan": {"a": ["o1", "o2"]}},
+     {"counting": "per_option"}, True, {"a": (2, 1)}, False, []),
+    ("per option: one option twice", "instant", {"plan": {"a": ["o1", "o2", "o1"]}},
+     {"counting": "per_option"}, False, {"a": (3, 1)}, False, [("MPR701", "plan.a[2]")]),
+    ("allowance 2 + the PCs listed", "tense", {"pcs": ["a", "b", "c"], "plan": {"a": uses(5)}},
+     {"allowance": "2 + len(pcs)"}, True, {"a": (5, 5), "b": (0, 5), "c": (0, 5)}, False, []),
+    ("allowance 2 + the PCs of the plan", "tense", {"plan": {"a": uses(5), "b": uses(1)}},
+     {"allowance": "2 + len(pcs)"}, False, {"a": (5, 4), "b": (1, 4)}, False,
+     [("MPR701", "plan.a[4]")]),
+    ("an expression allowance is shared by aware enemies", "tense",
+     {"enemies_aware": True, "pcs": ["a"], "plan": {}, "enemy_plan": {"boss": uses(4)}},
+     {"allowance": "2 + len(pcs)"}, False, {"a": (0, 3)}, True, [("MPR704", "enemy_plan.boss[3]")]),
 ]
 
 
@@ -128,8 +141,12 @@ BAD_PLANS = [
     ("unknown enemy", "instant", {"enemies_aware": True, "enemies": ["boss"], "plan": {},
                                   "enemy_plan": {"imp": uses(1)}}, {}, "MPR705", "enemy_plan.imp"),
     ("negative allowance", "tense", {"plan": {}}, {"allowance": -1}, "MPR706", "briefing.tense.allowance"),
-    ("allowance not a number", "tense", {"plan": {}}, {"allowance": "six"}, "MPR706",
+    ("allowance not a number", "tense", {"plan": {}}, {"allowance": [6]}, "MPR706",
      "briefing.tense.allowance"),
+    ("allowance an expression giving a fraction", "tense", {"plan": {}}, {"allowance": "7 / 2"},
+     "MPR706", "briefing.tense.allowance"),
+    ("counting unknown", "tense", {"plan": {}}, {"counting": "each"}, "MPR776",
+     "briefing.tense.counting"),
     ("allowance true", "tense", {"plan": {}}, {"allowance": True}, "MPR706", "briefing.tense.allowance"),
     ("plan not a mapping", "tense", {"plan": ["a"]}, {}, "MPR707", "plan"),
     ("uses not a list", "tense", {"plan": {"a": "o1"}}, {}, "MPR707", "plan.a"),
@@ -178,7 +195,8 @@ RESTS = [
 def test_rest_outcome(name, rule_id, effects, expected) -> None:
     params = REST[rule_id]["params"]
     chosen = params["effects"] if effects is None else effects
-    assert package.rest_outcome(params["duration_minutes"], chosen, rule_id) == expected
+    assert package.outcome({"duration_minutes": params["duration_minutes"], "effects": chosen},
+                           REST[rule_id]["effect_types"], rule_id) == expected
 
 
 @pytest.mark.parametrize("minutes,effects,code", [
@@ -190,7 +208,8 @@ def test_rest_outcome(name, rule_id, effects, expected) -> None:
 ])
 def test_bad_rest_is_a_coded_error(minutes, effects, code) -> None:
     with pytest.raises(MprError) as caught:
-        package.rest_outcome(minutes, effects, "rest.short")
+        package.outcome({"duration_minutes": minutes, "effects": effects},
+                        REST["rest.short"]["effect_types"], "rest.short")
     assert caught.value.code == code
 
 
@@ -210,7 +229,8 @@ def _rule(rule_id: str, doc: dict, **params) -> Rule:
     ("rest.long", {"duration_minutes": "8h"}, [("MPR707", "error")]),
     ("briefing.ample", {"options": ["o1", 7]}, [("MPR707", "error")]),
     ("briefing.ample", {"options": "o1"}, [("MPR707", "error")]),
-    ("briefing.ample", {"options": ["o1"], "enemy_symmetry": "yes"}, [("MPR707", "error")]),
+    ("briefing.ample", {"options": ["o1"], "counting": "each"}, [("MPR776", "error")]),
+    ("briefing.tense", {"options": ["o1"], "allowance": "2 + len(pcs)"}, []),
 ])
 def test_semantic_check(rule_id, params, findings) -> None:
     doc = (BRIEFING | REST)[rule_id]

@@ -18,6 +18,7 @@ from interpreter.kinds.combat_action import area_distance
 from interpreter.model import Rule
 from interpreter.resources import bundled_ruleset
 from interpreter.ruleset import load_ruleset as _load_ruleset
+from rules_dsl import compile_expression
 from rules_dsl.errors import MprError
 
 
@@ -177,8 +178,13 @@ def test_bad_battle_is_a_coded_error(name, state, user, code, path) -> None:
 
 def hold_back(target_hp, damage, declared, **overrides) -> dict:
     params = {**HOLD_BACK["params"], **overrides}
-    return combat_action.resolve_damage(target_hp, damage, declared, hp_floor=params["hp_floor"],
-                                        action_cost=params["action_cost"])
+    effects = [combat_action.DamageEffect(
+        e["effect"], e["param"],
+        compile_expression(str(params[e["param"]])) if e["effect"] == "damage" else params[e["param"]])
+        for e in HOLD_BACK["effects"]]
+    return combat_action.resolve_damage(target_hp, damage, declared, effects=effects,
+                                        action_cost=params["action_cost"], declared_by="hold_back",
+                                        rule_id="combat.hold_back", env={"params": params})
 
 
 @pytest.mark.parametrize("target_hp,damage,declared,hp_after", [
@@ -201,6 +207,40 @@ def test_hold_back_floor_is_a_parameter() -> None:
     assert hold_back(5, 9, True, hp_floor=1)["hp_after"] == 1
 
 
+# (target HP, damage, declared, parameter overrides, HP after): the damage formula and the floor
+DAMAGE_RULES = [
+    (20, 9, True, {"declared_damage": "floor(damage / 2)", "hp_floor": None}, 16),
+    (3, 9, True, {"declared_damage": "floor(damage / 2)", "hp_floor": None}, -1),
+    (3, 9, False, {"declared_damage": "floor(damage / 2)", "hp_floor": None}, -6),
+    (3, 9, True, {"declared_damage": "ceil(damage / 2)", "hp_floor": 0}, 0),
+    (10, 9, True, {"declared_damage": "max(damage - 3, 0)"}, 4),
+    (5, 12, True, {"hp_floor": None}, -7),
+]
+
+
+@pytest.mark.parametrize("target_hp,damage,declared,overrides,hp_after", DAMAGE_RULES)
+def test_damage_formula_and_floor_are_data(target_hp, damage, declared, overrides, hp_after) -> None:
+    assert hold_back(target_hp, damage, declared, **overrides)["hp_after"] == hp_after
+
+
+def test_a_formula_giving_a_fraction_is_a_coded_error() -> None:
+    with pytest.raises(MprError) as caught:
+        hold_back(5, 3, True, declared_damage="damage / 2")
+    assert caught.value.code == "MPR777"
+
+
+@pytest.mark.parametrize("steps,step,legal", [
+    (["damage_calculation"], "damage_calculation", True),
+    (["damage_calculation"], "attack_check", False),
+    (["attack_check", "damage_calculation"], "attack_check", True),
+    (["attack_check", "damage_calculation"], "damage_calculation", True),
+    ("damage_calculation", "damage_calculation", True),
+])
+def test_declaration_timings_are_a_list(steps, step, legal) -> None:
+    result = cover(battle(LINE, "rear", "rear", step=step), declared_before=steps)
+    assert result["legal"] is legal
+
+
 @pytest.mark.parametrize("target_hp,damage,declared,code,path", [
     (5, -1, True, "MPR725", "damage"),
     (5, -1, False, "MPR725", "damage"),
@@ -219,6 +259,8 @@ def test_bad_damage_is_a_coded_error(target_hp, damage, declared, code, path) ->
     ("combat.cover", "damage_calculation", []),
     ("combat.hold_back", "attack_check", []),
     ("combat.cover", "damage_roll", ["MPR729"]),
+    ("combat.cover", ["attack_check", "damage_roll"], ["MPR729"]),
+    ("combat.cover", ["attack_check", "damage_calculation"], []),
 ])
 def test_semantic_check(rule_id, declared_before, codes) -> None:
     doc = DOCS[rule_id]

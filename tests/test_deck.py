@@ -134,11 +134,11 @@ def test_same_seed_same_shuffle_and_a_different_seed_differs():
 # -- circulation ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("hours, minimum, circulated, reason", [
-    (8, 1, True, None), (1, 1, True, None), (0.5, 1, False, "short_sleep"),
-    (0, 1, False, "short_sleep"), (3, 4, False, "short_sleep"), (4, 4, True, None),
+    (8, 1, True, None), (1, 1, True, None), (0.5, 1, False, "short"),
+    (0, 1, False, "short"), (3, 4, False, "short"), (4, 4, True, None),
 ])
 def test_sleep_threshold(hours, minimum, circulated, reason):
-    result = circ.sleep(state({"pc": ["SA", "JK1"]}), SPEC, "pc", hours, minimum, SeededDice(0))
+    result = circ.after_minimum(state({"pc": ["SA", "JK1"]}), SPEC, "pc", hours, minimum, SeededDice(0))
     assert (result.circulated, result.reason) == (circulated, reason)
     assert len(result.state.held("pc")) == 2
     if circulated:
@@ -148,14 +148,14 @@ def test_sleep_threshold(hours, minimum, circulated, reason):
 
 def test_sleep_refuses_negative_hours():
     with pytest.raises(MprError) as error:
-        circ.sleep(state({"pc": ["SA"]}), SPEC, "pc", -1, 1, SeededDice(0))
+        circ.after_minimum(state({"pc": ["SA"]}), SPEC, "pc", -1, 1, SeededDice(0))
     assert error.value.code == "MPR610"
 
 
 def test_discard_first_then_draw_lets_a_card_come_back():
     """With one card in the deck and two to draw, the just-discarded cards are reshuffled in."""
     start = DeckState(("JK1",), (), (("pc", ("SA", "S2")), ("npc", ("S3",))))
-    result = circ.sleep(start, SMALL, "pc", 8, 1, ScriptedDice([1, 1]))
+    result = circ.after_minimum(start, SMALL, "pc", 8, 1, ScriptedDice([1, 1]))
     assert result.reshuffles == 1
     assert Counter(result.state.held("pc")) + Counter(result.state.deck) + Counter(result.state.discard) \
         == Counter(["SA", "S2", "JK1"])
@@ -168,14 +168,14 @@ def test_discard_first_then_draw_lets_a_card_come_back():
 ])
 def test_dawn(redraw_to, holders_after):
     start = state({"pc": ["HA"], "bat": ["H2", "H3"]})
-    result = circ.dawn(start, SPEC, [("bat", "pc")], redraw_to, SeededDice(0))
+    result = circ.all_holders(start, SPEC, [("bat", "pc")], redraw_to, SeededDice(0))
     assert {h: list(c) for h, c in result.state.holders} == holders_after
     assert result.state.discard == ("H2", "H3")
 
 
 def test_dawn_discards_every_item_before_drawing():
     start = DeckState((), ("S3",), (("pc", ()), ("a", ("SA",)), ("b", ("S2",)), ("c", ("JK1",))))
-    result = circ.dawn(start, SMALL, [("a", "pc"), ("b", "pc"), ("c", "pc")], "holder", SeededDice(4))
+    result = circ.all_holders(start, SMALL, [("a", "pc"), ("b", "pc"), ("c", "pc")], "holder", SeededDice(4))
     assert sorted(result.state.discard + result.state.deck + sum((c for _, c in result.state.holders), ())) \
         == sorted(SMALL.composition)
     assert all(len(result.state.held(h)) == 1 for h in "abc")
@@ -202,17 +202,17 @@ def test_special(kwargs, out, code):
     start = state({"pc": ["SA", "HK", "D5"]})
     if code:
         with pytest.raises(MprError) as error:
-            circ.special(start, SPEC, "pc", ScriptedDice([2]), **kwargs)
+            circ.ordered(start, SPEC, "pc", ScriptedDice([2]), **kwargs)
         assert error.value.code == code
         return
-    result = circ.special(start, SPEC, "pc", ScriptedDice([2]), **kwargs)
+    result = circ.ordered(start, SPEC, "pc", ScriptedDice([2]), **kwargs)
     assert (result.changes[0].out if result.changes else ()) == out
     assert len(result.state.held("pc")) == 3
 
 
 def test_special_selection_must_be_allowed():
     with pytest.raises(MprError) as error:
-        circ.special(state({"pc": ["SA"]}), SPEC, "pc", SeededDice(0), count=1, selection="player",
+        circ.ordered(state({"pc": ["SA"]}), SPEC, "pc", SeededDice(0), count=1, selection="player",
                      cards=["SA"], allowed=["gm"])
     assert error.value.code == "MPR611"
 
@@ -232,12 +232,12 @@ def test_circulation_keeps_the_multiset_and_the_counts(sizes, seed, ops):
     for op, index in ops:
         holder = f"h{index % len(sizes)}"
         if op == "sleep":
-            current = circ.sleep(current, SPEC, holder, 8, 1, dice).state
+            current = circ.after_minimum(current, SPEC, holder, 8, 1, dice).state
         elif op == "dawn":
-            current = circ.dawn(current, SPEC, [(h, h) for h in counts], "holder", dice).state
+            current = circ.all_holders(current, SPEC, [(h, h) for h in counts], "holder", dice).state
         else:
             held = len(current.held(holder))
-            current = circ.special(current, SPEC, holder, dice, count=min(index, held)).state
+            current = circ.ordered(current, SPEC, holder, dice, count=min(index, held)).state
         assert not any(invariant_problems(current, SPEC))
         assert {h: len(c) for h, c in current.holders} == counts
 

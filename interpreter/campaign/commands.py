@@ -10,9 +10,10 @@ from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from ..engine import NOT_ADOPTED
-from ..kinds.circulation import special
+from ..kinds.circulation import ordered
 from ..kinds.deck import DeckSpec, fresh_state
-from ..kinds.package import checked_allowance, option_ids
+from ..kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
+from ..wiring import require, wired
 from .characters import deal, load_roster, restore
 from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
 from .state import Pin, State
@@ -20,7 +21,7 @@ from .files import shown_path
 from .names import resolve
 from .store import Store
 from .timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
-                       next_dawn, pass_time, rule_params)
+                       next_dawn, pass_time, rule_params, wired_rule)
 
 UNKNOWN_PC = define(
     "MPR630", "no character {pc!r} in this campaign{hint} (characters: {known})",
@@ -46,6 +47,13 @@ UNKNOWN_OPTION = define(
 OVER_ALLOWANCE = define(
     "MPR661", "{pc} has already used {used} of {allowed} in this briefing ({rule}): refused",
     "{pc} はこのブリーフィング（{rule}）で既に {allowed} 回中 {used} 回使っています: 行えません")
+NOT_A_PLAN = define(
+    "MPR666", "{rule} has no plan section: it cannot record uses",
+    "{rule} には plan の項目がないため、使用回数を記録できません")
+NO_SUCH_EFFECT_SLOT = define(
+    "MPR667", "{rule}: effect {effect} runs nothing in a campaign (its type has no `runs`)",
+    "{rule}: 効果 {effect} はキャンペーンで何も実行しません（効果の種類に runs がありません）",
+    severity="info")
 OPTIONS_UNLISTED = define(
     "MPR662", "{rule} lists no options (GM data): the use is counted, its name not checked",
     "{rule} には選択肢が記載されていません（GMのデータ）: 回数は数えますが、名前は照合しません",
@@ -60,7 +68,10 @@ REPIN_SAME = define(
     "ルールセットは変わっていません: 固定し直す必要はありません", severity="info")
 
 Body = Callable[[Outcome, SeededDice], dict[str, Any]]
-SPECIAL_RULE = "circulation.special"
+# The manifest's campaign wiring: the slot of each rule a command runs.
+DECK, SPECIAL, RESTS, BRIEFINGS = "deck", "special", "rests", "briefings"
+FLAGS = {"all": "--all", "count": "--count", "cards": "--cards", "selection": "--select",
+         "hours": "--hours"}  # the command-line flag of each input a lower layer names
 
 
 def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, body: Body, *,
@@ -118,7 +129,17 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
 
 
 def _spec(pin: Pin) -> DeckSpec:
-    return DeckSpec.from_params(pin.rules["cards.deck"]["params"])
+    deck = require(pin.rules, wired(pin.campaign, DECK, pin.manifest), DECK, pin.manifest)
+    return DeckSpec.from_params(pin.rules[deck]["params"])
+
+
+def _flagged(error: MprError) -> MprError:
+    """The error located at the command-line flags of the inputs its path names."""
+    if error.loc is not None and error.loc.path and error.loc.file is None:
+        parts = error.loc.path.split("/")
+        if all(part in FLAGS for part in parts):
+            error.loc = Location(path="/".join(FLAGS[part] for part in parts))
+    return error
 
 
 def show_state(state: State) -> dict[str, Any]:
@@ -169,7 +190,10 @@ def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         who = _require_pc(out.state, pc)
         check_hours(hours, "--hours")
-        apply_sleep(out, who, hours, dice)
+        try:
+            apply_sleep(out, who, hours, dice)
+        except MprError as error:
+            raise _flagged(error) from None
         return {"pc": who, "hours": hours}
     return _run(store, "sleep", {"pc": pc, "hours": hours}, seed, body)
 
@@ -192,30 +216,38 @@ def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str,
 
 
 def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
-    """R4: advance the clock by the package's duration and apply its effects (sleep -> R1 for
-    every character), in time order with the dawns crossed."""
+    """R4: advance the clock by the wired package's duration and apply its effects (an effect
+    whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
-        rule_id = _package(out.state, "rest", tier)
-        params = out.state.pin.rules[rule_id]["params"]
+        rule_id = _package(out.state, "rest", RESTS, tier)
+        rule = out.state.pin.rules[rule_id]
+        params = rule["params"]
         minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
-        sleeps = [(pc.id, check_hours(effect.get("hours", 0), f"{rule_id}.effects.hours"))
-                  for effect in params.get("effects") or [] if effect.get("effect") == "sleep"
-                  for pc in out.state.characters]
-        pass_time(out, minutes, dice, sleeps)
+        types = rule.get("effect_types") or {}
+        runs = []
+        for effect in params.get("effects") or []:
+            kind = types.get(effect.get("effect")) or {}
+            if not kind.get("runs"):
+                out.note(NO_SUCH_EFFECT_SLOT, rule=rule_id, effect=effect.get("effect"))
+                continue
+            amount = check_hours(effect.get(kind["amount"], 0), f"{rule_id}.effects.{kind['amount']}")
+            runs += [(kind["runs"], pc.id, amount) for pc in out.state.characters]
+        pass_time(out, minutes, dice, runs)
         return {"rule": rule_id, "minutes": minutes}
     return _run(store, "rest", {"tier": tier}, seed, body)
 
 
-def _package(state: State, package: str, tier: str) -> str:
-    known = {rid: r for rid, r in state.pin.rules.items()
-             if r.get("kind") == "Package" and (r.get("package") == package or rid.startswith(package + "."))}
-    rule_id = tier if tier in known else f"{package}.{tier}"
-    if rule_id not in known:
-        names = [rid.split(".", 1)[-1] for rid in known]
-        raise MprError(UNKNOWN_TIER, Location(path="TIER"), package=package, tier=tier,
+def _package(state: State, command: str, slot: str, tier: str) -> str:
+    """The rule the wiring's ``slot`` gives the tier ``tier`` (its name, or its rule id)."""
+    tiers = wired(state.pin.campaign, slot, state.pin.manifest)
+    rule_id = tiers.get(tier) or (tier if tier in tiers.values() else None)
+    if rule_id is None:
+        names = list(tiers)
+        raise MprError(UNKNOWN_TIER, Location(path="TIER"), package=command, tier=tier,
                        hint=did_you_mean(tier, names), known=", ".join(names) or "-")
-    if not known[rule_id].get("adopted", True):
-        raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(known[rule_id], rule_id))
+    rule = state.pin.rules[require(state.pin.rules, rule_id, f"{slot}.{tier}", state.pin.manifest)]
+    if not rule.get("adopted", True):
+        raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(rule, rule_id))
     return rule_id
 
 
@@ -232,15 +264,19 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
 
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         who = _require_holder(out.state, holder)
-        params = rule_params(out.state, SPECIAL_RULE)
+        rule_id = wired_rule(out.state, SPECIAL)
+        params = rule_params(out.state, rule_id)
         if params is None:
-            rule = out.state.pin.rules.get(SPECIAL_RULE, {})
-            raise MprError(NOT_ADOPTED, Location(path=SPECIAL_RULE), rule=SPECIAL_RULE,
-                           title=_title(rule, SPECIAL_RULE))
+            rule = out.state.pin.rules.get(rule_id, {})
+            raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(rule, rule_id))
         state = out.state
-        result = special(state.cards, state.deck_spec(), who, dice, take_all=take_all,
-                         count=count, selection=selection, cards=cards,
-                         allowed=params.get("selection", ["random", "player", "gm"]))
+        try:
+            result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,
+                             count=count, selection=selection, cards=cards,
+                             allowed=params.get("selection", ["random", "player", "gm"]),
+                             rule_id=rule_id)
+        except MprError as error:
+            raise _flagged(error) from None
         if result.reason == "no_cards":
             out.note(NO_CARDS, holder=who)
         elif result.reason == "none_chosen":
@@ -253,24 +289,34 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
 
 def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
           seed: int | None = None) -> dict[str, Any]:
-    """R5: record one use of an option by a PC in the current briefing; refuse the one past the
-    tier's allowance. A new briefing starts with ``new``, or when the tier changes."""
+    """R5: record one use of an option by a character in the current briefing (the package the
+    wiring gives the tier, as its first side) and refuse the use past the tier's allowance. A new
+    briefing starts with ``new``, or when the tier changes."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         state = out.state
-        rule_id = _package(state, "briefing", tier)
+        rule_id = _package(state, "briefing", BRIEFINGS, tier)
         who = _require_pc(state, pc)
-        params = state.pin.rules[rule_id]["params"]
+        rule = state.pin.rules[rule_id]
+        params = rule["params"]
+        if not (rule.get("plan") or {}).get("sides"):
+            raise MprError(NOT_A_PLAN, Location(path="TIER"), rule=rule_id)
         options = option_ids(params.get("options") or [])
         if options and option not in options:
             raise MprError(UNKNOWN_OPTION, Location(path="OPTION"), option=option, rule=rule_id,
                            hint=did_you_mean(option, options), known=", ".join(options))
         if not options:
             out.note(OPTIONS_UNLISTED, rule=rule_id)
-        allowed = checked_allowance(params.get("allowance"), rule_id)
         number = state.briefing
         if new or number == 0 or state.briefing_tier != rule_id:
             number += 1
-        used = sum(1 for b, _, p, _ in state.briefing_uses if b == number and p == who)
+        uses: dict[str, list[str]] = {c.id: [] for c in state.characters}
+        for b, _, by, chosen in state.briefing_uses:
+            if b == number:
+                uses.setdefault(by, []).append(chosen)
+        side = Side.of(rule["plan"]["sides"][0])
+        env = {side.plan: uses, "params": params, **({side.members: list(uses)} if side.members else {})}
+        allowed = allowance_of(params.get("allowance"), env, rule_id)
+        used = uses_counted(uses.setdefault(who, []), counting_of(params.get("counting"), rule_id), option)
         if allowed is not None and used >= allowed:
             raise MprError(OVER_ALLOWANCE, Location(path="PC"), pc=who, used=used, allowed=allowed,
                            rule=rule_id)
@@ -294,7 +340,7 @@ def repin(store: Store) -> dict[str, Any]:
         if before != after:
             detail = f"{len(before.composition)} -> {len(after.composition)} cards, on_empty " \
                      f"{before.on_empty} -> {after.on_empty}"
-            raise MprError(REPIN_DECK_CHANGED, Location(path="cards.deck"), detail=detail)
+            raise MprError(REPIN_DECK_CHANGED, Location(path=f"campaign.{DECK}"), detail=detail)
         out.state = out.state.evolve(pin=new, dawn_minutes=dawn_of(new))
         out.note(REPINNED, path=new.path or "(bundled)", old=old.content_hash[:12],
                  new=new.content_hash[:12])

@@ -17,6 +17,8 @@ from ..kinds.deck import DeckState, invariant_problems
 from .files import NOT_SQLITE
 from .state import Entry, Holder, Pin, State
 
+WIRING_KEY = "@wiring"  # in the pin's parameters column: the manifest's campaign wiring and its file
+
 SCHEMA_QUERY = "SELECT type, name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite_%' ORDER BY type, name"
 
 
@@ -104,9 +106,14 @@ def _read(c: sqlite3.Connection, path: str) -> State:
     if len(rows) != 1 or len(campaign) != 1:
         raise damaged(path, "no campaign data")
     row = rows[0]
+    adopt, overrides, rules, parameters = (parse_json(v, path, f"ruleset.{n}") for v, n in
+                                           zip(row[2:], ("adopt", "param_overrides", "rules", "parameters")))
+    wiring = parameters.pop(WIRING_KEY, {}) if isinstance(parameters, dict) else {}
+    if not isinstance(wiring, dict) or not isinstance(wiring.get("campaign", {}), dict):
+        raise damaged(path, "the campaign wiring is not a mapping")
     pin = Pin(text(row[0], path, "ruleset.path"), text(row[1], path, "ruleset.content_hash"),
-              *(parse_json(v, path, f"ruleset.{n}") for v, n in
-                zip(row[2:], ("adopt", "param_overrides", "rules", "parameters"))))
+              adopt, overrides, rules, parameters, wiring.get("campaign", {}),
+              str(wiring.get("manifest", "")))
     clock, dawn, briefing, tier = campaign[0]
     characters = tuple(Holder(text(i, path, "a character id"),
                               parse_json(d, path, f"the data of character {i}"))

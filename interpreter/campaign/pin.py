@@ -13,6 +13,7 @@ from rules_dsl.errors import Location, MprError, define
 
 from ..kinds.deck import DeckSpec
 from .files import utf8_path
+from ..wiring import require, resolved, wired, wired_ids
 from .state import Pin
 
 RULESET_CHANGED = define(
@@ -27,9 +28,6 @@ RULESET_UNUSABLE = define(
               "Fix it, or re-pin with `mprules campaign repin {file}` once it loads",
     "このキャンペーンのルールセット（{path}）を読み込めません: {detail}。何も変更していません。"
     "修正するか、読み込めるようになってから `mprules campaign repin {file}` で固定し直してください")
-NO_DECK = define(
-    "MPR633", "ruleset {ruleset} has no deck rule cards.deck (kind Deck): a campaign needs one",
-    "ルールセット {ruleset} に山札のルール cards.deck（種別 Deck）がありません。キャンペーンには必要です")
 BAD_TIME = define(
     "MPR639", "{field} must be a time of day HH:MM (00:00-23:59), not {value!r}",
     "{field} には時刻 HH:MM（00:00〜23:59）を指定してください（指定値: {value!r}）")
@@ -62,16 +60,19 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
     path = utf8_path(os.path.abspath(path), "ruleset") if path else None  # the same one from anywhere
     ruleset = load(path or "", adopt, param_overrides)
+    wiring = resolved(ruleset)
+    manifest = str(Path(ruleset.root) / "ruleset.yaml") if ruleset.manifest else ruleset.root
+    deck_id = wired(wiring, "deck", manifest)
+    needed = wired_ids(wiring)
     rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
                        "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
-                       "deck": rule.doc.get("deck"), "package": rule.doc.get("package")}
-             for rule in ruleset.rules.values() if rule.kind in CAMPAIGN_KINDS}
-    deck = rules.get("cards.deck")
-    if deck is None or deck["kind"] != "Deck":
-        raise MprError(NO_DECK, Location(path=path or "--ruleset"), ruleset=ruleset.id)
-    DeckSpec.from_params(deck["params"], Location(path="cards.deck.params"))
+                       "deck": rule.doc.get("deck"), "threshold": rule.doc.get("threshold"), "plan": copy.deepcopy(rule.doc.get("plan")),
+                       "effect_types": copy.deepcopy(rule.doc.get("effect_types"))}
+             for rule in ruleset.rules.values() if rule.kind in CAMPAIGN_KINDS or rule.id in needed}
+    require(rules, deck_id, "deck", manifest)
+    DeckSpec.from_params(rules[deck_id]["params"], Location(path=f"{deck_id}.params"))
     return Pin(path or "", ruleset.content_hash, adopt, param_overrides, rules,
-               dict(ruleset.parameters))
+               dict(ruleset.parameters), wiring, manifest)
 
 
 def _fingerprint(path: str) -> tuple:

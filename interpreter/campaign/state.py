@@ -10,8 +10,9 @@ from ..kinds.deck import DeckSpec, DeckState
 
 @dataclass(frozen=True)
 class Pin:
-    """The ruleset a campaign uses: where it is, its content hash, the caller's switches, and the
-    parameters of the rules the campaign needs (``rules[id] = {kind, adopted, params, doc}``)."""
+    """The ruleset a campaign uses: where it is, its content hash, the caller's switches, the
+    parameters of the rules the campaign needs (``rules[id] = {kind, adopted, params, doc}``), and
+    the manifest's campaign wiring (``campaign``) with the file that declares it (``manifest``)."""
 
     path: str
     content_hash: str
@@ -19,6 +20,8 @@ class Pin:
     param_overrides: dict[str, dict]
     rules: dict[str, dict]
     parameters: dict[str, Any]
+    campaign: dict[str, Any] = field(default_factory=dict)
+    manifest: str = ""
 
 
 @dataclass(frozen=True)
@@ -45,7 +48,7 @@ class State:
     briefing_uses: tuple[tuple[int, str, str, str], ...] = ()
 
     def deck_spec(self) -> DeckSpec:
-        deck = self.pin.rules.get("cards.deck") or {}
+        deck = self.pin.rules.get(self.pin.campaign.get("deck", "")) or {}
         return DeckSpec.from_params(deck.get("params") or {})
 
     def dump(self) -> dict[str, Any]:

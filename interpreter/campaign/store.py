@@ -18,7 +18,7 @@ from . import files
 from .files import (APPLICATION_ID, EXISTS, MISSING, NOT_SQLITE, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite_error as _sqlite_error)
-from .integrity import check_schema, read_entry, read_state
+from .integrity import WIRING_KEY, check_schema, read_entry, read_state
 from .state import Entry, Holder, Pin, State
 
 __all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
@@ -58,6 +58,7 @@ CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, command TEXT NOT NU
 """),
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
+
 
 
 class Store:
@@ -208,7 +209,9 @@ class Store:
         p = state.pin
         c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)",
                   (p.path, p.content_hash, *(_json(v) for v in
-                                             (p.adopt, p.param_overrides, p.rules, p.parameters))))
+                                             (p.adopt, p.param_overrides, p.rules,
+                                              {**p.parameters, WIRING_KEY: {"campaign": p.campaign,
+                                                                            "manifest": p.manifest}}))))
         c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)",
                   (state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier))
         c.executemany("INSERT INTO characters VALUES (?, ?, ?)",

@@ -1,5 +1,6 @@
-"""Time passing in a campaign: a clock advance with the dawns it crosses (R2) and the sleeps a rest
-declares (R1), applied in time order to the cards; and the notes that explain each step."""
+"""Time passing in a campaign: a clock advance with the dawns it crosses and the sleeps a package
+declares, each running the circulation the manifest wires to it, in time order; and the notes
+that explain each step."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,7 +10,8 @@ from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
 
-from ..kinds.circulation import NEGATIVE_HOURS, Circulated, dawn, sleep
+from ..kinds.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
+from ..wiring import require, wired
 from .pin import clock_text, dawn_of, dawns_between
 from .state import State
 
@@ -28,8 +30,8 @@ RESHUFFLED = define(
     "MPR654", "the deck ran out: the discard pile was shuffled into a new deck ({times}x)",
     "山札が尽きたため、捨て札をシャッフルして新しい山札にしました（{times} 回）", severity="info")
 NO_ITEM_CARDS = define(
-    "MPR655", "no item holds cards at dawn: nothing to circulate",
-    "夜明けの時点でカードを保持しているアイテムはありません: 循環するカードはありません", severity="info")
+    "MPR655", "no holder that {rule} renews holds cards: nothing to circulate",
+    "{rule} が循環させる保持者はカードを保持していません: 循環するカードはありません", severity="info")
 NONE_CHOSEN = define(
     "MPR656", "no card of {holder} was chosen (--count 0): nothing to circulate",
     "{holder} の札は1枚も選ばれていません（--count 0）: 循環するカードはありません", severity="info")
@@ -46,8 +48,8 @@ TOO_MANY_MOVES = define(
     "{field}: {minutes} 分で夜明けを {dawns} 回迎え、カードを持つアイテムが {items} 個あるため、1回のコマンドで"
     "{limit} 回を超える循環になります。何も変更していません。もっと短い時間ずつ進めてください")
 
-SLEEP_RULE = "circulation.sleep"
-DAWN_RULE = "circulation.dawn"
+SLEEP = "sleep"  # the wiring slots this module runs (see the manifest's campaign section)
+DAWN = "dawn"
 
 
 @dataclass
@@ -66,6 +68,12 @@ class Outcome:
         self.changes.extend(c.to_json() for c in result.changes)
         if result.reshuffles:
             self.note(RESHUFFLED, times=result.reshuffles)
+
+
+def wired_rule(state: State, slot: str) -> str:
+    """The id of the rule the campaign's wiring gives ``slot`` (a coded error when it gives none)."""
+    return require(state.pin.rules, wired(state.pin.campaign, slot, state.pin.manifest), slot,
+                   state.pin.manifest)
 
 
 def rule_params(state: State, rule_id: str) -> dict[str, Any] | None:
@@ -91,61 +99,74 @@ def check_hours(value: Any, field: str) -> Any:
     return value
 
 
-def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource) -> None:
-    """R1 for one character, or a note saying why no cards change."""
-    params = rule_params(out.state, SLEEP_RULE)
+def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource, slot: str = SLEEP) -> None:
+    """The circulation wired to ``slot`` for one character after ``hours``, or a note saying why
+    no cards change."""
+    rule_id = wired_rule(out.state, slot)
+    params = rule_params(out.state, rule_id)
     if params is None:
-        out.note(NOT_ADOPTED_NOTE, rule=SLEEP_RULE)
+        out.note(NOT_ADOPTED_NOTE, rule=rule_id)
         return
-    minimum = params.get("min_sleep_hours", 1)
+    minimum = _minimum(out.state, rule_id)
     state = out.state
-    result = sleep(state.cards, state.deck_spec(), holder, hours, minimum, dice)
-    if result.reason == "short_sleep":
-        out.note(SHORT_SLEEP, holder=holder, hours=hours, min=minimum, rule=SLEEP_RULE)
+    result = after_minimum(state.cards, state.deck_spec(), holder, hours, minimum, dice)
+    if result.reason == "short":
+        out.note(SHORT_SLEEP, holder=holder, hours=hours, min=minimum, rule=rule_id)
     elif result.reason == "no_cards":
         out.note(NO_CARDS, holder=holder)
     out.absorb(result)
 
 
 def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
-    """R2 at minute ``at``: every item's cards, or a note saying why no cards change."""
+    """The wired dawn circulation at minute ``at``: the cards of every holder it renews, or a
+    note saying why no cards change."""
+    rule_id = wired_rule(out.state, DAWN)
     day, time = clock_text(at).split(" ")[1:]
-    out.note(DAWN_PASSED, day=int(day), time=time, rule=DAWN_RULE)
-    params = rule_params(out.state, DAWN_RULE)
+    out.note(DAWN_PASSED, day=int(day), time=time, rule=rule_id)
+    params = rule_params(out.state, rule_id)
     if params is None:
-        out.note(NOT_ADOPTED_NOTE, rule=DAWN_RULE)
+        out.note(NOT_ADOPTED_NOTE, rule=rule_id)
         return
     state = out.state
     items = [(item.id, item.owner or item.id) for item in state.items]
-    result = dawn(state.cards, state.deck_spec(), items, params.get("redraw_to", "holder"), dice)
+    holders = renewed_holders(params.get("renews", ["items"]), [c.id for c in state.characters], items)
+    result = all_holders(state.cards, state.deck_spec(), holders, params.get("redraw_to", "holder"),
+                         dice)
     if result.reason == "no_cards":
-        out.note(NO_ITEM_CARDS)
+        out.note(NO_ITEM_CARDS, rule=rule_id)
     out.absorb(result)
 
 
 def pass_time(out: Outcome, minutes: int, dice: DiceSource,
-              sleeps: list[tuple[str, Any]] = ()) -> None:
-    """Advance the clock by ``minutes``: each dawn crossed (R2) and each sleep (R1, at the moment
-    it reaches the minimum length, from the start) happen in time order, a dawn first on a tie."""
+              runs: list[tuple[str, str, Any]] = ()) -> None:
+    """Advance the clock by ``minutes``: each dawn crossed and each ``(slot, holder, hours)`` run
+    a package declares (at the moment its hours reach the circulation's minimum, from the start)
+    happen in time order, a dawn first on a tie."""
     start = out.state.clock_minutes
     end = start + minutes
     events: list[tuple[int, int, str, Any]] = [
-        (t, 0, "dawn", None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
+        (t, 0, DAWN, None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
     holding = sum(1 for item in out.state.items if out.state.cards.held(item.id))
-    if len(events) * holding + len(sleeps) > MAX_CARD_MOVES:  # bounds time and journal size
+    if len(events) * holding + len(runs) > MAX_CARD_MOVES:  # bounds time and journal size
         raise MprError(TOO_MANY_MOVES, Location(path="--minutes"), field="--minutes", minutes=minutes,
                        dawns=len(events), items=holding, limit=MAX_CARD_MOVES)
-    params = rule_params(out.state, SLEEP_RULE) or {}
-    minimum = params.get("min_sleep_hours", 1)
-    for order, (holder, hours) in enumerate(sleeps):
+    for order, (slot, holder, hours) in enumerate(runs):
+        minimum = _minimum(out.state, wired_rule(out.state, slot))
         at = start + min(minutes, int(minimum * 60)) if hours >= minimum else end
-        events.append((at, 1 + order, "sleep", (holder, hours)))
-    for at, _, what, detail in sorted(events, key=lambda e: (e[0], e[1])):
-        if what == "dawn":
+        events.append((at, 1 + order, slot, (holder, hours)))
+    for at, _, slot, detail in sorted(events, key=lambda e: (e[0], e[1])):
+        if detail is None:
             apply_dawn(out, at, dice)
         else:
-            apply_sleep(out, detail[0], detail[1], dice)
+            apply_sleep(out, detail[0], detail[1], dice, slot)
     out.state = out.state.evolve(clock_minutes=end)
+
+
+def _minimum(state: State, rule_id: str) -> Any:
+    """The minimum amount of the pinned threshold circulation ``rule_id``."""
+    rule = state.pin.rules[rule_id]
+    threshold = rule.get("threshold") or {}
+    return rule["params"].get(threshold.get("minimum", ""), 1)
 
 
 def next_dawn(state: State) -> int:

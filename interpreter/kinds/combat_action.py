@@ -1,15 +1,19 @@
-"""Combat actions (kind ``CombatAction``): an action declared just before a step of an attack, with
-a range in areas, a cost and effects on a battle state, all from YAML (R6 cover, R7 holding back).
-"""
+"""Combat actions (kind ``CombatAction``): an action declared just before one of the steps of an
+attack its document lists, with a range in areas, a cost and effects, all from YAML: on a battle
+state (``take_attack`` redirects the attack to the user, ``set_state`` changes the user's acted
+state), or on one attack's damage (``damage`` replaces it by a formula, ``hp_floor`` keeps HP
+from going below a floor)."""
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
+from ..expression_names import compiled
 from . import Kind
 from ._reasons import EXPECTED, reason, text
 
@@ -32,6 +36,15 @@ NEGATIVE_DAMAGE = define(
 WRONG_STEP = define(
     "MPR726", "{action} is declared just before {expected}, but the attack is at {step}",
     "{action} は「{expected}」の直前に宣言するものですが、攻撃は「{step}」の段階です")
+BAD_DAMAGE_VALUE = define(
+    "MPR777", "{rule}: the damage formula {formula} gives {value!r}, not a whole number of 0 or more",
+    "{rule}: ダメージの式 {formula} の値 {value!r} は 0 以上の整数ではありません")
+BAD_FLOOR = define(
+    "MPR778", "{rule}: {param} must be a whole number or null (no floor); got {value!r}",
+    "{rule}: {param} は整数か null（下限なし）でなければなりません（値: {value!r}）")
+EFFECT_PARAM_MISSING = define(
+    "MPR779", "{rule}: effect {effect} reads parameter {param!r}, which the rule does not have{hint}",
+    "{rule}: 効果 {effect} が参照するパラメータ {param!r} はこのルールにありません{hint}")
 OUT_OF_RANGE = define(
     "MPR727", "{where[en]}; {action} reaches {range} area(s)",
     "{where[ja]}。{action} は {range}エリア以内のキャラクターにしか使えません")
@@ -41,6 +54,7 @@ SELF_TARGET = define(
 UNDECLARED_STEP = define(
     "MPR729", "{rule}: declared_before names {step!r}, which is not one of its steps ({known})",
     "{rule}: declared_before の {step!r} は、定義されたステップ（{known}）にありません")
+SEPARATOR = {"en": " or ", "ja": "」か「"}
 
 UNSTATED = {"en": "no effect of the rule applies to the user's state: it is left unchanged; the GM decides",
             "ja": "使用者のこの状態に当てはまる効果がルールにないため、状態は変更していません。GMが判断してください"}
@@ -186,25 +200,33 @@ def state_effects(effects: list[Mapping[str, Any]], before: Mapping[str, Any]) -
     return [e for e in effects if e.get("effect") == "set_state" and _matches(before, e.get("when"))]
 
 
-def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: str, range_areas: int,
-                      steps: list[Mapping[str, Any]], effects: list[Mapping[str, Any]],
-                      action: str = "cover", lang: str = "en") -> dict[str, Any]:
-    """Declare an action by ``user`` against the attack underway (R6 cover).
+def declared_steps(value: Any) -> list[str]:
+    """The steps an action may be declared just before: one step id, or a list of them."""
+    return [value] if isinstance(value, str) else list(value or [])
 
-    Legal when the attack is just before ``declared_before``, the attacked character is within
-    ``range_areas`` of the user and is not the user. ``take_attack`` makes the user receive the
-    attack instead of the target; each ``set_state`` effect whose ``when`` holds for the user's state
-    *before* the action sets fields of ``user_after``.
+
+def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: Any, range_areas: int,
+                      steps: list[Mapping[str, Any]], effects: list[Mapping[str, Any]],
+                      action: str, lang: str = "en") -> dict[str, Any]:
+    """Declare an action by ``user`` against the attack underway.
+
+    Legal when the attack is just before one of the ``declared_before`` steps, the attacked
+    character is within ``range_areas`` of the user and is not the user. ``take_attack`` makes the
+    user receive the attack instead of the target; each ``set_state`` effect whose ``when`` holds
+    for the user's state *before* the action sets fields of ``user_after``.
     Returns ``{legal, target_after, user_after: {acted, stays_acted_next_round}, errors}``.
     """
     battle = parse_battle(state, steps)
     user = _character_id(user, "user", battle.characters, "user")
-    check_step(declared_before, steps, "declared_before")
+    timings = declared_steps(declared_before)
+    for timing in timings:
+        check_step(timing, steps, "declared_before")
     labels = {str(s["id"]): text(s, lang) or str(s["id"]) for s in steps}
     errors = []
-    if battle.step != declared_before:
+    if battle.step not in timings:
         errors.append(reason(WRONG_STEP, "attack.step", lang, action=action,
-                             expected=labels[declared_before], step=labels[battle.step]))
+                             expected=SEPARATOR[lang].join(labels[t] for t in timings),
+                             step=labels[battle.step]))
     if user == battle.target:
         errors.append(reason(SELF_TARGET, "user", lang, user=user, action=action))
     distance = battle.distance(user, battle.target)
@@ -227,11 +249,23 @@ def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: s
             "errors": errors}
 
 
-def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, hp_floor: int | None,
-                   action_cost: int, declared_by: str = "hold_back") -> dict[str, Any]:
-    """The target's HP after an attack's damage (R7). When the action was declared, this attack's
-    damage cannot bring HP below ``hp_floor`` (HP already below it stays where it is). The step it
-    is declared at (``declared_before``) is data for the trace and handout: the input has no step."""
+@dataclass(frozen=True)
+class DamageEffect:
+    """One effect on an attack's damage: ``damage`` (its value is a formula over the input) or
+    ``hp_floor`` (its value is the floor, ``None`` for none), read from the parameter ``param``."""
+
+    effect: str
+    param: str
+    value: Any
+
+
+def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, effects: list[DamageEffect],
+                   action_cost: int, declared_by: str, rule_id: str = "",
+                   env: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The target's HP after an attack's damage. When the action was declared, its effects apply
+    in order: ``damage`` replaces the damage by its formula's value (evaluated with the input and
+    ``params`` in ``env``); ``hp_floor`` keeps this attack's damage from bringing HP below the
+    floor (HP already below it stays where it is)."""
     if not _is(target_hp, int):
         raise _bad("target_hp", "integer", target_hp)
     if not _is(damage, int):
@@ -240,10 +274,45 @@ def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, hp_floor: int 
         raise MprError(NEGATIVE_DAMAGE, Location(path="damage"), value=damage)
     if not _is(declared, bool):
         raise _bad(declared_by, "boolean", declared)
+    floor = None
+    if declared:
+        for effect in effects:
+            if effect.effect == "damage":
+                damage = _whole(effect.value.evaluate({**(env or {}), "damage": damage,
+                                                       "target_hp": target_hp}),
+                                rule_id, effect.value.text)
+            elif effect.effect == "hp_floor":
+                floor = effect.value
     hp_after = target_hp - damage
-    if declared and hp_floor is not None and hp_after < hp_floor:
-        hp_after = min(target_hp, hp_floor)
+    if floor is not None and hp_after < floor:
+        hp_after = min(target_hp, floor)
     return {"hp_after": hp_after, "action_cost": action_cost}
+
+
+def _whole(value: Any, rule_id: str, formula: str) -> int:
+    if isinstance(value, Fraction) and value.denominator == 1:
+        value = int(value)
+    if not _is(value, int) or value < 0:
+        raise MprError(BAD_DAMAGE_VALUE, Location(path=f"{rule_id}.damage"), rule=rule_id,
+                       formula=formula, value=value)
+    return value
+
+
+def damage_effects(rule: Any, ctx: Any) -> list[DamageEffect]:
+    """The rule's damage effects with their parameters' values (a formula compiled)."""
+    out = []
+    for effect in rule.doc.get("effects") or []:
+        name, param = effect.get("effect"), effect.get("param")
+        if name == "damage":
+            ctx.param(rule, param)
+            out.append(DamageEffect(name, param, compiled(rule, ("params", param))))
+        elif name == "hp_floor":
+            value = ctx.param(rule, param)
+            if value is not None and not _is(value, int):
+                raise MprError(BAD_FLOOR, rule.loc("params", param), rule=rule.id, param=param,
+                               value=value)
+            out.append(DamageEffect(name, param, value))
+    return out
 
 
 def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
@@ -252,12 +321,11 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     declared_before = ctx.param(rule, "declared_before")
     effects = rule.doc.get("effects") or []
     if rule.doc.get("applies_to") == "damage":
-        floor = next((ctx.param(rule, "hp_floor") for e in effects if e.get("effect") == "hp_floor"),
-                     None)
         declared_by = rule.doc["declared_by"]
         return resolve_damage(inputs.get("target_hp"), inputs.get("damage"), inputs.get(declared_by),
-                              hp_floor=floor, action_cost=ctx.param(rule, "action_cost"),
-                              declared_by=declared_by)
+                              effects=damage_effects(rule, ctx),
+                              action_cost=ctx.param(rule, "action_cost"), declared_by=declared_by,
+                              rule_id=rule.id, env={**inputs, "params": rule.params})
     if "action_type" in rule.params:
         ctx.param(rule, "action_type")
     verdict = resolve_in_battle(inputs, user=inputs.get("user"), declared_before=declared_before,
@@ -272,13 +340,27 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
-    """Semantic findings: the declared step must be one of the action's steps."""
+    """Semantic findings: every declared step is one of the action's steps; every effect's
+    parameter exists."""
     steps = rule.params.get("steps") or []
     ids = [str(s.get("id")) for s in steps if isinstance(s, Mapping)]
-    step = rule.params.get("declared_before")
-    if step not in ids:
-        yield diagnostic(UNDECLARED_STEP, rule.loc("params", "declared_before"), lang,
-                         rule=rule.id, step=step, known=", ".join(ids))
+    value = rule.params.get("declared_before")
+    for i, step in enumerate(declared_steps(value)):
+        if step not in ids:
+            where = ("params", "declared_before") if isinstance(value, str) else ("params", "declared_before", i)
+            yield diagnostic(UNDECLARED_STEP, rule.loc(*where), lang, rule=rule.id, step=step,
+                             known=", ".join(ids))
+    for i, effect in enumerate(rule.doc.get("effects") or []):
+        param = effect.get("param") if isinstance(effect, Mapping) else None
+        if param is not None and param not in rule.params:
+            yield diagnostic(EFFECT_PARAM_MISSING, rule.loc("effects", i, "param"), lang,
+                             rule=rule.id, effect=effect.get("effect"), param=param,
+                             hint=did_you_mean(param, rule.params))
+        elif param is not None and effect.get("effect") == "hp_floor":
+            floor = rule.params[param]
+            if floor is not None and not _is(floor, int):
+                yield diagnostic(BAD_FLOOR, rule.loc("params", param), lang, rule=rule.id,
+                                 param=param, value=floor)
 
 
 KIND = Kind("CombatAction", run, check=check)

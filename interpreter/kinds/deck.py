@@ -62,7 +62,7 @@ class DeckSpec:
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any], loc: Location | None = None) -> "DeckSpec":
-        """The spec of ``cards.deck``'s params ``{suits, ranks, jokers, on_empty}``."""
+        """The spec of a Deck rule's params ``{suits, ranks, jokers, on_empty}``."""
         suits = list(params.get("suits") or [])
         ranks = list(params.get("ranks") or [])
         jokers = list(params.get("jokers") or [])
@@ -245,7 +245,7 @@ def state_value(state: DeckState) -> dict[str, Any]:
 
 
 def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
-    """``mprules run cards.deck``: apply ``operations`` (draw/discard/shuffle) to ``state``
+    """``mprules run`` of a Deck rule: apply ``operations`` (draw/discard/shuffle) to ``state``
     (default: a fresh deck in composition order) and show the result, drawn cards included."""
     spec = DeckSpec.from_params(rule.params, rule.loc("params"))
     state = DeckState.from_json(inputs.get("state") or {}, spec)

@@ -1,4 +1,4 @@
-"""Equipment with slot-gated effects (kind ``Equipment``, R8): an item may be equipped without the
+"""Equipment with slot-gated effects (kind ``Equipment``): an item may be equipped without the
 slots it needs; then only its effect groups that do not need the slots work.
 """
 from __future__ import annotations
@@ -40,7 +40,7 @@ def _effects(item: Mapping[str, Any], field: str) -> list[str]:
 
 def equip(item: Any, available_slots: Any, *, slots_field: str, groups: list[Mapping[str, Any]],
           equip_without_slots: bool, active_flag: str) -> dict[str, Any]:
-    """Equip ``item`` with ``available_slots`` free (R8).
+    """Equip ``item`` with ``available_slots`` free.
 
     ``groups`` lists the item's effect fields in order, each ``{field, needs_slots}``. With enough
     slots every group works; without them the item is still equipped (``equip_without_slots``) but

@@ -1,15 +1,21 @@
-"""Tiered packages (kind ``Package``): a rest (R4) returns what it does, its duration and effects;
-a briefing (R5) checks a preparation plan against the tier's allowance, option list and enemy symmetry.
-"""
+"""Tiered packages (kind ``Package``): a document says what a tier does. Without a ``plan`` section,
+running it returns its duration and effects (each effect of a type its ``effect_types`` declare),
+for a campaign to apply. With one, running it checks a plan of option uses, side by side, against
+the tier's allowance (an expression; ``null`` is unlimited), how uses count (``total`` or
+``per_option``), its option list and each side's right to plan; the refusals read as the
+document's ``{ja, en}`` templates."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean, render
+from rules_dsl.template import Template, compile_template
 
 from . import Kind
-from ._reasons import EXPECTED, reason
+from ._reasons import EXPECTED
 
 OPTIONS_EMPTY = define(
     "MPR700",
@@ -18,21 +24,20 @@ OPTIONS_EMPTY = define(
     "{rule}: 選択肢のリストが空です（原典に記載はなく、GMが用意するデータです）。"
     "リストが用意されるまで、計画の回数は数えますが選択肢の名前は照合しません",
     severity="info")
-PC_OVER_ALLOWANCE = define(
-    "MPR701", "PC {name} plans {used} uses, but {rule} allows {allowed} per PC",
-    "PC {name} の計画は {used} 回ですが、{rule} で行えるのはPCごとに {allowed} 回までです")
+OVER_ALLOWANCE = define(
+    "MPR701", "{side} {name} plans {used} uses, but {rule} allows {allowed}",
+    "{side} {name} の計画は {used} 回ですが、{rule} で行えるのは {allowed} 回までです")
 UNKNOWN_OPTION = define(
     "MPR702", "{option!r} is not an option of {rule}{hint}",
     "{option!r} は {rule} の選択肢にありません{hint}")
-ENEMY_NO_RIGHT = define(
-    "MPR703", "enemy {name} may not prepare: {why}",
-    "エネミー {name} は準備を行えません: {why}")
-ENEMY_OVER_ALLOWANCE = define(
-    "MPR704", "enemy {name} plans {used} uses, but {rule} allows {allowed} (the same right as a PC)",
-    "エネミー {name} の計画は {used} 回ですが、{rule} で行えるのは（PCと同様に）{allowed} 回までです")
+NO_RIGHT = define(
+    "MPR703", "{side} {name} may not plan: {why}", "{side} {name} は計画を行えません: {why}")
+MIRRORED_OVER_ALLOWANCE = define(
+    "MPR704", "{side} {name} plans {used} uses, but {rule} allows {allowed} (the same right as the first side)",
+    "{side} {name} の計画は {used} 回ですが、{rule} で行えるのは（最初の側と同様に）{allowed} 回までです")
 NOT_A_PARTICIPANT = define(
-    "MPR705", "{side[en]} {name!r} is not in the battle (known: {known})",
-    "{side[ja]} {name!r} はこのバトルにいません（参加者: {known}）")
+    "MPR705", "{side} {name!r} is not a participant (known: {known})",
+    "{side} {name!r} は参加者にいません（参加者: {known}）")
 BAD_ALLOWANCE = define(
     "MPR706",
     "{rule}: allowance must be a whole number of uses, 0 or more, or null for unlimited; got {value!r}",
@@ -41,19 +46,41 @@ BAD_PLAN = define(
     "MPR707", "{field} must be {expected[en]}; got {value!r}",
     "{field} は {expected[ja]} でなければなりません（値: {value!r}）")
 BAD_EFFECT = define(
-    "MPR708", "{rule}: effect {effect!r} is not an effect a rest can have (known: {known})",
-    "{rule}: 効果 {effect!r} は休息の効果として使えません（使える効果: {known}）")
-SLEEP_LONGER_THAN_REST = define(
-    "MPR709", "{rule}: a sleep of {hours} h does not fit in a rest of {minutes} min",
-    "{rule}: {hours} 時間の睡眠は {minutes} 分の休息に収まりません", severity="warning")
+    "MPR708", "{rule}: effect {effect!r} is not an effect this package can have (known: {known})",
+    "{rule}: 効果 {effect!r} はこのパッケージの効果として使えません（使える効果: {known}）")
+EFFECT_LONGER_THAN_PACKAGE = define(
+    "MPR709", "{rule}: effect {effect} lasts {needed} min, longer than the package's {minutes} min",
+    "{rule}: 効果 {effect} は {needed} 分かかり、パッケージの所要時間 {minutes} 分に収まりません",
+    severity="warning")
 DUPLICATE_OPTION = define(
     "MPR710", "{rule}: option {option!r} is listed twice", "{rule}: 選択肢 {option!r} が二重に記載されています")
+BAD_COUNTING = define(
+    "MPR776", "{rule}: counting must be {known}; got {value!r}",
+    "{rule}: counting には {known} のいずれかを指定してください（値: {value!r}）")
 
-REST_EFFECTS = {"sleep": "hours"}  # effect name -> its amount field (a rest's effects, R4)
-WHY_NOT_AWARE = {"en": "the enemies are not aware of the PCs", "ja": "エネミーはPCの存在に気づいていません"}
-WHY_NO_SYMMETRY = {"en": "this tier gives enemies no preparation right (enemy_symmetry is false)",
-                   "ja": "このパッケージではエネミーに準備の権利がありません（enemy_symmetry が false）"}
-SIDES = {"pc": {"en": "PC", "ja": "PC"}, "enemy": {"en": "enemy", "ja": "エネミー"}}
+COUNTINGS = ("total", "per_option")
+MESSAGE_CODES = {"over_allowance": OVER_ALLOWANCE, "mirrored_over_allowance": MIRRORED_OVER_ALLOWANCE,
+                 "unknown_option": UNKNOWN_OPTION, "no_right": NO_RIGHT}
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a plan: the input fields of its uses and members, its label, the result keys
+    it fills, the conditions of its right to plan (``may_plan``), and its message templates."""
+
+    plan: str
+    members: str | None
+    label: Mapping[str, str]
+    counts: str | None
+    flag: str | None
+    may_plan: tuple[tuple[str, Mapping[str, str]], ...]
+    messages: Mapping[str, Mapping[str, str]]
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> "Side":
+        return cls(data["plan"], data.get("members"), data.get("label") or {}, data.get("counts"),
+                   data.get("flag"), tuple((c["unless"], c["why"]) for c in data.get("may_plan") or []),
+                   data.get("messages") or {})
 
 
 def option_ids(options: list[Any]) -> list[str]:
@@ -62,18 +89,49 @@ def option_ids(options: list[Any]) -> list[str]:
 
 
 def _malformed_options(options: Any) -> list[Any]:
-    """The entries of an option list that are neither a name nor ``{id, ...}``."""
     if not isinstance(options, list):
         return [options]
     return [o for o in options
             if not isinstance(o, str) and not (isinstance(o, Mapping) and isinstance(o.get("id"), str))]
 
 
-def checked_allowance(value: Any, rule_id: str) -> int | None:
-    """The allowance per PC (``None`` is unlimited), or an error for a negative or non-integer one."""
+@lru_cache(maxsize=256)
+def _expression(text: str) -> Any:
+    from rules_dsl import compile_expression
+
+    return compile_expression(text)
+
+
+@lru_cache(maxsize=512)
+def _template(text: str) -> Template:
+    return compile_template(text)
+
+
+def allowance_of(value: Any, env: Mapping[str, Any], rule_id: str) -> int | None:
+    """The allowance: a whole number of uses, ``None`` (unlimited), or an expression evaluated in
+    ``env`` that gives one of these; anything else is ``MPR706``."""
+    if isinstance(value, str):
+        try:
+            value = _expression(value).evaluate(env)
+        except MprError as error:
+            raise error.at(Location(path=f"{rule_id}.allowance")) from None
     if value is None or (isinstance(value, int) and not isinstance(value, bool) and value >= 0):
         return value
     raise MprError(BAD_ALLOWANCE, Location(path=f"{rule_id}.allowance"), rule=rule_id, value=value)
+
+
+def counting_of(value: Any, rule_id: str) -> str:
+    if value is None:
+        return "total"
+    if value not in COUNTINGS:
+        raise MprError(BAD_COUNTING, Location(path=f"{rule_id}.counting"), rule=rule_id,
+                       known=", ".join(COUNTINGS), value=value)
+    return value
+
+
+def uses_counted(chosen: list[str], counting: str, option: str | None = None) -> int:
+    """The uses that count against the allowance: all of them, or those of ``option``."""
+    return len(chosen) if counting == "total" else chosen.count(option)
 
 
 def _names(value: Any, field: str) -> list[str] | None:
@@ -89,158 +147,206 @@ def _uses(value: Any, field: str) -> dict[str, list[str]]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise MprError(BAD_PLAN, Location(path=field), field=field,
-                       expected=EXPECTED["uses"], value=value)
-    uses: dict[str, list[str]] = {}
-    for name, chosen in value.items():
-        uses[str(name)] = _names(chosen if chosen is not None else [], f"{field}.{name}") or []
-    return uses
+        raise MprError(BAD_PLAN, Location(path=field), field=field, expected=EXPECTED["uses"], value=value)
+    return {str(name): _names(chosen if chosen is not None else [], f"{field}.{name}") or []
+            for name, chosen in value.items()}
 
 
-def _require_known(uses: dict[str, list[str]], known: list[str] | None, side: str,
-                   field: str) -> None:
-    if known is None:
-        return
-    participants = set(known)
-    for name in uses:
-        if name not in participants:
-            raise MprError(NOT_A_PARTICIPANT, Location(path=f"{field}.{name}"),
-                           side=SIDES[side], name=name, known=", ".join(known) or "-")
+def _text(label: Mapping[str, str], lang: str) -> str:
+    return str(label.get(lang) or label.get("en") or label.get("ja") or "")
 
 
-def _check_side(uses: dict[str, list[str]], *, side: str, field: str, rule_id: str,
-                allowance: int | None, options: list[str], lang: str) -> list[dict[str, str]]:
+def _reason(side: Side, key: str, path: str, lang: str, args: dict[str, Any]) -> dict[str, str]:
+    """One ``{code, message, path}`` of a verdict, in the side's template when it has one."""
+    code = MESSAGE_CODES[key]
+    template = side.messages.get(key)
+    text = template.get(lang) if isinstance(template, Mapping) else None
+    message = _template(text).render(args, lang) if text else render(code, args, lang)
+    return {"code": code, "message": message, "path": path}
+
+
+def _breaches(side: Side, uses: dict[str, list[str]], *, key: str, allowance: int | None,
+              counting: str, options: list[str], rule_id: str, lang: str) -> list[dict[str, str]]:
     reasons = []
-    over = PC_OVER_ALLOWANCE if side == "pc" else ENEMY_OVER_ALLOWANCE
     listed = set(options)
+    label = _text(side.label, lang)
     for name, chosen in uses.items():
         if options:
             for i, option in enumerate(chosen):
                 if option not in listed:
-                    reasons.append(reason(UNKNOWN_OPTION, f"{field}.{name}[{i}]", lang,
-                                          option=option, rule=rule_id,
-                                          hint=did_you_mean(option, options)))
-        if allowance is not None and len(chosen) > allowance:
-            reasons.append(reason(over, f"{field}.{name}[{allowance}]", lang, name=name,
-                                  used=len(chosen), allowed=allowance, rule=rule_id))
+                    reasons.append(_reason(side, "unknown_option", f"{side.plan}.{name}[{i}]", lang, {
+                        "option": option, "rule": rule_id, "side": label, "name": name,
+                        "hint": did_you_mean(option, options).render(lang)}))
+        if allowance is None:
+            continue
+        groups = [None] if counting == "total" else list(dict.fromkeys(chosen))
+        for option in groups:
+            at = [i for i, o in enumerate(chosen) if option is None or o == option]
+            if len(at) > allowance:
+                reasons.append(_reason(side, key, f"{side.plan}.{name}[{at[allowance]}]", lang, {
+                    "side": label, "name": name, "used": len(at), "allowed": allowance,
+                    "rule": rule_id, "option": option}))
     return reasons
 
 
-def check_plan(plan_input: Mapping[str, Any], *, allowance: int | None, options: list[Any],
-               enemy_symmetry: bool, rule_id: str = "briefing", lang: str = "en") -> dict[str, Any]:
-    """Check a briefing plan (R5) against one tier.
+def check_plan(plan_input: Mapping[str, Any], params: Mapping[str, Any], plan: Mapping[str, Any],
+               rule_id: str, lang: str = "en") -> dict[str, Any]:
+    """Check a plan against one tier: ``plan`` is the document's ``plan`` section, ``params`` the
+    tier's effective parameters. The value is ``{legal, <counts key>: {member: {used, allowed}},
+    <flag key>: bool, errors}``; a plan that breaks the tier is ``legal: false`` with one coded
+    reason per breach."""
+    sides = [Side.of(s) for s in plan["sides"]]
+    uses = {side.plan: _uses(plan_input.get(side.plan), side.plan) for side in sides}
+    env: dict[str, Any] = {**plan_input, "params": dict(params)}
+    members: dict[str, list[str]] = {}
+    for side in sides:
+        listed = _names(plan_input.get(side.members), side.members) if side.members else None
+        if listed is not None:
+            for name in uses[side.plan]:
+                if name not in listed:
+                    raise MprError(NOT_A_PARTICIPANT, Location(path=f"{side.plan}.{name}"),
+                                   side=_text(side.label, lang), name=name,
+                                   known=", ".join(listed) or "-")
+        members[side.plan] = list(dict.fromkeys([*(listed or []), *uses[side.plan]]))
+        if side.members:
+            env[side.members] = members[side.plan]
+    allowance = allowance_of(params.get("allowance"), env, rule_id)
+    counting = counting_of(params.get("counting"), rule_id)
+    options = option_ids(params.get("options") or [])
+    value: dict[str, Any] = {"legal": True}
+    errors: list[dict[str, str]] = []
+    for side in sides:
+        why = next((w for condition, w in side.may_plan if not _holds(condition, env)), None)
+        if side.counts:
+            value[side.counts] = {m: {"used": len(uses[side.plan].get(m, [])), "allowed": allowance}
+                                  for m in members[side.plan]}
+        if side.flag:
+            value[side.flag] = why is None
+        if why is None:
+            key = "mirrored_over_allowance" if side.may_plan else "over_allowance"
+            errors += _breaches(side, uses[side.plan], key=key, allowance=allowance,
+                                counting=counting, options=options, rule_id=rule_id, lang=lang)
+        else:
+            errors += [_reason(side, "no_right", f"{side.plan}.{name}", lang, {
+                "side": _text(side.label, lang), "name": name, "why": _text(why, lang),
+                "rule": rule_id}) for name, chosen in uses[side.plan].items() if chosen]
+    value["legal"] = not errors
+    value["errors"] = errors
+    return value
 
-    ``plan_input`` is ``{enemies_aware, plan: {pc: [option...]}, enemy_plan?, pcs?, enemies?}``;
-    ``pcs``/``enemies`` (optional) name the participants, and a plan naming anyone else is an error.
-    Returns ``{legal, per_pc: {pc: {used, allowed}}, enemy_allowed, errors}``: a plan that breaks
-    the tier's rules is ``legal: false`` with one coded reason per breach.
-    """
-    allowance = checked_allowance(allowance, rule_id)
-    aware = plan_input.get("enemies_aware", False)
-    if not isinstance(aware, bool):
-        raise MprError(BAD_PLAN, Location(path="enemies_aware"), field="enemies_aware",
-                       expected=EXPECTED["boolean"], value=aware)
-    pcs = _names(plan_input.get("pcs"), "pcs")
-    enemies = _names(plan_input.get("enemies"), "enemies")
-    plan = _uses(plan_input.get("plan"), "plan")
-    enemy_plan = _uses(plan_input.get("enemy_plan"), "enemy_plan")
-    _require_known(plan, pcs, "pc", "plan")
-    _require_known(enemy_plan, enemies, "enemy", "enemy_plan")
-    ids = option_ids(options)
 
-    errors = _check_side(plan, side="pc", field="plan", rule_id=rule_id, allowance=allowance,
-                         options=ids, lang=lang)
-    enemy_allowed = bool(enemy_symmetry) and aware
-    if enemy_allowed:
-        errors += _check_side(enemy_plan, side="enemy", field="enemy_plan", rule_id=rule_id,
-                              allowance=allowance, options=ids, lang=lang)
-    else:
-        why = WHY_NO_SYMMETRY if not enemy_symmetry else WHY_NOT_AWARE
-        errors += [reason(ENEMY_NO_RIGHT, f"enemy_plan.{name}", lang, name=name, why=why[lang])
-                   for name, chosen in enemy_plan.items() if chosen]
-
-    per_pc = {pc: {"used": len(plan.get(pc, [])), "allowed": allowance}
-              for pc in dict.fromkeys([*(pcs or []), *plan])}
-    return {"legal": not errors, "per_pc": per_pc, "enemy_allowed": enemy_allowed,
-            "errors": errors}
+def _holds(condition: str, env: Mapping[str, Any]) -> bool:
+    """The value of a ``may_plan`` condition, which must be true or false."""
+    value = _expression(condition).evaluate(env)
+    if not isinstance(value, bool):
+        raise MprError(BAD_PLAN, Location(path=condition), field=condition,
+                       expected=EXPECTED["boolean"], value=value)
+    return value
 
 
-def rest_outcome(duration_minutes: Any, effects: Any, rule_id: str = "rest") -> dict[str, Any]:
-    """What a rest (R4) does: its duration and its effects (the campaign applies them)."""
-    if not isinstance(duration_minutes, int) or isinstance(duration_minutes, bool) or duration_minutes < 0:
+def outcome(params: Mapping[str, Any], effect_types: Mapping[str, Any] | None,
+            rule_id: str) -> dict[str, Any]:
+    """What a tier without a plan does: its duration and its effects, each of a declared type
+    with its amount (the campaign applies them)."""
+    minutes = params.get("duration_minutes")
+    if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0:
         raise MprError(BAD_PLAN, Location(path=f"{rule_id}.duration_minutes"),
-                       field=f"{rule_id}.duration_minutes", expected=EXPECTED["minutes"],
-                       value=duration_minutes)
+                       field=f"{rule_id}.duration_minutes", expected=EXPECTED["minutes"], value=minutes)
+    effects = params.get("effects")
     if not isinstance(effects, list):
         raise MprError(BAD_PLAN, Location(path=f"{rule_id}.effects"), field=f"{rule_id}.effects",
                        expected=EXPECTED["effects"], value=effects)
-    outcome = []
+    types = effect_types or {}
+    done = []
     for i, item in enumerate(effects):
+        where = f"{rule_id}.effects[{i}]"
         if not isinstance(item, Mapping):
-            raise MprError(BAD_PLAN, Location(path=f"{rule_id}.effects[{i}]"),
-                           field=f"{rule_id}.effects[{i}]", expected=EXPECTED["effect"],
+            raise MprError(BAD_PLAN, Location(path=where), field=where, expected=EXPECTED["effect"],
                            value=item)
         name = item.get("effect")
-        if name not in REST_EFFECTS:
-            raise MprError(BAD_EFFECT, Location(path=f"{rule_id}.effects[{i}]"), rule=rule_id,
-                           effect=name, known=", ".join(REST_EFFECTS))
-        amount_field = REST_EFFECTS[name]
-        amount = item.get(amount_field)
+        if name not in types:
+            raise MprError(BAD_EFFECT, Location(path=where), rule=rule_id, effect=name,
+                           known=", ".join(types) or "-")
+        field = types[name]["amount"]
+        amount = item.get(field)
         if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount < 0:
-            raise MprError(BAD_PLAN, Location(path=f"{rule_id}.effects[{i}].{amount_field}"),
-                           field=f"{rule_id}.effects[{i}].{amount_field}",
+            raise MprError(BAD_PLAN, Location(path=f"{where}.{field}"), field=f"{where}.{field}",
                            expected=EXPECTED["amount"], value=amount)
-        outcome.append({"effect": name, amount_field: amount})
-    return {"duration_minutes": duration_minutes, "effects": outcome}
+        done.append({"effect": name, field: amount})
+    return {"duration_minutes": minutes, "effects": done}
 
 
 def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
-    """The engine's entry: a rest's outcome, or the verdict on a briefing plan."""
-    if rule.doc.get("package") == "rest":
-        return rest_outcome(ctx.param(rule, "duration_minutes"), ctx.param(rule, "effects"), rule.id)
-    if "duration_seconds" in rule.params:
-        ctx.param(rule, "duration_seconds")
-    options = ctx.param(rule, "options")
-    if not options:
+    """The engine's entry: the tier's outcome, or the verdict on a plan."""
+    plan = rule.doc.get("plan")
+    params = {name: ctx.param(rule, name) for name in rule.params}
+    if plan is None:
+        return outcome(params, rule.doc.get("effect_types"), rule.id)
+    if not params.get("options"):
         ctx.trace.add("note", render(OPTIONS_EMPTY, {"rule": rule.id}, ctx.lang), code=OPTIONS_EMPTY)
-    verdict = check_plan(inputs, allowance=ctx.param(rule, "allowance"), options=options,
-                         enemy_symmetry=ctx.param(rule, "enemy_symmetry"), rule_id=rule.id,
-                         lang=ctx.lang)
-    for pc, count in verdict["per_pc"].items():
-        ctx.trace.add("note", f"per_pc.{pc}", count)
-    ctx.trace.add("note", "enemy_allowed", verdict["enemy_allowed"],
-                  enemies_aware=inputs.get("enemies_aware", False))
+    verdict = check_plan(inputs, params, plan, rule.id, ctx.lang)
+    for key, value in verdict.items():
+        if key not in ("legal", "errors"):
+            ctx.trace.add("note", key, value)
     return verdict
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
-    """Semantic findings on the effective parameters (after variants): an empty option list
-    (information), a malformed or duplicate option, a bad allowance or symmetry, a bad rest effect,
-    a sleep that does not fit in its rest."""
+    """Semantic findings on the effective parameters (after variants): a bad outcome or effect,
+    an effect longer than the package, a bad allowance or counting, a malformed, duplicate or
+    empty option list, and templates that do not parse."""
     params = rule.params
-    if rule.doc.get("package") == "rest":
-        try:
-            rest_outcome(params.get("duration_minutes"), params.get("effects"), rule.id)
-        except MprError as error:
-            yield diagnostic(error.code, rule.loc("params"), lang, **error.args_)
-            return
-        minutes = params.get("duration_minutes")
-        for i, item in enumerate(params.get("effects") or []):
-            hours = item.get("hours") if isinstance(item, Mapping) else None
-            if (item.get("effect") == "sleep" and isinstance(hours, (int, float))
-                    and isinstance(minutes, int) and hours * 60 > minutes):
-                yield diagnostic(SLEEP_LONGER_THAN_REST, rule.loc("params", "effects", i), lang,
-                                 rule=rule.id, hours=hours, minutes=minutes)
+    if rule.doc.get("plan") is None:
+        yield from _check_outcome(rule, lang)
         return
+    if not isinstance(params.get("allowance"), str):
+        try:
+            allowance_of(params.get("allowance"), {}, rule.id)
+        except MprError as error:
+            yield diagnostic(error.code, rule.loc("params", "allowance"), lang, **error.args_)
     try:
-        checked_allowance(params.get("allowance"), rule.id)
+        counting_of(params.get("counting"), rule.id)
     except MprError as error:
-        yield diagnostic(error.code, rule.loc("params", "allowance"), lang, **error.args_)
-    if not isinstance(params.get("enemy_symmetry"), bool):
-        yield diagnostic(BAD_PLAN, rule.loc("params", "enemy_symmetry"), lang,
-                         field=f"{rule.id}.enemy_symmetry", expected=EXPECTED["boolean"],
-                         value=params.get("enemy_symmetry"))
-    options = params.get("options")
+        yield diagnostic(error.code, rule.loc("params", "counting"), lang, **error.args_)
+    yield from _check_templates(rule, lang)
+    yield from _check_options(rule, params.get("options"), lang)
+
+
+def _check_outcome(rule: Any, lang: str) -> Iterator[Diagnostic]:
+    params = rule.params
+    try:
+        outcome(params, rule.doc.get("effect_types"), rule.id)
+    except MprError as error:
+        yield diagnostic(error.code, rule.loc("params"), lang, **error.args_)
+        return
+    minutes = params.get("duration_minutes")
+    types = rule.doc.get("effect_types") or {}
+    for i, item in enumerate(params.get("effects") or []):
+        spec = types[item["effect"]]
+        amount = item.get(spec["amount"])
+        per_minute = spec.get("minutes_per_unit")
+        if per_minute is not None and amount * per_minute > minutes:
+            yield diagnostic(EFFECT_LONGER_THAN_PACKAGE, rule.loc("params", "effects", i), lang,
+                             rule=rule.id, effect=item["effect"], needed=amount * per_minute,
+                             minutes=minutes)
+
+
+def _check_templates(rule: Any, lang: str) -> Iterator[Diagnostic]:
+    for s, side in enumerate(rule.doc["plan"].get("sides") or []):
+        for key, texts in (side.get("messages") or {}).items():
+            for language, text in (texts or {}).items():
+                try:
+                    compile_template(text, rule.loc("plan", "sides", s, "messages", key, language))
+                except MprError as error:
+                    yield error.diagnostic(lang)
+        for c, condition in enumerate(side.get("may_plan") or []):
+            try:
+                _expression(condition["unless"])
+            except MprError as error:
+                yield error.at(rule.loc("plan", "sides", s, "may_plan", c, "unless")).diagnostic(lang)
+
+
+def _check_options(rule: Any, options: Any, lang: str) -> Iterator[Diagnostic]:
     bad = _malformed_options(options)
     if bad:
         yield diagnostic(BAD_PLAN, rule.loc("params", "options"), lang, field=f"{rule.id}.options",
