@@ -95,19 +95,58 @@ def inferred_schema(value: Any) -> dict[str, Any]:
 
 
 @cache
-def _kind_params(kind: str) -> tuple[str | None, frozenset[str]]:
-    """The URI of a kind schema's ``params`` schema and the names it declares."""
+def _kind_params_options(kind: str) -> tuple[tuple[dict[str, Any] | None, str | None], ...]:
+    """Where a kind schema declares ``params``: ``(condition, uri)`` pairs, the condition being
+    the ``if`` a document must meet for that branch (``None``: always), in the schema's order."""
     from .schema import BASE
-    from .semantic import _resolve, _schema_file, kind_schema_file
+    from .semantic import _schema_file, kind_schema_file
 
     file = kind_schema_file(kind)
     if file is None:
-        return None, frozenset()
-    params = (_schema_file(file).get("properties") or {}).get("params")
-    if not isinstance(params, dict):
-        return None, frozenset()
-    resolved = _resolve(params["$ref"], file)[0] if "$ref" in params else params
-    return f"{BASE}{file}#/properties/params", frozenset((resolved.get("properties") or {}))
+        return ()
+    schema = _schema_file(file)
+    options: list[tuple[dict[str, Any] | None, str | None]] = []
+    if isinstance((schema.get("properties") or {}).get("params"), dict):
+        options.append((None, f"{BASE}{file}#/properties/params"))
+    for index, part in enumerate(schema.get("allOf") or []):
+        if not isinstance(part, dict) or "if" not in part:
+            continue
+        for branch, condition in (("then", part["if"]), ("else", {"not": part["if"]})):
+            params = ((part.get(branch) or {}).get("properties") or {}).get("params")
+            if isinstance(params, dict):
+                options.append((condition, f"{BASE}{file}#/allOf/{index}/{branch}/properties/params"))
+    return tuple(options)
+
+
+def _declared(uri: str) -> frozenset[str]:
+    from .semantic import _resolve
+
+    file, _, pointer = uri[len(_base()):].partition("#")
+    node: Any = _resolve(f"#{pointer}", file)[0]
+    if isinstance(node, dict) and "$ref" in node:
+        node = _resolve(node["$ref"], file)[0]
+    return frozenset((node.get("properties") or {})) if isinstance(node, dict) else frozenset()
+
+
+def _base() -> str:
+    from .schema import BASE
+
+    return BASE
+
+
+def _kind_params(kind: str, doc: dict[str, Any]) -> tuple[list[str], frozenset[str]]:
+    """The URIs of the ``params`` schemas of a kind that apply to ``doc`` and the names they declare."""
+    from jsonschema import Draft202012Validator
+
+    uris: list[str] = []
+    declared: frozenset[str] = frozenset()
+    for condition, uri in _kind_params_options(kind):
+        if condition is not None and not Draft202012Validator(condition).is_valid(doc):
+            continue
+        if uri is not None:
+            uris.append(uri)
+            declared |= _declared(uri)
+    return uris, declared
 
 
 def own_schemas(rule: Rule) -> dict[str, Any]:
@@ -117,7 +156,7 @@ def own_schemas(rule: Rule) -> dict[str, Any]:
 
 def rule_params_schema(rule: Rule) -> dict[str, Any]:
     """The schema of ``rule``'s ``params`` object (see the module's docstring)."""
-    uri, declared = _kind_params(rule.kind)
+    uris, declared = _kind_params(rule.kind, rule.doc)
     own = own_schemas(rule)
     defaults = rule.doc.get("params") if isinstance(rule.doc.get("params"), dict) else {}
     properties: dict[str, Any] = {}
@@ -127,8 +166,8 @@ def rule_params_schema(rule: Rule) -> dict[str, Any]:
         elif name not in declared:
             properties[name] = inferred_schema(defaults.get(name, rule.params[name]))
     schema: dict[str, Any] = {"type": "object", "properties": properties}
-    if uri:
-        schema["allOf"] = [{"$ref": uri}]
+    if uris:
+        schema["allOf"] = [{"$ref": uri} for uri in uris]
     return schema
 
 

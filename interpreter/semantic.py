@@ -69,7 +69,8 @@ def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
     file = "/".join(parts)
     node: Any = _schema_file(file)
     for token in filter(None, pointer.split("/")):
-        node = node[token.replace("~1", "/").replace("~0", "~")]
+        key = token.replace("~1", "/").replace("~0", "~")
+        node = node[int(key)] if isinstance(node, list) else node[key]
     return node, file
 
 

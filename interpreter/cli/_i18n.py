@@ -44,6 +44,16 @@ TYPE_ERRORS_JA: list[tuple[re.Pattern[str], str]] = [
 ]
 
 HELP_JA: dict[str, str] = {
+    "roll or resolve the check nMPmCx (e.g. 3MP15C10), or its exact odds":
+        "判定 nMPmCx（例: 3MP15C10）を振る・出目から解決する、またはその正確な確率を示す",
+    "exact distribution of a rule's outcome, an expression ('2d6 >= 7') or a check (3MP15C10)":
+        "ルールの結果・式（'2d6 >= 7'）・判定（3MP15C10）の正確な確率分布",
+    "The check of BCDice notation nMPmCx: n dice against the value m, with the challenge value x; its rules come from the ruleset's parameters.core_check.":
+        "BCDice の記法 nMPmCx の判定: 能力値 m に対して n 個のダイスを振り、チャレンジ値は x。判定の決まりはルールセットの parameters.core_check にあります。",
+    "print the exact chances of success and of each special result":
+        "成功と各特殊結果の正確な確率を表示する",
+    "explain the result: one line per condition of the check":
+        "結果を説明する（判定の条件ごとに1行）",
     "Rules interpreter for the MagicPunk TRPG optional rules":
         "『マジックパンクＴＲＰＧ』の追加ルールのためのルールインタプリタ",
     "show this help message and exit": "このヘルプを表示して終了します",

@@ -20,8 +20,8 @@ BAD_SWITCH = define(
 CANNOT_WRITE = define(
     "MPR042", "cannot write {file}: {detail}", "{file} に書き込めません: {detail}", exit_code=EXIT_STATE)
 BAD_NUMBER = define(
-    "MPR053", "{option} takes {expected}; got {text!r}",
-    "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
+    "MPR053", "{option} takes {expected[en]}; got {text!r}",
+    "{option} には{expected[ja]}を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 
 SEED_MAX = 2**63 - 1
 READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
@@ -96,11 +96,12 @@ def _number(text: str) -> int | float:
         value = math.nan
     if not math.isfinite(value):
         raise MprError(BAD_NUMBER, Location(path="--hours"), option="--hours",
-                       expected="a finite number of hours, e.g. 8 or 0.5", text=text)
+                       expected={"en": "a finite number of hours, e.g. 8 or 0.5",
+                                 "ja": "有限の時間数（例: 8、0.5）"}, text=text)
     return int(value) if value.is_integer() else value
 
 
-def _whole(text: str, option: str, expected: str, low: int, high: int) -> int:
+def _whole(text: str, option: str, expected: dict[str, str], low: int, high: int) -> int:
     import unicodedata
 
     digits = unicodedata.normalize("NFKC", text).strip()
@@ -111,16 +112,19 @@ def _whole(text: str, option: str, expected: str, low: int, high: int) -> int:
 
 def _seed(text: str) -> int:
     """``--seed``: a whole number a campaign file can store (SQLite's 64-bit integers)."""
-    return _whole(text, "--seed", f"a whole number from 0 to {SEED_MAX}", 0, SEED_MAX)
+    return _whole(text, "--seed", {"en": f"a whole number from 0 to {SEED_MAX}",
+                                   "ja": f"0〜{SEED_MAX} の整数"}, 0, SEED_MAX)
 
 
 def _count(text: str) -> int:
     """``log --last N``: how many entries, 1 or more."""
-    return _whole(text, "--last", "a whole number of entries, 1 or more", 1, SEED_MAX)
+    return _whole(text, "--last", {"en": "a whole number of entries, 1 or more",
+                                   "ja": "1以上の件数（整数）"}, 1, SEED_MAX)
 
 
 def _minutes(text: str) -> int:
-    return _whole(text, "--minutes", "a whole number of minutes", -SEED_MAX, SEED_MAX)
+    return _whole(text, "--minutes", {"en": "a whole number of minutes", "ja": "分数（整数）"},
+                  -SEED_MAX, SEED_MAX)
 
 
 def _cards(text: str | None) -> list[str] | None:

@@ -89,7 +89,7 @@ def _check(args: argparse.Namespace) -> int:
     else:
         print_rows(rows, ("結果", "確率") if args.lang == "ja" else ("outcome", "probability"))
         print("\n".join(odds_lines(odds, args.lang)))
-    _write_svg(args.svg, [Section(odds.spec.notation, rows)])
+    _write_svg(args.svg, [Section(odds.spec.notation, rows)], args.lang)
     return EXIT_OK
 
 
