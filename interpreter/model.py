@@ -86,6 +86,8 @@ class Ruleset:
     layers: list[str] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)  # ruleset-wide parameters
     content_hash: str = ""
+    files: list[str] = field(default_factory=list)  # every file it was built from (absolute)
+    listings: dict[str, list[str]] = field(default_factory=dict)  # layer directory -> its globs
 
     def rule(self, rule_id: str) -> Rule:
         from .engine import unknown_rule
