@@ -92,6 +92,8 @@ class Ruleset:
     campaign: dict[str, Any] = field(default_factory=dict)  # the manifest's campaign wiring
     campaign_at: dict[str, Location] = field(default_factory=dict)  # where each wiring key is written
     content_hash: str = ""
+    files: list[str] = field(default_factory=list)  # every file it was built from (absolute)
+    listings: dict[str, list[str]] = field(default_factory=dict)  # layer directory -> its globs
 
     def rule(self, rule_id: str) -> Rule:
         from .engine import unknown_rule

@@ -182,6 +182,7 @@ def _single_file(path: Path, out: _Collector) -> Ruleset:
     graph = variants.Graph([layer], {layer.id: ()}, {layer.id: frozenset()})
     variants.merge(ruleset, graph, out)
     ruleset.content_hash = _content_hash([path])
+    ruleset.files = [str(path.resolve())]
     return ruleset
 
 
@@ -222,6 +223,14 @@ def load_ruleset(path: str | Path | None = None, *,
     error (exit 2), a ruleset with errors a finding (exit 1)."""
     if path is not None and not Path(path).exists():
         raise MprError(RULESET_MISSING, None, path=str(path))
+    from . import ruleset_cache
+
+    return ruleset_cache.load(path, param_overrides, adopt,
+                              lambda: _load_checked(path, param_overrides, adopt, lang))
+
+
+def _load_checked(path: str | Path | None, param_overrides: dict[str, dict] | None,
+                  adopt: dict[str, bool] | None, lang: str) -> Ruleset:
     ruleset, findings = collect(path, lang, param_overrides=param_overrides, adopt=adopt)
     if ruleset is None and len(findings) == 1 and findings[0].code == NO_RULESET:
         raise MprError(NO_RULESET, None, path=str(path), manifest=MANIFEST)

@@ -417,6 +417,11 @@ def load_directory(root: Path, out: Any, read_layer: Callable[[Path, Any], Any],
                       layers=[layer.id for layer in graph.layers])
     merge(ruleset, graph, out)
     ruleset.content_hash = content_hash([f for layer in graph.layers for f in layer.files])
+    ruleset.files = [str(Path(f).resolve()) for layer in graph.layers for f in layer.files]
+    for layer in graph.layers:
+        globs = layer.manifest.get("files")
+        ruleset.listings[str(Path(layer.root).resolve())] = (
+            [g for g in globs if isinstance(g, str)] if isinstance(globs, list) else ["*.yaml"])
     return ruleset
 
 

@@ -1,0 +1,74 @@
+"""Benchmark: 200 campaign commands on one campaign file (show, sleep, dawn, advance, log, in
+turn), each a whole process, against ``python -c pass`` measured in alternation in the same run.
+
+The first command warms the ruleset cache, as the first command of a session at the table does.
+Goal: a campaign command with a warm cache at most 3x ``python -c pass``. Prints the median of
+each command kind and a final JSON line of the ratios.
+
+Usage: python3 benchmarks/bench_campaign.py [--commands 200] [--no-cache]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+from pathlib import Path
+
+from _runner import BASELINE, mprules_command, run_once
+
+CHARACTERS = """\
+characters:
+  - id: rin
+    name: リン
+    hand_size: 4
+    items:
+      - {id: a_battery, name: Aバッテリー, held_size: 2}
+  - id: kai
+    name: カイ
+    hand_size: 4
+"""
+
+CYCLE = [
+    ["campaign", "show", "{file}"],
+    ["campaign", "sleep", "{file}", "rin", "--hours", "8"],
+    ["campaign", "advance", "{file}", "--minutes", "1200"],
+    ["campaign", "log", "{file}", "--last", "3"],
+    ["campaign", "dawn", "{file}"],
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--commands", type=int, default=200)
+    parser.add_argument("--no-cache", action="store_true", help="measure with the cache off")
+    args = parser.parse_args()
+    mprules = mprules_command()
+    with tempfile.TemporaryDirectory(prefix="mprules-bench-") as tmp:
+        work = Path(tmp)
+        env = dict(os.environ, MPRULES_CACHE_DIR=str(work / "cache"))
+        if args.no_cache:
+            env["MPRULES_NO_CACHE"] = "1"
+        (work / "chars.yaml").write_text(CHARACTERS, encoding="utf-8")
+        run_once(mprules + ["campaign", "init", "c.mpc", "--characters", "chars.yaml",
+                            "--seed", "7"], work, env)
+        times: dict[str, list[float]] = {}
+        base: list[float] = []
+        for i in range(args.commands):
+            argv = [part.format(file="c.mpc") for part in CYCLE[i % len(CYCLE)]]
+            base.append(run_once(BASELINE, work, env))
+            times.setdefault(argv[1], []).append(run_once(mprules + argv, work, env))
+    baseline = statistics.median(base)
+    every = [t for ts in times.values() for t in ts]
+    print(f"python -c pass: {baseline * 1000:.1f} ms (median)")
+    for name, ts in times.items():
+        print(f"campaign {name:<8} {statistics.median(ts) * 1000:8.1f} ms  "
+              f"{statistics.median(ts) / baseline:5.2f}x")
+    ratio = statistics.median(every) / baseline
+    print(json.dumps({"commands": args.commands, "cache": not args.no_cache,
+                      "vs_python_pass": round(ratio, 2), "goal": 3.0}))
+
+
+if __name__ == "__main__":
+    main()
