@@ -115,8 +115,8 @@ def load_characters(file: str) -> list[Character]:
                 isinstance(v, int) and not isinstance(v, bool) for v in abilities.values()):
             raise MprError(BAD_CHARACTERS, loc("characters", n, "abilities"),
                            field=f"characters.{n}.abilities",
-                           expected="a mapping of ability to whole number, e.g. {intellect: 12}",
-                           expected_ja="能力値を整数で書いたマッピングにしてください（例: {intellect: 12}）")
+                           expected="a mapping of ability to whole number, e.g. {wits: 12}",
+                           expected_ja="能力値を整数で書いたマッピングにしてください（例: {wits: 12}）")
         characters.append(Character(entry["id"], str(entry.get("name") or entry["id"]),
                                     {str(k): v for k, v in abilities.items()}))
     return characters

@@ -51,7 +51,7 @@ def _root_schema(rule: Rule, name: str) -> Any:
 
 
 def _path_of(node: ast.Node) -> list[ast.Node] | None:
-    """``item.ma_gear.parts`` as its chain [Name, Attribute, Attribute], or None."""
+    """``item.parts.price`` as its chain [Name, Attribute, Attribute], or None."""
     chain: list[ast.Node] = []
     while isinstance(node, ast.Attribute):
         chain.append(node)

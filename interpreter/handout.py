@@ -70,7 +70,7 @@ def base_of(root: Path) -> Path | None:
 
 def localized(value: Any) -> str:
     """A value as a player reads it: the Japanese of a ``{ja, en}`` text, a list joined by 、, an
-    entry by its ``title`` (briefing options) or as ``key: value`` pairs (rest effects)."""
+    entry by its ``title`` (a package's options) or as ``key: value`` pairs (its effects)."""
     if isinstance(value, dict) and ("ja" in value or "en" in value):
         return str(value.get("ja") or value.get("en"))
     if isinstance(value, dict) and "title" in value:

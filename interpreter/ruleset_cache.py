@@ -15,10 +15,11 @@ The cache lives in ``$MPRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/mprules``, els
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 import hashlib
 import json
-import marshal
+import pickle
 import os
 import sys
 import tempfile
@@ -26,9 +27,9 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from .model import Rule, Ruleset
+from .model import Ruleset
 
-FORMAT = b"MPRC2"
+FORMAT = b"MPRC3"
 DISABLE_ENV = "MPRULES_NO_CACHE"
 DIR_ENV = "MPRULES_CACHE_DIR"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
@@ -126,24 +127,27 @@ def _still_true(deps: dict[str, Any]) -> bool:
     return all(_listing(d, globs) == listed for d, globs, listed in deps["listings"])
 
 
-def _plain(obj: Any) -> dict[str, Any]:
-    return {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)
-            if not f.name.startswith("_")}
-
-
 def _encode(ruleset: Ruleset) -> bytes:
-    data = _plain(ruleset)
-    data["rules"] = {rule_id: _plain(rule) for rule_id, rule in ruleset.rules.items()}
-    return marshal.dumps({"deps": _dependencies(ruleset), "ruleset": data})
+    plain = copy.copy(ruleset)
+    plain.rules = {}
+    for rule_id, rule in ruleset.rules.items():
+        kept = copy.copy(rule)
+        for f in dataclasses.fields(kept):
+            if f.name.startswith("_") and isinstance(getattr(kept, f.name), dict):
+                setattr(kept, f.name, {})  # compiled expressions: made again on use
+        plain.rules[rule_id] = kept
+    return pickle.dumps({"deps": _dependencies(ruleset), "ruleset": plain},
+                        protocol=pickle.HIGHEST_PROTOCOL)
 
 
 def _decode(payload: bytes) -> Ruleset | None:
-    data = marshal.loads(payload)
+    # Only an entry whose checksum matched reaches here: written by mprules into the user's own
+    # cache directory, never a file from elsewhere.
+    data = pickle.loads(payload)
     if not isinstance(data, dict) or not _still_true(data["deps"]):
         return None
-    fields = dict(data["ruleset"])
-    rules = {rule_id: Rule(**rule) for rule_id, rule in fields.pop("rules").items()}
-    return Ruleset(rules=rules, **fields)
+    ruleset = data["ruleset"]
+    return ruleset if isinstance(ruleset, Ruleset) else None
 
 
 def _read(entry: Path) -> Ruleset | None:
@@ -160,15 +164,16 @@ def _read(entry: Path) -> Ruleset | None:
         return None
     try:
         return _decode(payload)
-    except (ValueError, EOFError, TypeError, KeyError, AttributeError):
+    except (pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError, AttributeError,
+            ImportError, IndexError):
         return None
 
 
 def _write(entry: Path, ruleset: Ruleset) -> None:
     try:
         payload = _encode(ruleset)
-    except (ValueError, TypeError):
-        return  # a value marshal cannot keep: this ruleset is simply not cached
+    except (pickle.PicklingError, ValueError, TypeError, AttributeError):
+        return  # a value that cannot be kept: this ruleset is simply not cached
     blob = FORMAT + hashlib.sha256(payload).digest() + payload
     if len(blob) > MAX_ENTRY_BYTES:
         return

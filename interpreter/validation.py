@@ -11,7 +11,7 @@ from .ruleset import MANIFEST, collect, display_path
 
 def shown_path(file: str | Path | None) -> str:
     """A file as a GM reads it: relative to where they stand when it is under there, a file of
-    the bundled rulesets as ``(bundled) magipunk/briefing.yaml``, any other as it is."""
+    the bundled rulesets as ``(bundled) magipunk/rules.yaml``, any other as it is."""
     from .resources import rulesets_dir
 
     if not file:

@@ -68,7 +68,7 @@ class Write:
 
 
 def field_name(address: tuple) -> str:
-    """An address as a user reads it: ``procurement.check params.time_dice_cap``."""
+    """An address as a user reads it: ``my.check params.time_dice_cap``."""
     if address[0] in (PARAMETERS, CAMPAIGN):
         return address[0][1:] + "." + ".".join(map(str, address[1:]))
     return " ".join([address[0], ".".join(map(str, address[1:]))]).strip()

@@ -90,7 +90,7 @@ class ListLiteral(Node):
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Name(Node):
-    """A root variable: ``item`` in ``item.quality``, or ``知性``. Looked up in the environment."""
+    """A root variable: ``item`` in ``item.quality``, or ``能力``. Looked up in the environment."""
 
     name: str
 

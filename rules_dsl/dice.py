@@ -46,7 +46,7 @@ class DiceSource:
     """Gives dice one at a time; remembers every die given.
 
     ``explicit`` tells whether the user chose the dice (scripted, or a seed given) rather than
-    leaving them to chance: a rule may roll only on request (``procurement.check``'s outcome)."""
+    leaving them to chance: a rule may roll only on request (a check whose outcome is rolled on request)."""
 
     explicit = True
 

@@ -7,7 +7,7 @@ they are rendered in Japanese or English only when printed.
 
 Code ranges: MPR0xx command line and I/O, MPR1xx expression language, MPR2xx YAML documents,
 MPR3xx schema, MPR4xx ruleset and semantic checks, MPR5xx rule inputs and execution,
-MPR6xx campaign and deck, MPR7xx combat and briefing, MPR8xx rebuild, MPR9xx variants and diff.
+MPR6xx campaign and deck, MPR7xx packages and actions, MPR8xx procedures, MPR9xx variants and diff.
 """
 from __future__ import annotations
 

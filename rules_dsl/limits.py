@@ -35,8 +35,8 @@ MAX_CHECK_DICE = 100  # n of the core check nMPmCx
 MAX_CHECK_NUMBER = 9_999  # m and x of the core check
 MAX_PROB_WORK = 5_000_000  # outcome pairs combined in all while computing one exact distribution
 
-# Procurement and cohabitation (procurement-and-cohabitation engineer)
-MAX_RESIDENTS = 100  # cohabitants of one residence (rent split, setup, leisure)
+# Members of a split and sessions of rolls per member
+MAX_MEMBERS = 100  # members of one allocation or plan (a split of a cost, a session of rolls)
 MAX_SESSION_MEMBERS = 50  # members of one exact distribution of a session of rolls (RollPerMember)
 MAX_SESSION_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a table rolled per member
 MAX_SESSION_STATES = 100_000  # distinct sets of once-only results reachable in one exact session distribution

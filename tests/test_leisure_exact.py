@@ -20,7 +20,7 @@ from interpreter.kinds.roll_table import roll_distribution
 from interpreter.ruleset import load_ruleset
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError
-from rules_dsl.limits import MAX_SESSION_MEMBERS, MAX_SESSION_TABLE_SPAN, MAX_RESIDENTS
+from rules_dsl.limits import MAX_SESSION_MEMBERS, MAX_SESSION_TABLE_SPAN, MAX_MEMBERS
 
 MC_RUNS = 200_000
 SIGMAS = 4.5
@@ -149,11 +149,11 @@ def test_table_span_limit(ruleset) -> None:
 
 def test_resident_count_limit(ruleset) -> None:
     value = engine.run(ruleset, "cohabitation.rent_split",
-                       {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_RESIDENTS)]}).value
+                       {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_MEMBERS)]}).value
     assert sum(value.values()) == 1000
     with pytest.raises(MprError) as raised:
         engine.run(ruleset, "cohabitation.rent_split",
-                   {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_RESIDENTS + 1)]})
+                   {"cost": 1000, "residents": [f"p{i}" for i in range(MAX_MEMBERS + 1)]})
     assert raised.value.code == "MPR526"
 
 

@@ -3,8 +3,8 @@ the bundled rulesets or a term of the game (in code, strings, comments or docstr
 a rule *this* rule is in its YAML document; the Python knows mechanisms only.
 
 The command-line verbs fixed by the project's contract (``campaign sleep``, ``dawn``, ``rest``,
-``brief``, the core check's ``nMPmCx`` notation) are the only game words the code may say, and
-they are not listed here."""
+``brief`` and the briefing it records in the campaign file, the core check's ``nMPmCx`` notation)
+are the only game words the code may say, and they are not listed here."""
 from __future__ import annotations
 
 import re
@@ -19,12 +19,12 @@ CODE = sorted(p for package in ("interpreter", "rules_dsl") for p in (ROOT / pac
 # Terms of the game, in the words the rulebook and its players use (English spellings as the
 # documents' keys write them, and Japanese).
 TERMS = [
-    r"rarit(y|ies)", r"procurement", r"cohabit\w*", r"residences?", r"leisure", r"briefings?",
+    r"rarit(y|ies)", r"procurement", r"cohabit\w*", r"residences?", r"leisure",
     r"jackpot", r"bad[ _-]?beat", r"ma[_-]?gear", r"magic[ _-]?cards?", r"magic[ _-]?slots?",
     r"intellect", r"stampede", r"reputation", r"spells?", r"Mj", r"life[ _]points?",
     r"hold(ing)?[ _-]back", r"public[ _]safety",
     "魔煌", "生活ポイント", "希少度", "同居", "余暇", "調達", "治安", "知性", "身体", "感覚", "魔力",
-    "リビルド", "ジャックポット", "バッドビート", "ブリーフィング", "手加減", "かばう", "魔法",
+    "リビルド", "ジャックポット", "バッドビート", "手加減", "かばう", "魔法",
 ]
 TERM = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(TERMS) + r")(?![A-Za-z0-9_])", re.IGNORECASE)
 

@@ -151,7 +151,7 @@ def check_cards(state: State, path: str) -> None:
     try:
         spec = state.deck_spec()
     except (MprError, TypeError, ValueError, AttributeError):
-        raise damaged(path, "the pinned deck (cards.deck) is not a deck") from None
+        raise damaged(path, "the pinned deck rule is not a deck") from None
     missing, extra = invariant_problems(state.cards, spec)
     if missing or extra:
         raise MprError(STATE_BROKEN, Location(path), file=path, missing=", ".join(missing) or "-",

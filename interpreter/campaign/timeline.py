@@ -23,7 +23,7 @@ SHORT_SLEEP = define(
     "{holder} の睡眠は {hours} 時間で、{min} 時間未満です（{rule}）: カードは変わりません", severity="info")
 NO_CARDS = define(
     "MPR652", "{holder} holds no cards: nothing to circulate",
-    "{holder} は魔煌札を保持していません: 循環するカードはありません", severity="info")
+    "{holder} はカードを保持していません: 循環するカードはありません", severity="info")
 DAWN_PASSED = define(
     "MPR653", "dawn at day {day} {time} ({rule})", "{day}日目 {time} に夜明け（{rule}）", severity="info")
 RESHUFFLED = define(

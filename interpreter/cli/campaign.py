@@ -1,4 +1,4 @@
-"""``mprules campaign``: keep a campaign's magic-card deck, clock and briefings in one SQLite file
+"""``mprules campaign``: keep a campaign's card deck, clock and briefings in one SQLite file
 (init, show, sleep, dawn, circulate, rest, advance, brief, log, undo, export, repin)."""
 from __future__ import annotations
 

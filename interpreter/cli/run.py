@@ -9,8 +9,8 @@ from typing import Any
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, define
 
 BAD_PARAM = define(
-    "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. procurement.rarity.rounding=ceil; got {text!r}",
-    "--param は RULE_ID.NAME=YAML の形で指定してください（例: procurement.rarity.rounding=ceil）。指定値: {text!r}",
+    "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. my.table.rounding=ceil; got {text!r}",
+    "--param は RULE_ID.NAME=YAML の形で指定してください（例: my.table.rounding=ceil）。指定値: {text!r}",
     exit_code=EXIT_USAGE)
 BAD_INPUT_DOCUMENT = define(
     "MPR022", "the input must be one YAML mapping of names to values, got {got}",

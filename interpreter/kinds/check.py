@@ -38,7 +38,7 @@ _WORDS = {
 
 
 def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
-    """Each ``derive`` entry: another rule run on the named inputs (e.g. the rarity, R9)."""
+    """Each ``derive`` entry: another rule run on the named inputs (e.g. a table whose sum raises the challenge)."""
     values = {}
     for name, spec in (rule.doc.get("derive") or {}).items():
         forwarded = {k: inputs[k] for k in spec.get("inputs") or [] if k in inputs}

@@ -1,4 +1,4 @@
-"""The magic-card deck (kind ``Deck``): its composition as data, and draw, discard and shuffle as
+"""The card deck (kind ``Deck``): its composition as data, and draw, discard and shuffle as
 pure functions over an immutable ``DeckState``, with the invariant that no card is ever
 duplicated or lost (deck + discard pile + every holder == the composition, as multisets)."""
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Kind ``SumTable``: the value is the sum of the values of every row whose condition holds
-(R9's rarity table). Each row counts once; every row is traced, matched or not.
+(a table of modifiers). Each row counts once; every row is traced, matched or not.
 
 Rows: ``{when: condition, value: expression or integer, id?, label?: {ja, en}}``. Expressions see
 the run input by its top-level names and the rule's parameters as ``params``. A row with
