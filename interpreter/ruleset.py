@@ -14,14 +14,12 @@ from typing import Any
 from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
                               diagnostic, did_you_mean)
 
-from . import variants
-from .documents import load_file
 from .model import Rule, Ruleset
-from .param_schema import Written, check_params
 from .resources import bundled_ruleset
-from .schema import validate_document
-from .semantic import check_ruleset
-from .variants import MANIFEST, NOT_OPTIONAL, UNKNOWN_PARAM_OVERRIDE, UNKNOWN_RULE_NAMED
+
+# Reading and checking a ruleset needs YAML, JSON Schema and the language; a ruleset that comes
+# from the cache needs none of them, so those modules are imported where they are used.
+MANIFEST = "ruleset.yaml"
 
 CALLER_LAYER = "--param"
 
@@ -83,6 +81,9 @@ def rule_files(root: Path, globs: list[str] | None = None) -> list[Path]:
 
 
 def _read_layer(root: Path, out: _Collector) -> _Layer | None:
+    from .documents import load_file
+    from .schema import validate_document
+
     manifest_path = root / MANIFEST
     try:
         docs = load_file(display_path(manifest_path))
@@ -111,6 +112,8 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
 
 
 def _set_param(rule: Rule, name: str, value: Any) -> None:
+    from .param_schema import Written
+
     """A parameter set by the caller: an expression error in it points at ``--param``."""
     texts: dict = {}
     if isinstance(value, Written):
@@ -141,6 +144,8 @@ def _content_hash(files: list[Path]) -> str:
 def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
                  adopt: dict[str, bool] | None, lang: str = "en") -> list[Diagnostic]:
     """The caller's parameter overrides and adoption switches (``--param``, a campaign's choices)."""
+    from .variants import NOT_OPTIONAL, UNKNOWN_PARAM_OVERRIDE, UNKNOWN_RULE_NAMED
+
     findings: list[Diagnostic] = []
     where = Location(path=CALLER_LAYER)
     for rule_id, params in (param_overrides or {}).items():
@@ -172,6 +177,9 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
 
 
 def _single_file(path: Path, out: _Collector) -> Ruleset:
+    from . import variants
+    from .documents import load_file
+
     """A rule file outside any ruleset directory: a ruleset of its documents alone."""
     ruleset = Ruleset(id=path.stem, root=str(path.parent), manifest={}, layers=[path.stem])
     layer = _Layer(path.stem, path.parent, {}, {}, display_path(path), files=[path])
@@ -190,6 +198,10 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
             param_overrides: dict[str, dict] | None = None,
             adopt: dict[str, bool] | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
     """Load a ruleset directory (or a lone rule file) and return it with every finding."""
+    from . import variants
+    from .param_schema import check_params
+    from .semantic import check_ruleset
+
     root = Path(path) if path is not None else bundled_ruleset()
     out = _Collector(lang)
     if root.is_file() and root.name == MANIFEST:
