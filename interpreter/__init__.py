@@ -1,3 +1,55 @@
-"""interpreter: rule documents -> validated ruleset -> execution, the campaign store, the CLI."""
+"""mprules as a library: load a ruleset, run a rule, its exact distribution, validate files,
+compile an expression. Everything else is internal. The names load on first use, so importing
+``interpreter`` costs nothing (the command line imports only what each command needs).
+
+    >>> from interpreter import load_ruleset, run
+    >>> result = run(load_ruleset(), "procurement.rarity", {"item": {"materials": ["魔銀糸"], "quality": "傑作"}})
+    >>> result.value
+    5
+
+See ``docs/api.md``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from rules_dsl.dice import ScriptedDice, SeededDice
+    from rules_dsl.errors import Diagnostic, MprError
+    from rules_dsl.expression import Expression, compile_expression
+
+    from .engine import distribution, run
+    from .model import Rule, Ruleset
+    from .ruleset import load_ruleset
+    from .trace import Result
+    from .validation import validate_paths
+
+# public name -> the module that defines it
+_EXPORTS = {
+    "load_ruleset": "interpreter.ruleset",
+    "run": "interpreter.engine",
+    "distribution": "interpreter.engine",
+    "validate_paths": "interpreter.validation",
+    "compile_expression": "rules_dsl.expression",
+    "Expression": "rules_dsl.expression",
+    "MprError": "rules_dsl.errors",
+    "Diagnostic": "rules_dsl.errors",
+    "Ruleset": "interpreter.model",
+    "Rule": "interpreter.model",
+    "Result": "interpreter.trace",
+    "SeededDice": "rules_dsl.dice",
+    "ScriptedDice": "rules_dsl.dice",
+}
+
+__all__ = ["__version__", *_EXPORTS]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)

@@ -17,6 +17,8 @@ from interpreter.campaign import commands, files as files_module
 from interpreter.campaign.store import Store
 from rules_dsl.errors import MprError
 
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
 ROOT = Path(__file__).resolve().parent.parent
 CHILD = """
 import sys

@@ -30,6 +30,8 @@ from interpreter.campaign.store import Store  # noqa: E402
 from interpreter.cli import main  # noqa: E402
 from rules_dsl.errors import EXIT_STATE  # noqa: E402
 
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
 COMMANDS = {
     "sleep": ["sleep", "{file}", "alice", "--hours", "8", "--seed", "1"],
     "circulate": ["circulate", "{file}", "alice", "--all", "--seed", "2"],

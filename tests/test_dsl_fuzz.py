@@ -10,6 +10,9 @@ from hypothesis import strategies as st
 from rules_dsl import compile_expression
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import MprError
+import pytest
+
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
 
 ENV = {"x": 3, "y": Fraction(1, 2), "s": "鋼", "xs": [1, 2, 3], "b": True, "n": None,
        "item": {"parts": [{"price": 1200}, {"price": 800}]}, "知性": 4}

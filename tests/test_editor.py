@@ -18,6 +18,8 @@ import pytest
 
 from lsp_client import LspClient
 
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
 ROOT = Path(__file__).resolve().parent.parent
 RULE_FILE = ROOT / "rulesets" / "magipunk" / "equipment.yaml"  # one document, kind Equipment
 SETTINGS = {"yaml": {"validate": True, "completion": True, "hover": True,

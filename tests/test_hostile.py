@@ -25,6 +25,8 @@ from typing import Any
 import pytest
 import yaml
 
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = Path(__file__).resolve().parent / "hostile"
 CASES: list[dict[str, Any]] = yaml.safe_load((HOSTILE / "cases.yaml").read_text(encoding="utf-8"))

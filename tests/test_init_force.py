@@ -26,6 +26,8 @@ from rules_dsl.errors import EXIT_STATE, MprError  # noqa: E402
 
 import yaml  # noqa: E402
 
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory: pytest.TempPathFactory) -> Path:

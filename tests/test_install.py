@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPENDENCIES = ("yaml", "jsonschema", "referencing", "lark")
 
