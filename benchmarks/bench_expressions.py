@@ -139,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         expr = compile_expression(ours)
         expected = native(ENV)
         assert expr.evaluate(ENV) == expected, (label, expr.evaluate(ENV), expected)
-        env, evaluate = ENV, expr.evaluate
-        row = [label, per_call(lambda: evaluate(env), number), per_call(lambda: native(env), number)]
+        row = [label, per_call(lambda evaluate=expr.evaluate, env=ENV: evaluate(env), number),
+               per_call(lambda native=native, env=ENV: native(env), number)]
         for runner, text in ((simpleeval_runner, simple), (cel_runner, cel)):
             run = runner(text) if args.peers else None
             row.append(per_call(run, slow_number) if run is not None else None)

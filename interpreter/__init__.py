@@ -43,7 +43,9 @@ _EXPORTS = {
     "ScriptedDice": "rules_dsl.dice",
 }
 
-__all__ = ["__version__", *_EXPORTS]
+__all__ = ["Diagnostic", "Expression", "MprError", "Result", "Rule", "Ruleset", "ScriptedDice",
+           "SeededDice", "__version__", "compile_expression", "distribution", "load_ruleset", "run",
+           "validate_paths"]
 
 
 def __getattr__(name: str) -> Any:

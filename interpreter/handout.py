@@ -184,7 +184,7 @@ def _text_blocks(text: str, old_params: dict[str, Any], params: dict[str, Any]) 
     if not stale:
         return [Block("para", text)]
     shown = text
-    for name, old, new in stale:
+    for _name, old, new in stale:
         pattern = r"(?<![0-9.])" + re.escape(old) + r"(?![0-9.])" if old.lstrip("-").isdigit() \
             else re.escape(old)
         found = list(re.finditer(pattern, shown.translate(_HALF_WIDTH_DIGITS)))

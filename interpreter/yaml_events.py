@@ -303,7 +303,7 @@ class Builder:
         sources = merged if type(merged) is list else [merged]
         owner: dict[str, int] = {}
         for number, source in enumerate(sources):
-            for key, value in source.items():
+            for key in source:
                 if key not in frame.value and key not in owner:
                     owner[key] = number
         depth = len(frame.path) + 1 + (type(merged) is list)

@@ -185,7 +185,7 @@ class Compiler(LoopCompiler):
         return unary
 
     def _binary(self, node: ast.Binary) -> Fn:
-        (left, lconst), (right, rconst) = self._compile(node.left), self._compile(node.right)
+        (left, _), (right, rconst) = self._compile(node.left), self._compile(node.right)
         op, loc, rloc = BINARY[node.op], self.loc(ast.operator_span(node)), self.loc(node.right)
 
         def slow(a: Any, b: Any) -> Any:

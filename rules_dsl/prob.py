@@ -447,4 +447,4 @@ def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
     try:
         return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
     except MprError as error:  # a limit of the whole computation: located at the expression
-        raise error.at(origin or Location(line=1, column=1))
+        raise error.at(origin or Location(line=1, column=1)) from None

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
-from campaign_support import CHARS, dump, make_campaign, shared_ruleset  # noqa: E402
+from campaign_support import CHARS, make_campaign, shared_ruleset  # noqa: E402
 from test_crash_safety import AFTER_COMMIT, fresh, integrity, journal, run_forked  # noqa: E402
 
 from interpreter.campaign import commands, files as files_module  # noqa: E402

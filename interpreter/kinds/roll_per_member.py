@@ -201,7 +201,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
             resolution = resolve_roll(table, roll, taken, policy, member)
         except MprError as error:
             raise error.at(Location(path=f"rolls.{member}") if member in given
-                           else table_rule.loc("params", "roll"))
+                           else table_rule.loc("params", "roll")) from None
         after = taken_after(taken, resolution)
         if after != taken:
             order.append(resolution.entry.id)  # type: ignore[union-attr]
