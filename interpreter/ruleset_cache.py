@@ -22,10 +22,11 @@ import json
 import pickle
 import os
 import sys
-import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
+
+from rules_dsl.cachefile import write_atomically
 
 from .model import Ruleset
 
@@ -177,15 +178,4 @@ def _write(entry: Path, ruleset: Ruleset) -> None:
     blob = FORMAT + hashlib.sha256(payload).digest() + payload
     if len(blob) > MAX_ENTRY_BYTES:
         return
-    try:
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        fd, temp = tempfile.mkstemp(dir=entry.parent, prefix=".entry-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(blob)
-            os.replace(temp, entry)
-        except BaseException:
-            Path(temp).unlink(missing_ok=True)
-            raise
-    except OSError:
-        return  # a cache that cannot be written is no cache, never an error
+    write_atomically(entry, blob)  # a cache that cannot be written is no cache, never an error

@@ -16,10 +16,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import tempfile
 from importlib import resources
 from pathlib import Path
 from typing import Any
+
+from .cachefile import write_atomically
 
 import lark
 from lark import Lark
@@ -85,21 +86,6 @@ def _read(path: Path | Any, grammar: str) -> Lark | None:
     return _deserialize(blob, grammar)
 
 
-def _write_atomically(path: Path, blob: bytes) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".grammar-", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "wb") as out:
-                out.write(blob)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        return  # a read-only or full disk: the next process builds the tables again
-
-
 def load_parser() -> Lark:
     """The parser of grammar.lark, from stored tables when they fit, else built (and stored)."""
     grammar = grammar_text()
@@ -109,7 +95,7 @@ def load_parser() -> Lark:
         if parser is not None:
             return parser
     parser = Lark(grammar, **OPTIONS)
-    _write_atomically(cached, _serialize(parser, grammar))
+    write_atomically(cached, _serialize(parser, grammar))
     return parser
 
 
