@@ -2,10 +2,9 @@
 compile an expression. Everything else is internal. The names load on first use, so importing
 ``interpreter`` costs nothing (the command line imports only what each command needs).
 
-    >>> from interpreter import load_ruleset, run
-    >>> result = run(load_ruleset(), "procurement.rarity", {"item": {"materials": ["魔銀糸"], "quality": "傑作"}})
-    >>> result.value
-    5
+    >>> from interpreter import compile_expression
+    >>> compile_expression("2d6 + 1").has_dice
+    True
 
 See ``docs/api.md``.
 """
