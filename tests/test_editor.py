@@ -32,7 +32,8 @@ def yaml_language_server(request: pytest.FixtureRequest) -> list[str]:
     node, npm = shutil.which("node"), shutil.which("npm")
     if not node or not npm:
         pytest.skip("node and npm are needed to run yaml-language-server")
-    cache = Path(request.config.cache.mkdir("yaml-language-server")) if request.config.cache \
+    config_cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    cache = Path(config_cache.mkdir("yaml-language-server")) if config_cache is not None \
         else Path(os.environ.get("TMPDIR", "/tmp")) / "mprules-yaml-language-server"
     cache.mkdir(parents=True, exist_ok=True)
     server = cache / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
@@ -42,7 +43,7 @@ def yaml_language_server(request: pytest.FixtureRequest) -> list[str]:
             try:
                 done = subprocess.run([npm, "install", "--prefix", str(cache), "--no-audit",
                                        "--no-fund", "yaml-language-server"], capture_output=True,
-                                      text=True, timeout=600)
+                                      stdin=subprocess.DEVNULL, text=True, timeout=180)
             except subprocess.TimeoutExpired:
                 pytest.skip("npm install yaml-language-server timed out (offline?)")
             if done.returncode != 0 or not server.exists():
