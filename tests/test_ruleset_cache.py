@@ -139,3 +139,16 @@ def test_concurrent_writers_leave_one_good_entry(cache, ruleset_copy):
     assert all(p.returncode == 0 for p in procs), outputs
     assert len({out for out, _ in outputs}) == 1
     assert [p.name for p in cache.iterdir() if not p.name.endswith(".bin")] == []
+
+
+def test_the_no_cache_option_turns_it_off(cache, ruleset_copy, monkeypatch, capsys, tmp_path):
+    from interpreter.cli import main
+
+    item = tmp_path / "item.yaml"
+    item.write_text("item: {materials: [鋼], quality: 標準}\n", encoding="utf-8")
+    builds = _builds(monkeypatch)
+    for _ in range(2):
+        assert main(["--no-cache", "run", "procurement.rarity", "--ruleset", str(ruleset_copy),
+                     "--format", "json", "--input", str(item)]) == 0
+    monkeypatch.setattr(ruleset_cache, "_disabled", False)
+    assert len(builds) == 2 and not cache.exists()

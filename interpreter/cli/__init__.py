@@ -52,6 +52,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     parser.add_argument("--lang", choices=["ja", "en"], default=None,
                         help="language of messages (default: from LANG)")
     parser.add_argument("--debug", action="store_true", help="show tracebacks of internal errors")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name.startswith("_") or info.name == "output":
@@ -69,6 +71,8 @@ def common(parser: argparse.ArgumentParser, *, formats: tuple[str, ...] = ("text
                         help="language of messages (default: from LANG)")
     parser.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show tracebacks of internal errors")
+    parser.add_argument("--no-cache", action="store_true", default=argparse.SUPPRESS,
+                        help="do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)")
 
 
 def _lang_in(argv: list[str]) -> str | None:
@@ -90,6 +94,10 @@ def main(argv: list[str] | None = None) -> int:
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang
         args.lang = lang
+        if getattr(args, "no_cache", False):
+            from .. import ruleset_cache
+
+            ruleset_cache.disable()
         if not getattr(args, "handler", None):
             parser.print_help()
             return EXIT_USAGE

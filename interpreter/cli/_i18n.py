@@ -44,6 +44,8 @@ TYPE_ERRORS_JA: list[tuple[re.Pattern[str], str]] = [
 ]
 
 HELP_JA: dict[str, str] = {
+    "do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)":
+        "読み込んだルールセットのキャッシュを使わない（環境変数 MPRULES_NO_CACHE=1 でも同じ）",
     "roll or resolve the check nMPmCx (e.g. 3MP15C10), or its exact odds":
         "判定 nMPmCx（例: 3MP15C10）を振る・出目から解決する、またはその正確な確率を示す",
     "exact distribution of a rule's outcome, an expression ('2d6 >= 7') or a check (3MP15C10)":
