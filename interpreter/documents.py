@@ -151,12 +151,23 @@ def open_regular(path: str | Path) -> Any:
         raise
 
 
-def refuse_number_traps(doc: "Document") -> None:
-    """Refuse a data document (not a rule file) where YAML 1.1 read a plain scalar such as
-    ``1:30`` (90), ``017`` (15), ``0x10`` (16) or ``0b11`` (3) as a number."""
+def number_trap(doc: "Document") -> tuple[Path_, str, Any] | None:
+    """The first plain scalar (in file order) that YAML 1.1 read as a number although it was
+    probably meant as text: ``1:30`` (90), ``017`` (15), ``0x10`` (16), ``0b11`` (3). Returns its
+    path, its text and the value read, or None."""
     for path, text in sorted(doc.texts.items(), key=lambda item: doc.loc(*item[0]).line or 0):
-        if _NUMBER_TRAP.match(text) and not isinstance(_at(doc.data, path), bool):
-            raise MprError(SURPRISE, doc.loc(*path), text=text, value=_at(doc.data, path))
+        value = _at(doc.data, path)
+        if _NUMBER_TRAP.match(text.strip()) and not isinstance(value, bool):
+            return path, text, value
+    return None
+
+
+def refuse_number_traps(doc: "Document") -> None:
+    """Refuse a data document (not a rule file) that holds a ``number_trap``."""
+    trap = number_trap(doc)
+    if trap is not None:
+        path, text, value = trap
+        raise MprError(SURPRISE, doc.loc(*path), text=text, value=value)
 
 
 def single_document(docs: list["Document"], file: str) -> "Document | None":

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
@@ -44,7 +43,6 @@ EMPTY_PARAM = define(
     "MPR426", "--param {name}= gives no value: write a YAML value after =",
     "--param {name}= に値がありません。= の後に YAML の値を書いてください")
 
-_TRAP = re.compile(r"[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0[0-9_]+|0x[0-9a-fA-F_]+|0o[0-7_]+|0b[01_]+)$")
 
 
 @dataclass(frozen=True)
@@ -59,20 +57,18 @@ class Written:
 def parse_param_value(raw: str, name: str) -> Written:
     """The value of ``--param NAME=RAW`` read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
-    from .documents import load_text
+    from .documents import load_text, number_trap
     from .schema_messages import value as shown
 
     docs = load_text(raw, f"{CALLER} {name}")
     if not docs:
         raise MprError(EMPTY_PARAM, Location(path=f"{CALLER} {name}"), name=name)
     doc = docs[0]
-    for path, text in doc.texts.items():
-        if _TRAP.match(text.strip()):
-            read = doc.data
-            for key in path:
-                read = read[key]
-            raise MprError(TRAP, Location(path=f"{CALLER} {name}"), name=name, text=text,
-                           value=shown(read))
+    trap = number_trap(doc)
+    if trap is not None:
+        _, text, read = trap
+        raise MprError(TRAP, Location(path=f"{CALLER} {name}"), name=name, text=text,
+                       value=shown(read))
     return Written(doc.data, dict(doc.texts))
 
 
