@@ -93,13 +93,19 @@ def _entry(rule: Rule, lang: str) -> dict[str, Any]:
     return {"rule": rule.id, "title": rule.title(lang), "kind": rule.kind, "layer": rule.layer}
 
 
-def _leaves(value: Any, path: tuple = ()) -> dict[tuple, Any]:
-    if isinstance(value, dict) and (value or not path):
-        out: dict[tuple, Any] = {}
-        for key, item in value.items():
-            out.update(_leaves(item, path + (key,)))
+def _is_text(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and set(value) <= {"ja", "en"}
+
+
+def changed_leaves(old: Any, new: Any, path: tuple = ()) -> list[tuple[tuple, Any, Any]]:
+    """Where two values differ, as ``(path, old, new)``: mappings on both sides are compared key by
+    key; anything else (a list, a ``{ja, en}`` text, a mapping only one side has) is one value."""
+    if isinstance(old, dict) and isinstance(new, dict) and not _is_text(old) and not _is_text(new):
+        out = []
+        for key in list(old) + [k for k in new if k not in old]:
+            out += changed_leaves(old.get(key), new.get(key), path + (key,))
         return out
-    return {path: value}
+    return [] if old == new else [(path, old, new)]
 
 
 def rendered_row(rule: Rule, row: Any) -> Any:
@@ -194,7 +200,8 @@ def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str
         moved |= before.mean != after.mean
         tables.append({"title": after.title or before.title, "old_title": before.title or None,
                        "moved": moved, "rows": rows, "old_mean": before.mean,
-                       "new_mean": after.mean, "old_note": before.note, "new_note": after.note})
+                       "new_mean": after.mean, "mean_label": after.mean_label or before.mean_label,
+                       "old_note": before.note, "new_note": after.note})
     return tables
 
 
@@ -268,11 +275,9 @@ def show_added_probes(diff: Diff, new: Rule) -> None:
 def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
     """The comparison of two loaded rulesets."""
     diff = Diff(base, variant, lang)
-    old_params, new_params = _leaves(base.parameters), _leaves(variant.parameters)
-    for path in sorted(set(old_params) | set(new_params), key=lambda p: tuple(map(str, p))):
-        if old_params.get(path) != new_params.get(path):
-            diff.parameters.append({"path": ".".join(map(str, path)), "old": old_params.get(path),
-                                    "new": new_params.get(path)})
+    for path, before, after in sorted(changed_leaves(base.parameters, variant.parameters),
+                                      key=lambda change: tuple(map(str, change[0]))):
+        diff.parameters.append({"path": ".".join(map(str, path)), "old": before, "new": after})
     for rule_id in sorted(set(base.rules) | set(variant.rules)):
         old, new = base.rules.get(rule_id), variant.rules.get(rule_id)
         if old is None:

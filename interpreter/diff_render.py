@@ -18,7 +18,7 @@ WORDS = {
            "added_row": "added", "removed_row": "removed", "changed_row": "changed",
            "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
            "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
-           "warnings": "Warnings"},
+           "warnings": "Warnings", "no_input": "no input"},
     "ja": {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
            "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
            "changes": "変更されたルール", "probabilities": "変わる確率と値",
@@ -26,7 +26,7 @@ WORDS = {
            "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
            "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
            "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
-           "warnings": "警告"},
+           "warnings": "警告", "no_input": "入力なし"},
 }
 
 
@@ -45,10 +45,11 @@ def show(value: Any) -> str:
 LABEL_FIELDS = ("label", "title", "text", "name")
 
 
-def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None) -> str:
+def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, whole: bool = False) -> str:
     """A value in words, as a player reads it: lists joined (``合金、重黒鉄``), texts in ``lang``,
     a row or an entry by its label (its ``{placeholders}`` filled with ``params``) and value,
-    other mappings as ``name: value`` pairs; ``なし``/``none`` for nothing."""
+    other mappings (and, with ``whole``, every mapping) as ``name: value`` pairs, a mapping inside
+    them in brackets; ``なし``/``none`` for nothing."""
     from rules_dsl.template import show as template_show
 
     value = jsonable(value) if not isinstance(value, (Fraction, int, str, bool)) else value
@@ -60,19 +61,64 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None) -> 
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        return ("、" if lang == "ja" else ", ").join(readable(v, lang, params) for v in value)
+        records = any(isinstance(v, dict) and not set(v) <= {"ja", "en"}
+                      and (whole or not any(k in v for k in LABEL_FIELDS)) for v in value)
+        joiner = ("／" if lang == "ja" else " / ") if records else ("、" if lang == "ja" else ", ")
+        return joiner.join(readable(v, lang, params, whole) for v in value)
     if isinstance(value, dict):
         if set(value) <= {"ja", "en"}:
             return _fill(str(value.get(lang) or value.get("ja") or value.get("en")), lang, params)
-        for key in LABEL_FIELDS:
+        for key in LABEL_FIELDS if not whole else ():
             if key in value:
                 label = readable(value[key], lang, params)
                 extra = value.get("value")
                 return label if extra is None or isinstance(extra, (dict, list)) else \
                     f"{label}（{readable(extra, lang)}）" if lang == "ja" else f"{label} ({readable(extra, lang)})"
         return ("、" if lang == "ja" else ", ").join(
-            f"{k}: {readable(v, lang, params)}" for k, v in value.items())
+            f"{k}: {_bracketed(v, lang, params, whole)}" for k, v in value.items())
     return show(value)
+
+
+def _bracketed(value: Any, lang: str, params: Mapping[str, Any] | None, whole: bool) -> str:
+    """A value inside a ``name: value`` pair; a mapping in brackets, so its pairs stay its own."""
+    shown = readable(value, lang, params, whole)
+    if isinstance(value, dict) and value and not set(value) <= {"ja", "en"}:
+        return f"（{shown}）" if lang == "ja" else f"({shown})"
+    return shown
+
+
+def id_names(params: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
+    """What a rule's own data calls its ids: each ``{id, ...}`` entry of a parameter's list that
+    carries a name (``ja``/``en`` beside the id, a ``title`` or a ``label``), e.g. an attack's steps."""
+    names: dict[str, str] = {}
+    for value in (params or {}).values():
+        for item in value if isinstance(value, list) else []:
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                continue
+            text = {k: item[k] for k in ("ja", "en") if k in item} or item.get("title") or item.get("label")
+            if text:
+                names[item["id"]] = readable(text, lang)
+    return names
+
+
+def named(value: Any, names: Mapping[str, str]) -> Any:
+    """``value`` with every text that is one of ``names``' ids replaced by its name."""
+    if isinstance(value, str):
+        return names.get(value, value)
+    if isinstance(value, list):
+        return [named(v, names) for v in value]
+    return value
+
+
+def outcome_label(value: Any, label: str | None, lang: str) -> str:
+    """An outcome of a distribution as a player reads it: by its label (a row's text, a verdict),
+    a number with its label beside it unless the label already says it (``7 空き巣…``), and a
+    value without a label in words."""
+    if not label:
+        return readable(value, lang)
+    if isinstance(value, int) and not isinstance(value, bool) and str(value) not in label:
+        return f"{value} {label}"
+    return label
 
 
 def _fill(text: str, lang: str, params: Mapping[str, Any] | None) -> str:
@@ -111,9 +157,10 @@ def _rule_lines(diff: Diff, w: dict[str, str]) -> list[tuple[str, list[str]]]:
     for change in diff.changes:
         old_params, new_params = _params(diff, change.rule, "old"), _params(diff, change.rule, "new")
         lines = [w["replaced"]] if change.replaced else []
+        old_names, new_names = id_names(old_params, lang), id_names(new_params, lang)
         for p in change.params:
-            lines.append(f"{w['param']} {p['name']}: {readable(p['old'], lang)} -> "
-                         f"{readable(p['new'], lang)}  [{p['layer']}]")
+            lines.append(f"{w['param']} {p['name']}: {readable(named(p['old'], old_names), lang)}"
+                         f" -> {readable(named(p['new'], new_names), lang)}  [{p['layer']}]")
         for r in change.rows:
             body = readable(r["new"], lang, new_params) if r["new"] is not None \
                 else readable(r["old"], lang, old_params)
@@ -133,20 +180,51 @@ def _list(entries: list[dict[str, Any]], w: dict[str, str]) -> str:
 
 
 def _probe_head(entry: dict[str, Any], w: dict[str, str]) -> str:
-    return f"{entry['rule']} {entry['title']} — {w['probe']} “{entry['probe']}”"
+    from .diff import DEFAULT_PROBE
+
+    probe = w["no_input"] if entry["probe"] == DEFAULT_PROBE else f"{w['probe']} “{entry['probe']}”"
+    return f"{entry['rule']} {entry['title']} — {probe}"
 
 
 def _table_title(table: dict[str, Any]) -> str:
-    old = table.get("old_title")
-    return table["title"] if not old or old == table["title"] else f"{old} -> {table['title']}"
+    """The table's title; when the variant's differs, what changed in it (``±2 -> ±3``)."""
+    old, new = table.get("old_title"), table["title"]
+    if not old or old == new:
+        return new
+    start = 0
+    while start < min(len(old), len(new)) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < min(len(old), len(new)) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    while start and (old[start - 1].isdigit() or old[start - 1] in "+-±."):  # a number stays whole
+        start -= 1
+    while end and (old[len(old) - end].isdigit() or old[len(old) - end] == "."):
+        end -= 1
+    before, after = old[start:len(old) - end], new[start:len(new) - end]
+    if start + end < 8 or any(mark in before + after for mark in ("、", ", ", "（", "(", ":")):
+        return f"{old} -> {new}"
+    return f"{old[:start]}{before} -> {after}{old[len(old) - end:]}"
+
+
+def _value_lines(entry: dict[str, Any], w: dict[str, str], lang: str) -> list[str]:
+    """A value probe: what differs, one part per line (``value shares.A.total: 1 -> 2``)
+    when both sides give a mapping, else the whole value."""
+    from .diff import changed_leaves
+
+    changes = changed_leaves(entry["old"], entry["new"]) if entry["old"] is not None else []
+    if not changes or changes[0][0] == ():
+        return [f"{w['value']}: {readable(entry['old'], lang)} -> {readable(entry['new'], lang)}"]
+    return [f"{w['value']} {'.'.join(map(str, path))}: {readable(old, lang)} -> {readable(new, lang)}"
+            for path, old, new in changes]
 
 
 def render_text(diff: Diff) -> str:
     w = words(diff.lang)
     lines = [f"{diff.base.id} -> {diff.variant.id}", ""]
-    lines.append(f"{w['params']}: " + ("; ".join(
-        f"{p['path']}: {readable(p['old'], diff.lang)} -> {readable(p['new'], diff.lang)}"
-        for p in diff.parameters) or w["none"]))
+    lines.append(f"{w['params']}:" + ("" if diff.parameters else f" {w['none']}"))
+    lines.extend(f"  {p['path']}: {readable(p['old'], diff.lang, whole=True)} -> "
+                 f"{readable(p['new'], diff.lang, whole=True)}" for p in diff.parameters)
     for key in ("added", "removed", "not_adopted", "adopted"):
         lines.append(f"{w[key]}: {_list(getattr(diff, key), w)}")
     lines += ["", f"{w['changes']}:"]
@@ -159,8 +237,7 @@ def render_text(diff: Diff) -> str:
     for entry in diff.probabilities:
         lines.append(f"  {_probe_head(entry, w)}")
         if entry["type"] == "value":
-            lines.append(f"    {w['value']}: {readable(entry['old'], diff.lang)} -> "
-                         f"{readable(entry['new'], diff.lang)}")
+            lines.extend(f"    {line}" for line in _value_lines(entry, w, diff.lang))
             continue
         for table in entry["tables"]:
             if not table["moved"]:
@@ -188,8 +265,7 @@ def _width(text: str) -> int:
 
 
 def _label(row: dict[str, Any], lang: str = "en") -> str:
-    value = readable(row["value"], lang)
-    return f"{row['label']}" if row.get("label") and row["label"] != value else value
+    return outcome_label(row["value"], row.get("label"), lang)
 
 
 def _mean(value: Any) -> str:
@@ -202,12 +278,16 @@ def _mean(value: Any) -> str:
 
 
 def _notes(table: dict[str, Any], w: dict[str, str], lang: str = "en") -> list[str]:
+    """The mean (named by what it is the mean of) and the note of a table, where they moved."""
     notes = []
     if table["old_mean"] != table["new_mean"]:
-        notes.append(f"{w['mean']}（{table['title']}）: " if lang == "ja" else f"{w['mean']} ({table['title']}): ")
-        notes[-1] += f"{_mean(table['old_mean'])} -> {_mean(table['new_mean'])}"
-    if table.get("old_note") != table.get("new_note"):
-        notes.append(f"{table.get('old_note') or '-'} -> {table.get('new_note') or '-'}")
+        label = table.get("mean_label") or table["title"]
+        head = f"{w['mean']}（{label}）: " if lang == "ja" else f"{w['mean']} ({label}): "
+        old = "" if table["old_mean"] is None else f"{_mean(table['old_mean'])} -> "
+        notes.append(head + old + ("-" if table["new_mean"] is None else _mean(table["new_mean"])))
+    old_note, new_note = table.get("old_note"), table.get("new_note")
+    if old_note != new_note:
+        notes.append(new_note if old_note is None else f"{old_note} -> {new_note or '-'}")
     return notes
 
 
@@ -222,8 +302,8 @@ def render_markdown(diff: Diff, heading: str = "##") -> str:
     lines = [f"{heading} {diff.base.id} → {diff.variant.id}", ""]
     if diff.parameters:
         lines += [f"| {w['params']} | {w['before']} | {w['after']} |", "|---|---|---|"]
-        lines += [f"| `{p['path']}` | {_cell(readable(p['old'], diff.lang))} | "
-                  f"{_cell(readable(p['new'], diff.lang))} |" for p in diff.parameters]
+        lines += [f"| `{p['path']}` | {_cell(readable(p['old'], diff.lang, whole=True))} | "
+                  f"{_cell(readable(p['new'], diff.lang, whole=True))} |" for p in diff.parameters]
         lines.append("")
     for key in ("added", "removed", "not_adopted", "adopted"):
         lines.append(f"- **{w[key]}**: {_list(getattr(diff, key), w)}")
@@ -238,8 +318,7 @@ def render_markdown(diff: Diff, heading: str = "##") -> str:
         lines.append(f"**{_probe_head(entry, w)}**")
         lines.append("")
         if entry["type"] == "value":
-            lines += [f"- {w['value']}: {_cell(readable(entry['old'], diff.lang))} → "
-                      f"{_cell(readable(entry['new'], diff.lang))}", ""]
+            lines += [f"- {_cell(line)}" for line in _value_lines(entry, w, diff.lang)] + [""]
             continue
         for table in entry["tables"]:
             if not table["moved"]:

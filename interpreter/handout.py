@@ -141,12 +141,15 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]
     if text:
         blocks.extend(_text_blocks(localized(text), old_params, rule.params))
     if rule.params:
+        from .diff_render import id_names, named
+
         docs = rule.doc.get("param_docs") or {}
+        names = id_names(rule.params, "ja")
         rows, marks = [], []
         for name, value in rule.params.items():
             changed = name in old_params
-            cell = localized(value) + (f"（{WORDS['base']}: {localized(old_params[name])}）"
-                                       if changed else "")
+            cell = localized(named(value, names)) + (
+                f"（{WORDS['base']}: {localized(named(old_params[name], names))}）" if changed else "")
             rows.append([name + (f" {MARK}" if changed else ""), cell, localized(docs.get(name, ""))])
             marks.append(changed)
         blocks.append(Block("heading", WORDS["params"], level=3))
@@ -249,14 +252,32 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list
             moved = any(b is not None and abs(a - b) > 1e-12 for _, a, b in bars)
             blocks.append(Block("bars", label + (f" {MARK}{WORDS['changed']}" if moved else ""),
                                 bars=bars))
+            if table.mean is not None:
+                blocks.append(Block("para", _mean_line(table, before[index] if index < len(before) else None)))
             if table.note:
                 blocks.append(Block("para", table.note))
     return blocks
 
 
 def _bar_label(value: Any, label: str | None) -> str:
-    text = show(value)
-    return f"{text} {label}" if label and label != text else text
+    from .diff_render import outcome_label
+
+    return outcome_label(value, label, "ja")
+
+
+def _mean_line(table: ProbTable, base: ProbTable | None) -> str:
+    """``平均（一度きりの結果の期待個数）: 91/144（約0.632）``, with the base's mean where it moved."""
+    from .trace import fraction_text
+
+    def shown(mean: Any) -> str:
+        text = fraction_text(mean)
+        return f"{text}（約{float(mean):.3g}）" if "/" in text else text
+
+    line = f"平均（{table.mean_label}）: " if table.mean_label else "平均: "
+    line += shown(table.mean)
+    if base is not None and base.mean is not None and base.mean != table.mean:
+        line = f"{MARK}{line}（{WORDS['base']}: {shown(base.mean)}）"
+    return line
 
 
 def _percent(p: float) -> str:

@@ -145,11 +145,14 @@ class ProbTable:
     rows: list[ProbRow]
     mean: Fraction | None = None
     note: str | None = None
+    mean_label: str | None = None  # what the mean is the mean of, in words
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"title": self.title, "rows": [r.to_json() for r in self.rows]}
         if self.mean is not None:
             out["mean"] = jsonable(self.mean)
+        if self.mean_label:
+            out["mean_label"] = self.mean_label
         if self.note:
             out["note"] = self.note
         return out

@@ -184,8 +184,9 @@ def show(value: Any) -> str:
 
 
 def row_label(value: Any, label: str | None) -> str:
-    """A row's text: its value, and its label when it has one (``7 空き巣…``)."""
-    if value is None and label is not None:  # e.g. "an individual event": no id to show
+    """A row's text: a number with its label when it has one (``7 空き巣…``); anything else (a
+    row id, a list of ids) by its label alone when it has one."""
+    if label is not None and (not isinstance(value, int) or isinstance(value, bool)):
         return label
     shown = show(value)
     return shown if label is None or label == shown else f"{shown} {label}"

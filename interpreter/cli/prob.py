@@ -62,7 +62,8 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
             print(f"{args.target}: {table.title}")
             print_rows([(row_label(row.value, row.label), row.p) for row in table.rows], header)
             if table.mean is not None:
-                print(f"{'平均' if args.lang == 'ja' else 'mean'} {_mean_text(table.mean)}")
+                label = table.mean_label or ("平均" if args.lang == "ja" else "mean")
+                print(f"{label} {_mean_text(table.mean)}")
             if table.note:
                 print(table.note)
     _write_svg(args.svg, [Section(f"{args.target}: {t.title}",

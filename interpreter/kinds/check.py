@@ -28,11 +28,15 @@ UNKNOWN_FORMULA_NAME = define(
 
 FORMULAS = ("required", "dice_bonus", "dice", "challenge")
 _WORDS = {
-    "en": {"head": "{dice} dice, challenge {challenge}",
-           "no_check": "no check", "by": "chance of success by",
+    "en": {"head": "{dice} dice, challenge {challenge}", "head_one": "1 die, challenge {challenge}",
+           "ability": "ability {value}",
+           "no_check": "no check", "by": "chance of success by ability value",
+           "total": "chance of {word} in all: {percent} ({p})",
            "separate": "each row is a separate chance; the rows do not sum to 1"},
-    "ja": {"head": "ダイス{dice}個、チャレンジ値{challenge}",
-           "no_check": "判定なし", "by": "成功率：",
+    "ja": {"head": "ダイス{dice}個、チャレンジ値{challenge}", "head_one": "ダイス1個、チャレンジ値{challenge}",
+           "ability": "能力値{value}",
+           "no_check": "判定なし", "by": "能力値ごとの成功率",
+           "total": "{word}の確率（合計）: {percent}（{p}）",
            "separate": "各行は別々の確率です（合計は1になりません）"},
 }
 
@@ -116,7 +120,8 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     attribute = rule.doc["attribute"]
     rules = core_check.rules_of(ctx.ruleset.parameters)
     words = _WORDS["ja" if ctx.lang == "ja" else "en"]
-    head = f"{rule.title(ctx.lang)}: " + words["head"].format(dice=env["dice"], challenge=env["challenge"])
+    head = f"{rule.title(ctx.lang)}: " + words["head" if env["dice"] != 1 else "head_one"].format(
+        dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
         return [ProbTable(head, [ProbRow("success", Fraction(1), words["no_check"])])]
     if inputs.get(attribute) is not None:
@@ -128,11 +133,13 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
             rows[key] = rows.get(key, Fraction(0)) + p
         table = [ProbRow(k, p, _label(rules, k, ctx.lang)) for k, p in rows.items()]
         success = outcomes.probability(lambda r: r.success)
-        return [ProbTable(f"{head}, {attribute} {spec.target}", table,
-                          note=f"{_label(rules, 'success', ctx.lang)} = {fraction_text(success)}")]
+        total = words["total"].format(word=_label(rules, "success", ctx.lang), p=fraction_text(success),
+                                      percent=f"{float(success) * 100:.2f}%")
+        return [ProbTable(f"{head}{'、' if ctx.lang == 'ja' else ', '}"
+                          + words["ability"].format(value=spec.target), table, note=total)]
     rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
-                               f"{attribute} {m}") for m in range(1, rules.faces + 1)]
-    return [ProbTable(f"{head}: {words['by']} {attribute}", rows_by_ability, note=words["separate"])]
+                               words["ability"].format(value=m)) for m in range(1, rules.faces + 1)]
+    return [ProbTable(f"{head}: {words['by']}", rows_by_ability, note=words["separate"])]
 
 
 def _label(rules: Any, key: str, lang: str) -> str:
@@ -141,7 +148,7 @@ def _label(rules: Any, key: str, lang: str) -> str:
         return rules.words[key].get(lang) or rules.words[key]["ja"]
     special = rules.special(key)
     effect = rules.words[special.effect].get(lang) or rules.words[special.effect]["ja"]
-    return f"{core_check.special_label(rules, key, lang)} ({effect})"
+    return f"{core_check.special_label(rules, key, lang)}" + (f"（{effect}）" if lang == "ja" else f" ({effect})")
 
 
 def _at_manifest(error: MprError, ruleset: Any) -> MprError:

@@ -47,12 +47,24 @@ OUTPUT = ("member", "rolled", "final_roll", "row", "text", "once", "how", "optio
           "results", "taken")
 _TITLES = {
     "en": {"sets": "the set of once-only results", "each": "chance of each once-only result",
-           "mean": "mean = the expected number of once-only results", "how": "how the roll was resolved"},
+           "mean": "the expected number of once-only results", "how": "how the roll was resolved",
+           "head": "{title} ({table}, {count} members{window})", "window": ", moves up to ±{window}",
+           "no_once": "no once-only result", "other": "a roll no row lists (default)",
+           "joiner": ", ", "set_joiner": " / "},
     "ja": {"sets": "一度きりの結果の組み合わせ", "each": "一度きりの各結果が出る確率",
-           "mean": "平均 = 一度きりの結果の期待個数", "how": "出目の扱い"},
+           "mean": "一度きりの結果の期待個数", "how": "出目の扱い",
+           "head": "{title}（{table}、{count}人{window}）", "window": "、出目の増減は±{window}まで",
+           "no_once": "一度きりの結果なし", "other": "表に載っていない出目（default）", "joiner": "、",
+           "set_joiner": "／"},
 }
 _LABELS = {"en": {None: "a row of no id", UNRESOLVED: "unresolved (to be decided)"},
            "ja": {None: "IDのない行", UNRESOLVED: "未解決（要判断）"}}
+_HOWS = {"en": {"as_rolled": "as rolled", "adjusted": "moved", "nearest_lower": "nearest lower result",
+                "nearest_higher": "nearest higher result", "individual": "the table's default",
+                UNRESOLVED: "unresolved"},
+         "ja": {"as_rolled": "出目どおり", "adjusted": "出目を増減", "nearest_lower": "低いほうに最も近い結果",
+                "nearest_higher": "高いほうに最も近い結果", "individual": "表の default の結果",
+                UNRESOLVED: "未解決"}}
 
 
 def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
@@ -223,22 +235,34 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     table_rule, table, policy, members = _setup(rule, inputs, ctx)
     exact = session_distribution(table, roll_distribution(table_rule), len(members), policy)
     lang = ctx.lang
-    texts = {e.id: localized(e.text, lang) or e.id for e in table.entries if e is not None and e.id}
-    window = "" if policy.window is None else f", ±{policy.window}"
-    head = f"{rule.title(lang)} ({table_rule.id}, {len(members)}{window})"
-    sets = [ProbRow(list(s), p) for s, p in sorted(exact.taken_sets.items(), key=lambda sp: (-sp[1], sp[0]))]
-    count = sum((len(s) * p for s, p in exact.taken_sets.items()), Fraction(0))
     words = _TITLES["ja" if lang == "ja" else "en"]
-    tables = [ProbTable(f"{head}: {words['sets']}", sets, count, note=words["mean"]),
+    texts = {e.id: localized(e.text, lang) or e.id for e in table.entries if e is not None and e.id}
+    unnamed = [e for e in table.entries if e is not None and e.id is None]
+    other = localized(table.plain.text, lang) if table.plain is not None and table.plain.text else None
+    if other is None and unnamed and all(e == table.plain for e in unnamed):
+        other = words["other"]
+    window = "" if policy.window is None else words["window"].format(window=policy.window)
+    head = words["head"].format(title=rule.title(lang), table=table_rule.title(lang),
+                                count=len(members), window=window)
+    sets = [ProbRow(list(s), p, words["set_joiner"].join(texts.get(e, e) for e in s) or words["no_once"])
+            for s, p in sorted(exact.taken_sets.items(), key=lambda sp: (-sp[1], sp[0]))]
+    count = sum((len(s) * p for s, p in exact.taken_sets.items()), Fraction(0))
+    tables = [ProbTable(f"{head}: {words['sets']}", sets, count, mean_label=words["mean"]),
               ProbTable(f"{head}: {words['each']}",
                         [ProbRow(e, exact.row_probability(e), texts.get(e, e)) for e in table.once_ids()])]
-    names = _LABELS["ja" if lang == "ja" else "en"]
-    for member, rows, hows in zip(members, exact.per_member, exact.per_member_how):
+    names = {**_LABELS["ja" if lang == "ja" else "en"], **({None: other} if other else {})}
+    hows = _HOWS["ja" if lang == "ja" else "en"]
+    for member, rows, resolved in zip(members, exact.per_member, exact.per_member_how):
         shown = [ProbRow(v, p, texts.get(v) or names.get(v))
                  for v, p in sorted(rows.items(), key=lambda vp: (-vp[1], str(vp[0])))]
-        how_note = ", ".join(f"{h} {fraction_text(p)}" for h, p in hows.items())
+        how_note = words["joiner"].join(f"{hows.get(h, h)} {_share(p, lang)}" for h, p in resolved.items())
         tables.append(ProbTable(f"{head}: {member}", shown, note=f"{words['how']}: {how_note}"))
     return tables
+
+
+def _share(p: Fraction, lang: str) -> str:
+    """A probability as a percentage with its exact fraction: ``95.45%（1237/1296）``."""
+    return f"{float(p) * 100:.2f}%" + (f"（{fraction_text(p)}）" if lang == "ja" else f" ({fraction_text(p)})")
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:

@@ -199,9 +199,15 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
             by_event[key] = ProbRow(key, p, label)
         else:
             event.p += p
-    title = rule.title(ctx.lang)
+    title, words = rule.title(ctx.lang), _WORDS["ja" if ctx.lang == "ja" else "en"]
+    if default is not None and "default" in by_event and by_event["default"].label is None:
+        by_event["default"].label = words["default"]
     return [ProbTable(f"{title}: {rule.params.get('roll')}", by_roll, rolls.mean()),
-            ProbTable(f"{title}: events", sorted(by_event.values(), key=lambda r: -r.p))]
+            ProbTable(f"{title}: {words['events']}", sorted(by_event.values(), key=lambda r: -r.p))]
+
+
+_WORDS = {"en": {"events": "by result", "default": "a roll no row lists (default)"},
+          "ja": {"events": "結果ごと", "default": "表に載っていない出目（default）"}}
 
 
 def _label(row: dict[str, Any] | None, lang: str) -> str | None:
