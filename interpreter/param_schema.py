@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field, replace
 from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
+from jsonschema.exceptions import SchemaError, UnknownType
+from referencing.exceptions import Unresolvable
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
@@ -42,6 +45,10 @@ TRAP = define(
 EMPTY_PARAM = define(
     "MPR426", "--param {name}= gives no value: write a YAML value after =",
     "--param {name}= に値がありません。= の後に YAML の値を書いてください")
+READ_AS_NUMBER = define(
+    "MPR243", "{text} is written in full-width characters: read as the number {fixed} "
+    "(half-width digits are surer)",
+    "全角の {text} を数の {fixed} として読みました（数は半角で書くと確実です）", severity="warning")
 
 
 
@@ -132,8 +139,6 @@ def _base() -> str:
 
 def _kind_params(kind: str, doc: dict[str, Any]) -> tuple[list[str], frozenset[str]]:
     """The URIs of the ``params`` schemas of a kind that apply to ``doc`` and the names they declare."""
-    from jsonschema import Draft202012Validator
-
     uris: list[str] = []
     declared: frozenset[str] = frozenset()
     for condition, uri in _kind_params_options(kind):
@@ -284,9 +289,74 @@ def _located(positions: dict, path: tuple) -> Location:
 def check_params(ruleset: Ruleset, lang: str = "en", *,
                  skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every parameter finding of ``ruleset`` as it stands (variants layered, the caller's
-    ``--param`` applied): rule parameters, examples' parameters, ruleset-wide parameters."""
-    findings = check_ruleset_parameters(ruleset, lang)
+    ``--param`` applied): rule parameters, examples' parameters, ruleset-wide parameters. A
+    number written in full-width characters where a number is wanted is read as that number
+    first (a warning each)."""
+    findings = [diagnostic(READ_AS_NUMBER, _located(ruleset.parameter_positions, path), lang,
+                           text=text, fixed=fixed)
+                for path, text, fixed in read_fullwidth_numbers(
+                    ruleset.parameters, parameters_schema(ruleset), ("parameters",))]
+    findings += check_ruleset_parameters(ruleset, lang)
     for rule in ruleset.rules.values():
         if rule.id not in skip:
+            findings.extend(_caller(diagnostic(READ_AS_NUMBER, rule.loc(*path), lang, text=text,
+                                               fixed=fixed), rule)
+                            for path, text, fixed in read_fullwidth_numbers(
+                                rule.params, rule_params_schema(rule), ("params",)))
             findings.extend(check_rule_params(rule, lang))
     return findings
+
+
+def read_fullwidth_numbers(data: Any, schema: dict[str, Any], prefix: tuple
+                           ) -> list[tuple[tuple, str, int | float]]:
+    """Each text of full-width digits and signs (``１２``, ``－３``) in ``data`` where ``schema``
+    wants a number and not a text, replaced in place by that number: ``(path, text, number)``.
+    A text that is no number stays, and the schema's check reports it."""
+    from .schema import instance_validator
+    from .yaml_events import fullwidth_number
+
+    if not isinstance(data, dict) or not data:
+        return []
+    found: dict[tuple, tuple[str, int | float]] = {}
+    try:
+        errors = list(instance_validator(schema).iter_errors(data))
+    except (SchemaError, UnknownType, Unresolvable, re.error, RecursionError):
+        return []  # a schema that is not JSON Schema: its own finding (MPR424) says so
+    while errors:
+        error = errors.pop()
+        errors.extend(error.context or [])
+        expected = error.validator_value if error.validator == "type" else ()
+        expected = {expected} if isinstance(expected, str) else set(expected)
+        fixed = fullwidth_number(error.instance) if isinstance(error.instance, str) else None
+        if fixed is not None and expected & {"integer", "number"} and "string" not in expected:
+            number = float(fixed) if "." in fixed else int(fixed)
+            found[tuple(error.absolute_path)] = (error.instance, number)
+    for path, (_, number) in found.items():
+        _put(data, path, number)
+    return [((*prefix, *path), text, number) for path, (text, number) in sorted(
+        found.items(), key=lambda item: tuple(map(str, item[0])))]
+
+
+def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: str = "en"
+                 ) -> list[Diagnostic]:
+    """The warnings a command shows for its ``--param`` values: each full-width number that was
+    read as a number (``--param a.b.n=１２`` -> 12)."""
+    from .yaml_events import fullwidth_number
+
+    notes = []
+    for rule_id, params in overrides.items():
+        rule = ruleset.rules.get(rule_id)
+        for name, written in params.items():
+            text = getattr(written, "value", written)
+            fixed = fullwidth_number(text) if isinstance(text, str) else None
+            value = rule.params.get(name) if rule is not None else None
+            if fixed is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
+                notes.append(diagnostic(READ_AS_NUMBER, Location(path=f"{CALLER} {rule_id}.{name}"),
+                                        lang, text=text, fixed=value))
+    return notes
+
+
+def _put(data: Any, path: tuple, value: Any) -> None:
+    for key in path[:-1]:
+        data = data[key]
+    data[path[-1]] = value

@@ -26,8 +26,8 @@ from .schema_dispatch import BASE, dispatch_schema, main, write_rule_json
 from .schema_keywords import Validator as _Validator
 from .yaml_events import FULLWIDTH_NUMBER, fullwidth_number
 
-__all__ = ["BASE", "dispatch_schema", "main", "validate_document", "validate_instance", "validator_for",
-           "write_dispatch"]
+__all__ = ["BASE", "dispatch_schema", "instance_validator", "main", "validate_document",
+           "validate_instance", "validator_for", "write_dispatch"]
 
 Path_ = tuple[str | int, ...]
 
@@ -58,6 +58,12 @@ def validator_for(name: str) -> Any:
     if urldefrag(uri).url not in _registry():
         raise MprError(msg.UNKNOWN_SCHEMA, Location(path=name), name=name)
     return _Validator({"$ref": uri}, registry=_registry())
+
+
+def instance_validator(schema: dict) -> Any:
+    """A validator of ``schema`` (a schema built in code) that resolves ``$ref`` to the local
+    schemas, as ``validate_instance`` uses; the caller reads its raw errors."""
+    return _Validator(schema, registry=_registry())
 
 
 @cache

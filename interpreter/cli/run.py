@@ -84,6 +84,7 @@ def handle(args: argparse.Namespace) -> int:
 
     from .. import engine
     from ..inputs import INVALID_INPUT, check_inputs
+    from ..param_schema import caller_notes
     from ..ruleset import load_ruleset
     from ..trace import render_tree
     from .output import print_json
@@ -92,6 +93,8 @@ def handle(args: argparse.Namespace) -> int:
     data, positions, file, texts = read_input(args.input)
     dice = source_from_args(args.seed, args.dice)
     ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang)
+    for note in caller_notes(ruleset, overrides, args.lang):
+        print(f"{note.path}: {note.code} {note.message}", file=sys.stderr)
     try:
         result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,
                             input_positions=positions, input_file=file)
