@@ -9,7 +9,7 @@ from typing import Any
 
 import yaml
 
-from interpreter.resources import bundled_ruleset
+from interpreter.documents.resources import bundled_ruleset
 from interpreter.solvers.plan import Outcome
 from interpreter.solvers.registry import SOLVERS, solve
 from interpreter.solvers.setup import Setup

@@ -12,11 +12,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.kinds import package
-from interpreter.model import Rule
-from interpreter.resources import bundled_ruleset, rulesets_dir
-from interpreter.ruleset import load_ruleset as _load_ruleset
+from interpreter.ruleset.model import Rule
+from interpreter.documents.resources import bundled_ruleset, rulesets_dir
+from interpreter.checks.loading import load_ruleset as _load_ruleset
 from rules_dsl.errors import MprError
 
 

@@ -445,7 +445,7 @@ def test_campaign_without_a_subcommand_is_a_usage_error(capsys):
 
 
 def test_the_long_rest_sleep_variant_circulates_on_a_long_rest_only(tmp_path):
-    from interpreter.resources import rulesets_dir
+    from interpreter.documents.resources import rulesets_dir
 
     chars = tmp_path / "chars.yaml"
     chars.write_text(yaml.safe_dump(CHARS, allow_unicode=True), encoding="utf-8")

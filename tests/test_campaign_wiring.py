@@ -13,8 +13,8 @@ import yaml
 from campaign_support import CHARS, holders, make_campaign, make_ruleset
 from interpreter.campaign import commands
 from interpreter.cli import main
-from interpreter.resources import rulesets_dir
-from interpreter.ruleset import collect, load_ruleset
+from interpreter.documents.resources import rulesets_dir
+from interpreter.checks.loading import collect, load_ruleset
 from rules_dsl.errors import MprError
 
 WIRING = {"deck": "cards.deck", "sleep": "circulation.sleep", "dawn": "circulation.dawn",

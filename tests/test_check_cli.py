@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from interpreter.cli import main
-from interpreter.resources import rulesets_dir
+from interpreter.documents.resources import rulesets_dir
 
 HOUSE = rulesets_dir() / "examples" / "house_rules" / "bad_beat_two_dice"
 

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from interpreter.cli import main
-from interpreter.svg import Section, render
+from interpreter.reports.svg import Section, render
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:
@@ -216,8 +216,9 @@ def test_prob_errors(capsys, argv, exit_code, code):
 
 
 def test_prob_rule_prints_every_table(capsys, monkeypatch, tmp_path):
-    from interpreter import engine, ruleset
-    from interpreter.trace import ProbRow, ProbTable
+    from interpreter.checks import loading as ruleset
+    from interpreter.engine import runner as engine
+    from interpreter.engine.trace import ProbRow, ProbTable
 
     calls = []
 

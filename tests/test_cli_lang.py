@@ -11,7 +11,7 @@ import pytest
 from interpreter.cli import build_parser, main
 from interpreter.cli._expr import display_width
 from interpreter.cli._i18n import HELP_JA, help_texts
-from interpreter.svg import Section, render, text_width
+from interpreter.reports.svg import Section, render, text_width
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

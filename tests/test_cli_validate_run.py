@@ -194,8 +194,8 @@ def test_test_command_on_one_file_of_a_ruleset(capsys, tables):
 
 
 def test_validate_without_path_covers_every_bundled_ruleset():
-    from interpreter.resources import rulesets_dir
-    from interpreter.validation import bundled_targets
+    from interpreter.documents.resources import rulesets_dir
+    from interpreter.checks.validation import bundled_targets
 
     root = rulesets_dir() / "examples"
     examples = sorted(p for p in root.iterdir() if p.is_dir() and p.name != "house_rules")
@@ -257,8 +257,8 @@ def test_an_example_param_error_at_run_time_is_located_in_the_example(capsys, ta
 
 
 def test_an_example_param_leaves_the_rule_as_written(tables):
-    from interpreter.examples import run_examples
-    from interpreter.ruleset import load_ruleset
+    from interpreter.checks.examples import run_examples
+    from interpreter.checks.loading import load_ruleset
 
     (tables / "events.yaml").write_text(EXAMPLE_PARAM_NAME, encoding="utf-8")
     ruleset = load_ruleset(tables)

@@ -7,15 +7,15 @@ from pathlib import Path
 import pytest
 import yaml
 
-from interpreter import codes
-from interpreter.resources import rulesets_dir, schemas_dir
+from interpreter.reports import codes
+from interpreter.documents.resources import rulesets_dir, schemas_dir
 from rules_dsl.errors import MESSAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_codes_page_is_up_to_date():
-    assert codes.main(["--check"]) == 0, "run: python3 -m interpreter.codes"
+    assert codes.main(["--check"]) == 0, "run: python3 -m interpreter.reports.codes"
 
 
 def test_every_code_is_listed_once_in_both_languages():

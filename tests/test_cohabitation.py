@@ -11,11 +11,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.kinds.roll_per_member import table_rows
 from interpreter.kinds.repeat_policy import (ADJUSTED, AS_ROLLED, NEAREST_LOWER, UNRESOLVED, Entry,
                                              TableRows, Policy, resolve_session, resolve_roll)
-from interpreter.ruleset import apply_caller, load_ruleset
+from interpreter.checks.loading import apply_caller, load_ruleset
 from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
 
@@ -340,8 +340,8 @@ def test_no_shared_event_twice(ruleset, table: str, window: int, tie: str,
 ], ids=["unknown rent rule", "formula of a missing parameter", "a value computed later", "leisure table of the wrong kind",
         "misspelt safety", "bad remainder order", "bad tie-break", "no shared rows (warning)"])
 def test_document_checks(tmp_path, old: str, new: str, code: str) -> None:
-    from interpreter.resources import bundled_ruleset
-    from interpreter.ruleset import collect
+    from interpreter.documents.resources import bundled_ruleset
+    from interpreter.checks.loading import collect
 
     for name in ("ruleset.yaml", "cohabitation.yaml"):
         text = (bundled_ruleset() / name).read_text(encoding="utf-8")

@@ -12,12 +12,12 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.kinds import combat_action
 from interpreter.kinds.combat_action import area_distance
-from interpreter.model import Rule
-from interpreter.resources import bundled_ruleset
-from interpreter.ruleset import load_ruleset as _load_ruleset
+from interpreter.ruleset.model import Rule
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.checks.loading import load_ruleset as _load_ruleset
 from rules_dsl import compile_expression
 from rules_dsl.errors import MprError
 

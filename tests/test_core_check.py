@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter import core_check
-from interpreter.core_check import CheckSpec
+from interpreter.solvers import pool_notation as core_check
+from interpreter.solvers.pool_notation import CheckSpec
 from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
 
@@ -194,7 +194,7 @@ DELETE = object()
 def core_check_parameters():
     import yaml
 
-    from interpreter.resources import bundled_ruleset
+    from interpreter.documents.resources import bundled_ruleset
 
     manifest = yaml.safe_load((bundled_ruleset() / "ruleset.yaml").read_text(encoding="utf-8"))
     return manifest["parameters"]["core_check"]

@@ -245,15 +245,15 @@ def test_circulation_keeps_the_multiset_and_the_counts(sizes, seed, ops):
 # -- the documents of rulesets/magipunk/cards.yaml, run by the engine ----------------------------
 
 def _cards_ruleset():
-    from interpreter.resources import bundled_ruleset
-    from interpreter.ruleset import load_ruleset
+    from interpreter.documents.resources import bundled_ruleset
+    from interpreter.checks.loading import load_ruleset
 
     return load_ruleset(bundled_ruleset() / "cards.yaml")
 
 
 def test_the_examples_of_cards_yaml_pass(capsys):
     from interpreter.cli import main
-    from interpreter.resources import bundled_ruleset
+    from interpreter.documents.resources import bundled_ruleset
 
     assert main(["test", str(bundled_ruleset() / "cards.yaml")]) == 0
     assert main(["validate", str(bundled_ruleset() / "cards.yaml")]) == 0
@@ -279,7 +279,7 @@ def test_the_examples_of_cards_yaml_pass(capsys):
     ("circulation.special", {"state": {"holders": {"pc": ["SA"]}}, "holder": "pc", "count": 1}, [], "MPR150"),
 ])
 def test_run_through_the_engine(rule, inputs, dice, expect):
-    from interpreter import engine
+    from interpreter.engine import runner as engine
 
     ruleset = _cards_ruleset()
     if isinstance(expect, str):
@@ -300,7 +300,7 @@ def test_validate_finds_bad_deck_documents(tmp_path, capsys, edit, codes):
     import json
 
     from interpreter.cli import main
-    from interpreter.resources import bundled_ruleset
+    from interpreter.documents.resources import bundled_ruleset
 
     text = (bundled_ruleset() / "cards.yaml").read_text(encoding="utf-8")
     assert edit[0] in text
@@ -312,7 +312,7 @@ def test_validate_finds_bad_deck_documents(tmp_path, capsys, edit, codes):
 
 def test_a_composition_whose_names_collide_is_refused_by_the_kind_check():
     from interpreter.kinds.deck import check
-    from interpreter.model import Rule
+    from interpreter.ruleset.model import Rule
 
     rule = Rule("cards.deck", "Deck", {}, params={"suits": ["S", "S1"], "ranks": ["1", "11"],
                                                   "jokers": [], "on_empty": "error"})

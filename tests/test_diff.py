@@ -8,10 +8,10 @@ from fractions import Fraction
 import pytest
 
 from interpreter.cli import main
-from interpreter.diff import compare
-from interpreter.diff_render import render_markdown, render_text
-from interpreter.resources import rulesets_dir
-from interpreter.ruleset import load_ruleset
+from interpreter.reports.diff import compare
+from interpreter.reports.diff_render import render_markdown, render_text
+from interpreter.documents.resources import rulesets_dir
+from interpreter.checks.loading import load_ruleset
 
 BASE = rulesets_dir() / "magipunk"
 EXAMPLES = rulesets_dir() / "examples"

@@ -8,8 +8,8 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from interpreter.documents import KEY, Document, load_file, load_text
-from interpreter.resources import rulesets_dir
+from interpreter.documents.loader import KEY, Document, load_file, load_text
+from interpreter.documents.resources import rulesets_dir
 from rules_dsl import limits
 from rules_dsl.errors import EXIT_STATE, MprError
 

@@ -7,11 +7,11 @@ from functools import cache
 import pytest
 import yaml
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.kinds import equipment
-from interpreter.model import Rule
-from interpreter.resources import bundled_ruleset
-from interpreter.ruleset import load_ruleset as _load_ruleset
+from interpreter.ruleset.model import Rule
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.checks.loading import load_ruleset as _load_ruleset
 from rules_dsl.errors import MprError
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.cli import main
-from interpreter.examples import matches
+from interpreter.checks.examples import matches
 from ruleset_support import manifest, write
 
 TABLE = """\

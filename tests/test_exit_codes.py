@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import codes
+from interpreter.reports import codes
 from interpreter.cli import main
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_INTERNAL, EXIT_OK, EXIT_STATE, EXIT_USAGE, MESSAGES
 
@@ -151,13 +151,13 @@ def test_every_code_the_page_names_has_the_status_it_is_listed_under() -> None:
 BUGS = [
     (["eval", "1"], "rules_dsl", "compile_expression"),
     (["prob", "2d6"], "rules_dsl", "compile_expression"),
-    (["check", "3MP15"], "interpreter.core_check", "parse_notation"),
-    (["validate", str(GOOD_RULE)], "interpreter.validation", "validate_paths"),
-    (["test", str(GOOD_RULE)], "interpreter.examples", "run_examples"),
-    (["run", "procurement.rarity", "--input", "{good.yaml}"], "interpreter.engine", "run"),
+    (["check", "3MP15"], "interpreter.solvers.pool_notation", "parse_notation"),
+    (["validate", str(GOOD_RULE)], "interpreter.checks.validation", "validate_paths"),
+    (["test", str(GOOD_RULE)], "interpreter.checks.examples", "run_examples"),
+    (["run", "procurement.rarity", "--input", "{good.yaml}"], "interpreter.engine.runner", "run"),
     (["campaign", "show", "{campaign}"], "interpreter.campaign.commands", "show"),
-    (["diff", "rulesets/magipunk", "rulesets/examples/strict_procurement"], "interpreter.diff", "compare"),
-    (["doc"], "interpreter.handout", "handout"),
+    (["diff", "rulesets/magipunk", "rulesets/examples/strict_procurement"], "interpreter.reports.diff", "compare"),
+    (["doc"], "interpreter.reports.handout", "handout"),
 ]
 ERRORS = [RuntimeError("boom"), KeyError("k"), RecursionError("maximum recursion depth exceeded"),
           MemoryError(), ZeroDivisionError("division by zero")]

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from interpreter.cli import main
-from interpreter.export import bcdice_dice
+from interpreter.reports.export import bcdice_dice
 from ruleset_support import manifest, write
 
 ITEM = "item={materials: [魔煌銀], quality: 標準, design: null, ma_gear: null, vehicle: null}"

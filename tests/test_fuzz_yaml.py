@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.resources import bundled_ruleset
-from interpreter.validation import validate_paths
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.checks.validation import validate_paths
 from rules_dsl.errors import Diagnostic
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

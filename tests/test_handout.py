@@ -9,8 +9,8 @@ from html.parser import HTMLParser
 import pytest
 
 from interpreter.cli import main
-from interpreter.handout import base_of, handout
-from interpreter.resources import rulesets_dir
+from interpreter.reports.handout import base_of, handout
+from interpreter.documents.resources import rulesets_dir
 
 BASE = rulesets_dir() / "magipunk"
 EXAMPLES = rulesets_dir() / "examples"

@@ -208,7 +208,7 @@ def make(name: str, tmp: Path) -> Path:
     elif name == "fifo.yaml":
         os.mkfifo(target)
     elif name == "loop":
-        from interpreter.resources import bundled_ruleset
+        from interpreter.documents.resources import bundled_ruleset
 
         shutil.copytree(bundled_ruleset(), target)
         os.mkfifo(target / "fifo.yaml")
@@ -225,7 +225,7 @@ def make(name: str, tmp: Path) -> Path:
     elif name == "not_utf8_names":  # characters and a ruleset under names that are not UTF-8
         target = tmp / f"{NOT_UTF8}.yaml"
         make("chars_yaml", tmp).rename(target)
-        from interpreter.resources import bundled_ruleset
+        from interpreter.documents.resources import bundled_ruleset
 
         shutil.copytree(bundled_ruleset(), tmp / f"rules{NOT_UTF8}")
     elif name == "chars_yaml":

@@ -79,7 +79,7 @@ def mprules(bindir: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess:
 
 
 def test_installed_package_is_not_the_checkout(installed, tmp_path):
-    code = ("import sys, interpreter, interpreter.resources as r; "
+    code = ("import sys, interpreter, interpreter.documents.resources as r; "
             "print(r.schemas_dir()); print(interpreter.__file__); print('\\n'.join(sys.path))")
     out = subprocess.run([str(installed / "python"), "-c", code], cwd=tmp_path, capture_output=True,
                          text=True, env=_clean_env())

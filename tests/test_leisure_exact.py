@@ -12,12 +12,12 @@ from fractions import Fraction
 
 import pytest
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.kinds import repeat_policy
 from interpreter.kinds.roll_per_member import table_rows
 from interpreter.kinds.repeat_policy import Policy, session_distribution, resolve_session
 from interpreter.kinds.roll_table import roll_distribution
-from interpreter.ruleset import load_ruleset
+from interpreter.checks.loading import load_ruleset
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError
 from rules_dsl.limits import MAX_SESSION_MEMBERS, MAX_SESSION_TABLE_SPAN, MAX_MEMBERS

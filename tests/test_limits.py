@@ -78,7 +78,7 @@ def _sized(path: Path, size: int, head: str = "a: 1\n") -> Path:
 
 
 def test_rule_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
-    from interpreter.documents import load_file
+    from interpreter.documents.loader import load_file
 
     n = limits.MAX_RULE_FILE_BYTES
     assert load_file(_sized(tmp_path / "at.yaml", n))[0].data == {"a": 1}
@@ -137,7 +137,7 @@ def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -
     (f"1MP15C{limits.MAX_CHECK_NUMBER}", f"1MP15C{limits.MAX_CHECK_NUMBER + 1}"),
 ])
 def test_core_check_at_and_past_the_bound(at: str, past: str) -> None:
-    from interpreter import core_check
+    from interpreter.solvers import pool_notation as core_check
 
     core_check.success_probability(core_check.parse_notation(at))
     assert refused(core_check.parse_notation, past).code == "MPR011"
@@ -165,7 +165,7 @@ def _chain(root: Path, layers: int) -> Path:
 
 
 def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
-    from interpreter.ruleset import collect
+    from interpreter.checks.loading import collect
 
     n = limits.MAX_VARIANT_LAYERS
     _, findings = collect(_chain(tmp_path / "at", n), "en")
@@ -209,9 +209,9 @@ def test_exponent_string_and_list_at_and_past_the_bound() -> None:
 
 @pytest.mark.parametrize("extra, warned", [(0, False), (1, True)])
 def test_diff_probes_at_and_past_the_bound(extra: int, warned: bool, monkeypatch) -> None:
-    from interpreter import diff as diff_module
-    from interpreter.resources import rulesets_dir
-    from interpreter.ruleset import load_ruleset
+    from interpreter.reports import diff as diff_module
+    from interpreter.documents.resources import rulesets_dir
+    from interpreter.checks.loading import load_ruleset
 
     count = limits.MAX_DIFF_PROBES + extra
     found = diff_module.probes

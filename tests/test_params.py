@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.cli import main
-from interpreter.model import Rule
-from interpreter.resources import bundled_ruleset, rulesets_dir
-from interpreter.ruleset import collect, load_ruleset
-from interpreter.semantic import check_source
-from interpreter.texts import render_text, stale_texts
+from interpreter.ruleset.model import Rule
+from interpreter.documents.resources import bundled_ruleset, rulesets_dir
+from interpreter.checks.loading import collect, load_ruleset
+from interpreter.checks.semantic import check_source
+from interpreter.ruleset.texts import render_text, stale_texts
 from rules_dsl.errors import MprError
 from tests.ruleset_support import manifest, write
 

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from ruleset_support import manifest, write
 
-from interpreter import engine
-from interpreter.ruleset import collect, load_ruleset
+from interpreter.engine import runner as engine
+from interpreter.checks.loading import collect, load_ruleset
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import MprError
 
@@ -259,9 +259,9 @@ HOUSE_RULES = [
 @pytest.mark.parametrize("name, params, inputs, base, variant", HOUSE_RULES,
                          ids=[f"{h[0]}-{len(h[2]['residents'])}" for h in HOUSE_RULES])
 def test_house_rules(name: str, params: dict, inputs: dict, base: dict, variant: dict) -> None:
-    from interpreter.diff import compare
-    from interpreter.examples import run_examples
-    from interpreter.resources import rulesets_dir
+    from interpreter.reports.diff import compare
+    from interpreter.checks.examples import run_examples
+    from interpreter.documents.resources import rulesets_dir
 
     root = rulesets_dir() / "examples" / "house_rules" / name
     base_rules, house = load_ruleset(rulesets_dir() / "magipunk"), load_ruleset(root)

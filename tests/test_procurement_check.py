@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from interpreter import engine
-from interpreter.ruleset import load_ruleset
+from interpreter.engine import runner as engine
+from interpreter.checks.loading import load_ruleset
 from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
 
@@ -164,8 +164,8 @@ def test_bad_input(ruleset, inputs: dict[str, Any], code: str) -> None:
     ("required: rarity >= params.required_from", "required: rarity >= (", "MPR113"),
 ], ids=["misspelt input", "a later formula", "unknown derived rule", "syntax error"])
 def test_document_checks(tmp_path, old: str, new: str, code: str) -> None:
-    from interpreter.resources import bundled_ruleset
-    from interpreter.ruleset import collect
+    from interpreter.documents.resources import bundled_ruleset
+    from interpreter.checks.loading import collect
 
     for name in ("ruleset.yaml", "procurement.yaml"):
         text = (bundled_ruleset() / name).read_text(encoding="utf-8")

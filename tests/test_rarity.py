@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import engine
-from interpreter.ruleset import load_ruleset
+from interpreter.engine import runner as engine
+from interpreter.checks.loading import load_ruleset
 from rules_dsl.errors import MprError
 
 RULE = "procurement.rarity"

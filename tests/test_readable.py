@@ -9,10 +9,10 @@ from html.parser import HTMLParser
 
 import pytest
 
-from interpreter.diff_render import readable
-from interpreter.handout import handout, stale_quotes
+from interpreter.reports.diff_render import readable
+from interpreter.reports.handout import handout, stale_quotes
 from interpreter.cli import main
-from interpreter.resources import rulesets_dir
+from interpreter.documents.resources import rulesets_dir
 
 EXAMPLES = rulesets_dir() / "examples"
 BASE = rulesets_dir() / "magipunk"

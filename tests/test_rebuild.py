@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 import yaml
 
-from interpreter import engine
+from interpreter.engine import runner as engine
 from interpreter.kinds import procedure
-from interpreter.model import Rule, Ruleset
-from interpreter.resources import bundled_ruleset
-from interpreter.ruleset import load_ruleset
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.checks.loading import load_ruleset
 from interpreter.solvers import bounded_split
 from interpreter.solvers.bounded_split import Bounds, split
 from rules_dsl.errors import MprError
@@ -558,7 +558,7 @@ def test_search_limit(monkeypatch: pytest.MonkeyPatch, limit: int, found: bool) 
 
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_bundled_examples_pass(ruleset_dir: Path, lang: str) -> None:
-    from interpreter.examples import run_examples
+    from interpreter.checks.examples import run_examples
 
     outcomes = run_examples(load_ruleset(ruleset_dir, lang=lang), lang)
     assert len(outcomes) == sum(len(d["examples"]) for d in DOCS.values())
@@ -585,7 +585,7 @@ def test_convert_less(plan: dict, line: tuple | None) -> None:
 def test_a_wrong_parameter_in_a_variant_is_a_located_finding(tmp_path: Path) -> None:
     """The types of ``$defs/params/<solver>`` hold for the effective parameters: a variant's wrong
     value is a finding at its own line, and the ruleset is not loaded to run."""
-    from interpreter.validation import validate_paths
+    from interpreter.checks.validation import validate_paths
 
     shutil.copytree(bundled_ruleset(), tmp_path / "magipunk")
     variant = tmp_path / "house"
@@ -622,7 +622,7 @@ def test_a_wrong_parameter_from_the_caller_is_refused(ruleset_dir: Path, rule: s
 ])
 def test_the_fields_of_each_solver_are_checked_by_the_schema(tmp_path: Path, old: str, new: str,
                                                                line_of: str) -> None:
-    from interpreter.validation import validate_paths
+    from interpreter.checks.validation import validate_paths
 
     root = tmp_path / "magipunk"
     shutil.copytree(bundled_ruleset(), root)

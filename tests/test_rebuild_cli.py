@@ -127,7 +127,7 @@ def test_the_schema_lists_exactly_the_solvers() -> None:
     schema (or a removed one passes it)."""
     import json
 
-    from interpreter.resources import schemas_dir
+    from interpreter.documents.resources import schemas_dir
     from interpreter.solvers.registry import SOLVERS
 
     schema = json.loads((schemas_dir() / "kinds" / "procedure.json").read_text(encoding="utf-8"))

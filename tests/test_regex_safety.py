@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter.regex_safety import backtracking_risk
+from interpreter.documents.regex_safety import backtracking_risk
 
 RISKY = [
     (r"^(a+)+$", "a repeated group that repeats its own start"),
@@ -36,8 +36,8 @@ def test_safe_patterns_pass(pattern: str) -> None:
 
 
 def test_a_rule_with_a_risky_pattern_is_a_located_finding() -> None:
-    from interpreter.documents import load_text
-    from interpreter.schema import validate_document
+    from interpreter.documents.loader import load_text
+    from interpreter.documents.schema import validate_document
 
     text = ("id: t.p\nkind: SumTable\nsource: R9\ntitle: {en: P}\nrows: [{when: 'true', value: 1}]\n"
             "examples: [{name: one, input: {}, expect: 1}]\n"

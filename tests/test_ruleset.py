@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from ruleset_support import manifest, write
 
-from interpreter import engine
-from interpreter.ruleset import collect, load_ruleset
+from interpreter.engine import runner as engine
+from interpreter.checks.loading import collect, load_ruleset
 from rules_dsl.dice import ScriptedDice
 from rules_dsl.errors import MprError
 

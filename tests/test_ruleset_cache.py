@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import ruleset_cache
-from interpreter.resources import bundled_ruleset
-from interpreter.ruleset import load_ruleset
+from interpreter.ruleset import cache as ruleset_cache
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.checks.loading import load_ruleset
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def ruleset_copy(tmp_path):
 
 def _builds(monkeypatch) -> list[int]:
     """Count the loads that did not come from the cache."""
-    from interpreter import ruleset as module
+    from interpreter.checks import loading as module
 
     calls: list[int] = []
     original = module._load_checked
@@ -128,7 +128,7 @@ def test_an_unwritable_cache_is_no_error(tmp_path, ruleset_copy, monkeypatch):
 
 
 def test_concurrent_writers_leave_one_good_entry(cache, ruleset_copy):
-    script = ("import sys; from interpreter.ruleset import load_ruleset; "
+    script = ("import sys; from interpreter.checks.loading import load_ruleset; "
               "print(len(load_ruleset(sys.argv[1]).rules))")
     env_cache = {"MPRULES_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
     procs = [subprocess.Popen([sys.executable, "-c", script, str(ruleset_copy)],

@@ -12,10 +12,10 @@ import pytest
 import yaml
 from hypothesis import given, settings, strategies as st
 
-from interpreter import schema as schema_module
-from interpreter.documents import load_file, load_text
-from interpreter.resources import rulesets_dir, schemas_dir
-from interpreter.schema import (dispatch_schema, validate_document, validate_instance,
+from interpreter.documents import schema as schema_module
+from interpreter.documents.loader import load_file, load_text
+from interpreter.documents.resources import rulesets_dir, schemas_dir
+from interpreter.documents.schema import (dispatch_schema, validate_document, validate_instance,
                                 validator_for, write_dispatch)
 from rules_dsl.errors import MESSAGES, MprError
 

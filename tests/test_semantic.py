@@ -9,9 +9,9 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.ruleset import collect
-from interpreter.semantic import annotated_paths, kind_schema_file
-from interpreter.validation import validate_paths
+from interpreter.checks.loading import collect
+from interpreter.checks.semantic import annotated_paths, kind_schema_file
+from interpreter.checks.validation import validate_paths
 
 BROKEN = Path(__file__).parent / "broken"
 EXPECTED = yaml.safe_load((BROKEN / "expected_semantic.yaml").read_text(encoding="utf-8"))
@@ -141,7 +141,7 @@ def test_sum_table_expressions(tmp_path, when, value, expected):
 def test_expressions_are_found_through_the_kind_schema():
     rule = {"params": {"roll": "2d6"}, "rows": [{"roll": 2}], "range": [1, 2]}
     file = kind_schema_file("RollTable")
-    from interpreter.semantic import _schema_file
+    from interpreter.checks.semantic import _schema_file
 
     assert [p for p, _, _ in annotated_paths(rule, _schema_file(file), file, "x-expression")] \
         == [("params", "roll")]
@@ -205,7 +205,7 @@ rows:
 @pytest.mark.parametrize("roll, event", [(2, "disaster"), (4, "theft"), (5, "individual"),
                                          (6, "disaster"), (13, "eviction")])
 def test_roll_table_rows_and_events(tmp_path, roll, event):
-    from interpreter import engine
+    from interpreter.engine import runner as engine
 
     path = tmp_path / "events.yaml"
     path.write_text(EVENTS, encoding="utf-8")
@@ -222,7 +222,7 @@ def test_roll_table_rows_and_events(tmp_path, roll, event):
 
 
 def test_roll_outside_the_table_is_refused(tmp_path):
-    from interpreter import engine
+    from interpreter.engine import runner as engine
     from rules_dsl.errors import MprError
 
     path = tmp_path / "events.yaml"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.cli import main
-from interpreter.documents import load_text
+from interpreter.documents.loader import load_text
 from rules_dsl.errors import MprError
 from ruleset_support import manifest, write
 

@@ -1,4 +1,4 @@
-"""Variant merge semantics (interpreter.variants): parameters, rows, whole documents, new rules,
+"""Variant merge semantics (interpreter.ruleset.variants): parameters, rows, whole documents, new rules,
 adoption, examples, layer conflicts, cycles and unknown ids, each case a table row."""
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from ruleset_support import manifest, write
 
-from interpreter import engine
-from interpreter.examples import run_examples
-from interpreter.resources import rulesets_dir
-from interpreter.ruleset import collect, load_ruleset
+from interpreter.engine import runner as engine
+from interpreter.checks.examples import run_examples
+from interpreter.documents.resources import rulesets_dir
+from interpreter.checks.loading import collect, load_ruleset
 from rules_dsl.dice import ScriptedDice
 
 TABLE = """\

@@ -13,9 +13,9 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError
 
-from ..kinds.deck import DeckState, invariant_problems
-from .files import NOT_SQLITE
-from .state import Entry, Holder, Pin, State
+from interpreter.kinds.deck import DeckState, invariant_problems
+from interpreter.campaign.files import NOT_SQLITE
+from interpreter.campaign.state import Entry, Holder, Pin, State
 
 WIRING_KEY = "@wiring"  # in the pin's parameters column: the manifest's campaign wiring and its file
 
@@ -146,7 +146,7 @@ def _read(c: sqlite3.Connection, path: str) -> State:
 
 def check_cards(state: State, path: str) -> None:
     """The card invariant, checked on every open: a campaign whose cards do not add up is refused."""
-    from .store import STATE_BROKEN
+    from interpreter.campaign.store import STATE_BROKEN
 
     try:
         spec = state.deck_spec()

@@ -13,13 +13,13 @@ from typing import Any, TypeVar
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 
-from ..kinds.deck import invariant_problems
-from . import files
-from .files import (APPLICATION_ID, EXISTS, MISSING, busy as _busy, connect as _connect,
+from interpreter.kinds.deck import invariant_problems
+from interpreter.campaign import files
+from interpreter.campaign.files import (APPLICATION_ID, EXISTS, MISSING, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite_error as _sqlite_error)
-from .integrity import WIRING_KEY, check_schema, read_entry, read_state
-from .state import Entry, Holder, Pin, State
+from interpreter.campaign.integrity import WIRING_KEY, check_schema, read_entry, read_state
+from interpreter.campaign.state import Entry, Holder, Pin, State
 
 __all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
 

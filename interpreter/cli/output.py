@@ -10,7 +10,7 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
-from ..trace import jsonable
+from interpreter.engine.trace import jsonable
 
 STDOUT_LOST = define(
     "MPR050", "cannot write to standard output ({detail}); the output was lost",

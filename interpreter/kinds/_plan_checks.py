@@ -47,7 +47,7 @@ def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
     given for a template's placeholder (its own position in the file)."""
     from rules_dsl import ast
 
-    from ..expression_names import check_names
+    from interpreter.engine.names import check_names
 
     placeholder = origin is not None
     origin = origin or rule.loc(*path)
@@ -69,7 +69,7 @@ def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
 
 def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
                 lang: str) -> Iterator[Diagnostic]:
-    from ..expression_names import compiled
+    from interpreter.engine.names import compiled
 
     try:
         expression = compiled(rule, path)
@@ -81,7 +81,7 @@ def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, i
 
 def _template(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
               lang: str) -> Iterator[Diagnostic]:
-    from .plan import template
+    from interpreter.kinds.plan import template
 
     try:
         text = template(rule, *path)

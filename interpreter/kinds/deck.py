@@ -13,7 +13,7 @@ from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Diagnostic, Location, MprError, define, did_you_mean
 from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
-from . import Kind
+from interpreter.engine.registry import Kind
 
 UNKNOWN_CARD = define(
     "MPR600", "card {card!r} is not in the deck (the deck has {count} cards, e.g. {example})",

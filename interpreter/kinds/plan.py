@@ -13,9 +13,9 @@ from typing import Any
 from rules_dsl.errors import MprError, define
 from rules_dsl.template import Template, compile_template
 
-from . import Kind
-from ._derive import run_rule
-from ._plan_checks import check
+from interpreter.engine.registry import Kind
+from interpreter.kinds._derive import run_rule
+from interpreter.kinds._plan_checks import check
 
 NOT_A_COLLECTION = define(
     "MPR560", "rule {rule}: the for_each of {where} must give a list or a mapping, got {value!r}",
@@ -91,7 +91,7 @@ def _shape(rule: Any, path: tuple, node: Any, env: dict[str, Any], ctx: Any, lab
 
 
 def _formula(rule: Any, name: str, env: dict[str, Any], ctx: Any, label: str) -> Any:
-    from ..expression_names import compiled
+    from interpreter.engine.names import compiled
 
     expression = compiled(rule, ("params", name))
     mark = ctx.dice.mark()

@@ -14,9 +14,9 @@ from typing import Any
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
-from ..expression_names import compiled
-from ..trace import ProbRow, ProbTable
-from . import Kind
+from interpreter.engine.names import compiled
+from interpreter.engine.trace import ProbRow, ProbTable
+from interpreter.engine.registry import Kind
 
 OUTSIDE_TABLE = define(
     "MPR514", "roll {roll} is outside table {rule} ({lo} to {hi})",

@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import bounded_split, budget, composite, ordered_relearn, weighted_count
-from .plan import Outcome
-from .setup import Setup
+from interpreter.solvers import bounded_split, budget, composite, ordered_relearn, weighted_count
+from interpreter.solvers.plan import Outcome
+from interpreter.solvers.setup import Setup
 
 VERDICTS = frozenset({"legal", "illegal"})
 CONVERSIONS = frozenset({"conversion_not_permitted", "conversion_over_excess"})

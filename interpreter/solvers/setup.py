@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .plan import Violation, flag, whole
+from interpreter.solvers.plan import Violation, flag, whole
 
 
 @dataclass(frozen=True)
