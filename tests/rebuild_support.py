@@ -11,7 +11,8 @@ import yaml
 
 from interpreter.documents.resources import bundled_ruleset
 from interpreter.solvers.plan import Outcome
-from interpreter.solvers.registry import SOLVERS, solve
+from interpreter.solvers.registry import SOLVERS
+from interpreter.solvers.setup import solve
 from interpreter.solvers.setup import Setup
 from rules_dsl import compile_expression
 

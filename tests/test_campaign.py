@@ -461,7 +461,7 @@ def test_the_long_rest_sleep_variant_circulates_on_a_long_rest_only(tmp_path):
 
 def test_limits_of_holders_and_deck_size():
     from interpreter.campaign.characters import parse_roster
-    from interpreter.kinds.deck import DeckSpec
+    from interpreter.solvers.cards import DeckSpec
     from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
     assert len(parse_roster({"characters": [{"id": f"p{n}"} for n in range(MAX_HOLDERS)]}).characters) \

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from interpreter.engine import runner as engine
 from interpreter.kinds.roll_per_member import table_rows
-from interpreter.kinds.repeat_policy import (ADJUSTED, AS_ROLLED, NEAREST_LOWER, UNRESOLVED, Entry,
+from interpreter.solvers.repeat_policy import (ADJUSTED, AS_ROLLED, NEAREST_LOWER, UNRESOLVED, Entry,
                                              TableRows, Policy, resolve_session, resolve_roll)
 from interpreter.checks.loading import apply_caller, load_ruleset
 from rules_dsl.dice import ScriptedDice, SeededDice

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.kinds import circulation as circ
-from interpreter.kinds.deck import (DeckSpec, DeckState, discard, draw, fresh_state,
+from interpreter.solvers.cards import (DeckSpec, DeckState, discard, draw, fresh_state,
                                     invariant_problems, require_invariant, shuffle_deck)
 from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError

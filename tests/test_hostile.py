@@ -313,7 +313,7 @@ def snapshot(path: Path | None) -> list[str] | None:
 def card_problems(path: Path) -> tuple[list[str], list[str]]:
     """The card invariant of a campaign: (missing, extra) cards."""
     from interpreter.campaign.store import Store
-    from interpreter.kinds.deck import invariant_problems
+    from interpreter.solvers.cards import invariant_problems
 
     with Store(str(path), sqlite3.connect(_uri(path), uri=True)) as store:
         state = store.load()

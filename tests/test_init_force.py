@@ -20,7 +20,7 @@ from test_crash_safety import AFTER_COMMIT, fresh, integrity, journal, run_forke
 
 from interpreter.campaign import commands, files as files_module  # noqa: E402
 from interpreter.cli import main  # noqa: E402
-from interpreter.kinds.deck import invariant_problems  # noqa: E402
+from interpreter.solvers.cards import invariant_problems  # noqa: E402
 from interpreter.campaign.store import Store  # noqa: E402
 from rules_dsl.errors import EXIT_STATE, MprError  # noqa: E402
 

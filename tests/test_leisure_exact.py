@@ -13,10 +13,10 @@ from fractions import Fraction
 import pytest
 
 from interpreter.engine import runner as engine
-from interpreter.kinds import repeat_policy
+from interpreter.solvers import repeat_policy
 from interpreter.kinds.roll_per_member import table_rows
-from interpreter.kinds.repeat_policy import Policy, session_distribution, resolve_session
-from interpreter.kinds.roll_table import roll_distribution
+from interpreter.solvers.repeat_policy import Policy, session_distribution, resolve_session
+from interpreter.solvers.roll_rows import roll_distribution
 from interpreter.checks.loading import load_ruleset
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError

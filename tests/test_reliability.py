@@ -17,7 +17,7 @@ from interpreter.campaign import commands, timeline  # noqa: E402
 from interpreter.campaign.store import Store  # noqa: E402
 from interpreter.cli import main  # noqa: E402
 from interpreter.kinds.circulation import all_holders as dawn  # noqa: E402
-from interpreter.kinds.deck import DeckSpec, DeckState  # noqa: E402
+from interpreter.solvers.cards import DeckSpec, DeckState  # noqa: E402
 from rules_dsl.dice import SeededDice  # noqa: E402
 from rules_dsl.errors import MprError  # noqa: E402
 

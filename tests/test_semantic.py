@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from interpreter.checks.loading import collect
-from interpreter.checks.semantic import annotated_paths, kind_schema_file
+from interpreter.checks.annotations import annotated_paths, kind_schema_file
 from interpreter.checks.validation import validate_paths
 
 BROKEN = Path(__file__).parent / "broken"
@@ -141,7 +141,7 @@ def test_sum_table_expressions(tmp_path, when, value, expected):
 def test_expressions_are_found_through_the_kind_schema():
     rule = {"params": {"roll": "2d6"}, "rows": [{"roll": 2}], "range": [1, 2]}
     file = kind_schema_file("RollTable")
-    from interpreter.checks.semantic import _schema_file
+    from interpreter.checks.annotations import schema_file as _schema_file
 
     assert [p for p, _, _ in annotated_paths(rule, _schema_file(file), file, "x-expression")] \
         == [("params", "roll")]

@@ -13,7 +13,7 @@ from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_HOLDERS, MAX_INPUT_FILE_BYTES
 
-from interpreter.kinds.deck import CARD_TWICE, DeckSpec, DeckState, draw
+from interpreter.solvers.cards import CARD_TWICE, DeckSpec, DeckState, draw
 from interpreter.campaign.state import Holder
 
 BAD_SHAPE = define(

@@ -11,7 +11,7 @@ from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.engine.runner import NOT_ADOPTED
 from interpreter.kinds.circulation import ordered
-from interpreter.kinds.deck import DeckSpec, fresh_state
+from interpreter.solvers.cards import DeckSpec, fresh_state
 from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
 from interpreter.ruleset.wiring import require, wired
 from interpreter.campaign.characters import deal, load_roster, restore

@@ -11,7 +11,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
-from interpreter.kinds.deck import DeckSpec
+from interpreter.solvers.cards import DeckSpec
 from interpreter.campaign.files import utf8_path
 from interpreter.ruleset.wiring import require, resolved, wired, wired_ids
 from interpreter.campaign.state import Pin

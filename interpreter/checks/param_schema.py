@@ -95,12 +95,12 @@ def _kind_params_options(kind: str) -> tuple[tuple[dict[str, Any] | None, str | 
     """Where a kind schema declares ``params``: ``(condition, uri)`` pairs, the condition being
     the ``if`` a document must meet for that branch (``None``: always), in the schema's order."""
     from interpreter.documents.schema import BASE
-    from interpreter.checks.semantic import _schema_file, kind_schema_file
+    from interpreter.checks.annotations import kind_schema_file, schema_file
 
     file = kind_schema_file(kind)
     if file is None:
         return ()
-    schema = _schema_file(file)
+    schema = schema_file(file)
     options: list[tuple[dict[str, Any] | None, str | None]] = []
     if isinstance((schema.get("properties") or {}).get("params"), dict):
         options.append((None, f"{BASE}{file}#/properties/params"))
@@ -115,7 +115,7 @@ def _kind_params_options(kind: str) -> tuple[tuple[dict[str, Any] | None, str | 
 
 
 def _declared(uri: str) -> frozenset[str]:
-    from interpreter.checks.semantic import _resolve
+    from interpreter.checks.annotations import _resolve
 
     file, _, pointer = uri[len(_base()):].partition("#")
     node: Any = _resolve(f"#{pointer}", file)[0]

@@ -1,36 +1,27 @@
 """Which rule uses which: every string a kind schema marks ``x-rule-ref`` (a rule another one
 derives from or runs) is an edge. A cycle of such edges would make a run never end, so
 ``check_cycles`` reports each cycle at ``validate`` (located at the reference that closes it,
-naming the path), and ``guard`` refuses a nested run that comes back to a rule already running.
+naming the path); at run time the runner refuses a nested run that comes back to a rule already
+running (``interpreter.engine.runner``).
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
-from rules_dsl.limits import MAX_VARIANT_LAYERS
+from rules_dsl.errors import Diagnostic, define, diagnostic
 
+from interpreter.checks.annotations import annotated
 from interpreter.ruleset.model import Ruleset
 
 CYCLE = define(
     "MPR430", "rules use each other in a cycle: {chain}", "ルールが循環して互いを使っています: {chain}")
-RUNNING = define(
-    "MPR431", "rule {rule} is already running ({chain}): rules may not use each other in a cycle",
-    "ルール {rule} は実行中です（{chain}）。ルールが循環して互いを使うことはできません")
-TOO_DEEP = define(
-    "MPR432", "rules run inside each other more than {limit} levels deep ({chain})",
-    "ルールの入れ子の実行が {limit} 段を超えました（{chain}）")
-
-MAX_NESTED_RUNS = 4 * MAX_VARIANT_LAYERS
 
 
 def edges(ruleset: Ruleset) -> dict[str, list[tuple[str, tuple]]]:
     """rule id -> [(the rule it names, the path where it names it)], in document order."""
-    from interpreter.checks.semantic import _annotated
-
     graph: dict[str, list[tuple[str, tuple]]] = {}
     for rule in ruleset.rules.values():
-        for path, _, _ in _annotated(rule, "x-rule-ref"):
+        for path, _, _ in annotated(rule, "x-rule-ref"):
             target = rule.get(*path)
             if isinstance(target, str) and target in ruleset.rules:
                 graph.setdefault(rule.id, []).append((target, path))
@@ -85,13 +76,3 @@ def check_cycles(ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
         chain = " -> ".join([r for r, _ in ordered] + [ordered[0][0]])
         rule_id, path = ordered[0]
         yield diagnostic(CYCLE, ruleset.rules[rule_id].loc(*path), lang, chain=chain)
-
-
-def guard(running: list[str], rule_id: str) -> None:
-    """Refuse to run ``rule_id`` inside the runs ``running`` when it is one of them (or when
-    the runs are nested too deep)."""
-    chain = " -> ".join([*running, rule_id])
-    if rule_id in running:
-        raise MprError(RUNNING, Location(path=rule_id), rule=rule_id, chain=chain)
-    if len(running) >= MAX_NESTED_RUNS:
-        raise MprError(TOO_DEEP, Location(path=rule_id), limit=MAX_NESTED_RUNS, chain=chain)

@@ -16,7 +16,8 @@ from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
 from interpreter.engine.trace import jsonable
-from interpreter.cli.output import bar, print_error
+from interpreter.cli.output import print_error
+from interpreter.reports.bars import bar
 
 _NUMBER = re.compile(r"-?\d+(/\d+)?")
 _SHOWN = 72  # characters of an expression line shown under an error

@@ -3,8 +3,10 @@ file:line:column in Japanese or English. Schemas come from the local ``schemas/`
 a ``$ref`` to anything else is a finding, never fetched."""
 from __future__ import annotations
 
+import argparse
 import json
 import re
+import sys
 from collections.abc import Iterator
 from functools import cache, lru_cache
 from pathlib import Path
@@ -22,7 +24,7 @@ from interpreter.documents import schema_messages as msg
 from interpreter.documents.loader import KEY, Document, locate
 from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
 from interpreter.documents.resources import schemas_dir
-from interpreter.documents.schema_dispatch import BASE, dispatch_schema, main, write_rule_json
+from interpreter.documents.schema_dispatch import BASE, dispatch_schema, write_rule_json
 from interpreter.documents.schema_keywords import Validator as _Validator
 from interpreter.documents.yaml_events import FULLWIDTH_NUMBER, fullwidth_number
 
@@ -379,6 +381,35 @@ def write_dispatch(root: Path | None = None) -> Path:
     _registry.cache_clear()
     validator_for.cache_clear()
     return target
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python3 -m interpreter.documents.schema [--write-dispatch | --check]``."""
+    parser = argparse.ArgumentParser(prog="python3 -m interpreter.documents.schema",
+                                     description="Maintain the generated schemas.")
+    parser.add_argument("--write-dispatch", action="store_true",
+                        help="regenerate schemas/rule.json from schemas/kinds/*.json")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 when schemas/rule.json is not up to date")
+    args = parser.parse_args(argv)
+    try:
+        wanted = dispatch_schema(schemas_dir())
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    if args.write_dispatch:
+        print(write_dispatch())
+        return 0
+    if args.check:
+        target = schemas_dir() / "rule.json"
+        current = json.loads(target.read_text(encoding="utf-8")) if target.exists() else None
+        if current != wanted:
+            print(f"{target} is out of date: run python3 -m interpreter.documents.schema --write-dispatch",
+                  file=sys.stderr)
+            return 1
+        return 0
+    parser.print_help()
+    return 2
 
 
 if __name__ == "__main__":

@@ -1,11 +1,9 @@
 """``schemas/rule.json``, generated: it dispatches a rule document on ``kind`` to the schema
-``kinds/<module>.json`` that names that kind in ``properties.kind.const``; ``main`` is the command
-``python3 -m interpreter.documents.schema --write-dispatch | --check`` that keeps it current."""
+``kinds/<module>.json`` that names that kind in ``properties.kind.const``; the command
+``python3 -m interpreter.documents.schema --write-dispatch | --check`` keeps it current."""
 from __future__ import annotations
 
-import argparse
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -54,35 +52,3 @@ def write_rule_json(root: Path) -> Path:
     target.write_text(json.dumps(dispatch_schema(root), indent=2, ensure_ascii=False) + "\n",
                       encoding="utf-8")
     return target
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``python3 -m interpreter.documents.schema [--write-dispatch | --check]``."""
-    from interpreter.documents.resources import schemas_dir
-    from interpreter.documents.schema import write_dispatch
-
-    parser = argparse.ArgumentParser(prog="python3 -m interpreter.documents.schema",
-                                     description="Maintain the generated schemas.")
-    parser.add_argument("--write-dispatch", action="store_true",
-                        help="regenerate schemas/rule.json from schemas/kinds/*.json")
-    parser.add_argument("--check", action="store_true",
-                        help="exit 1 when schemas/rule.json is not up to date")
-    args = parser.parse_args(argv)
-    try:
-        wanted = dispatch_schema(schemas_dir())
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 1
-    if args.write_dispatch:
-        print(write_dispatch())
-        return 0
-    if args.check:
-        target = schemas_dir() / "rule.json"
-        current = json.loads(target.read_text(encoding="utf-8")) if target.exists() else None
-        if current != wanted:
-            print(f"{target} is out of date: run python3 -m interpreter.documents.schema --write-dispatch",
-                  file=sys.stderr)
-            return 1
-        return 0
-    parser.print_help()
-    return 2

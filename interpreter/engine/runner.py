@@ -9,15 +9,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
+from rules_dsl.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.engine import registry as kinds
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.trace import Result, Trace
 
-UNKNOWN_RULE = define(
-    "MPR401", "no rule {rule!r} in ruleset {ruleset}{hint}",
-    "ルールセット {ruleset} にルール {rule!r} はありません{hint}")
+RUNNING = define(
+    "MPR431", "rule {rule} is already running ({chain}): rules may not use each other in a cycle",
+    "ルール {rule} は実行中です（{chain}）。ルールが循環して互いを使うことはできません")
+TOO_DEEP = define(
+    "MPR432", "rules run inside each other more than {limit} levels deep ({chain})",
+    "ルールの入れ子の実行が {limit} 段を超えました（{chain}）")
+
+MAX_NESTED_RUNS = 4 * MAX_VARIANT_LAYERS
+
 NOT_ADOPTED = define(
     "MPR402", "rule {rule} ({title}) is not adopted in this campaign/ruleset (R0)",
     "ルール {rule}（{title}）はこのキャンペーン／ルールセットで採用されていません（R0）")
@@ -31,9 +38,14 @@ NO_DISTRIBUTION = define(
     "ルール {rule}（種別 {kind}）には確率分布がありません")
 
 
-def unknown_rule(ruleset: Ruleset, rule_id: str) -> MprError:
-    return MprError(UNKNOWN_RULE, Location(path=rule_id), rule=rule_id, ruleset=ruleset.id,
-                    hint=did_you_mean(rule_id, ruleset.rules))
+def guard(running: list[str], rule_id: str) -> None:
+    """Refuse to run ``rule_id`` inside the runs ``running`` when it is one of them (or when
+    the runs are nested too deep)."""
+    chain = " -> ".join([*running, rule_id])
+    if rule_id in running:
+        raise MprError(RUNNING, Location(path=rule_id), rule=rule_id, chain=chain)
+    if len(running) >= MAX_NESTED_RUNS:
+        raise MprError(TOO_DEEP, Location(path=rule_id), limit=MAX_NESTED_RUNS, chain=chain)
 
 
 @dataclass
@@ -71,7 +83,6 @@ class Context:
 
     def run(self, rule_id: str, inputs: dict[str, Any]) -> Any:
         """Run another rule of the same ruleset inside this one (traced as a nested step)."""
-        from interpreter.checks.rule_graph import guard
 
         rule = self.ruleset.rule(rule_id)
         _require_adopted(rule, self.lang)

@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.template import Template, compile_template
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",
@@ -81,8 +82,6 @@ def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, i
 
 def _template(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
               lang: str) -> Iterator[Diagnostic]:
-    from interpreter.kinds.plan import template
-
     try:
         text = template(rule, *path)
     except MprError as error:
@@ -232,3 +231,12 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     if "result" in rule.doc:
         yield from _shape(rule, ("result",), rule.doc["result"], known | set(KIND_NAMES), {},
                           "result", lang)
+
+
+def template(rule: Any, *path: str | int) -> Template:
+    """The compiled template written at ``rule.doc[path]`` (cached with the rule's expressions)."""
+    key = ("__template__",) + tuple(path)
+    found = rule._compiled.get(key)
+    if found is None:
+        found = rule._compiled[key] = compile_template(str(rule.get(*path)), rule.loc(*path))
+    return found

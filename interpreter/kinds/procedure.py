@@ -16,7 +16,8 @@ from typing import Any
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
 from interpreter.solvers.plan import Outcome, Violation
-from interpreter.solvers.registry import SOLVERS, Solver, solve
+from interpreter.solvers.registry import SOLVERS, Solver
+from interpreter.solvers.setup import solve
 from interpreter.solvers.render import LAYOUT, Renderer, fields
 from interpreter.solvers.setup import Setup
 from interpreter.engine.registry import Kind

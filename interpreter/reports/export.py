@@ -61,7 +61,7 @@ def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
 
 def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja") -> str:
     """The rule ``rule_id`` (a RollTable) as the text of a BCDice original table."""
-    from interpreter.kinds.roll_table import row_for
+    from interpreter.solvers.roll_rows import row_for
 
     rule = ruleset.rule(rule_id)
     if rule.kind != "RollTable":

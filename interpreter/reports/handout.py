@@ -268,7 +268,7 @@ def _md_cell(text: str) -> str:
 
 
 def _bar(p: float, width: int = 20) -> str:
-    from interpreter.cli.output import bar
+    from interpreter.reports.bars import bar
 
     return bar(p, width)
 

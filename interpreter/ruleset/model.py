@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from rules_dsl.errors import Location
+from rules_dsl.errors import Location, MprError, define, did_you_mean
+
+from interpreter.ruleset.texts import render_text
+
+UNKNOWN_RULE = define(
+    "MPR401", "no rule {rule!r} in ruleset {ruleset}{hint}",
+    "ルールセット {ruleset} にルール {rule!r} はありません{hint}")
 
 Path_ = tuple[str | int, ...]
 
@@ -39,8 +45,6 @@ class Rule:
 
     def title(self, lang: str = "ja") -> str:
         """The title in ``lang``, its ``{params.NAME}`` placeholders filled with the effective values."""
-        from interpreter.ruleset.texts import render_text
-
         return render_text(self, ("title",), lang) or self.id
 
     def loc(self, *path: str | int) -> Location:
@@ -96,8 +100,6 @@ class Ruleset:
     listings: dict[str, list[str]] = field(default_factory=dict)  # layer directory -> its globs
 
     def rule(self, rule_id: str) -> Rule:
-        from interpreter.engine.runner import unknown_rule
-
         try:
             return self.rules[rule_id]
         except KeyError:
@@ -105,3 +107,8 @@ class Ruleset:
 
 
 Executor = Callable[..., Any]
+
+
+def unknown_rule(ruleset: Ruleset, rule_id: str) -> MprError:
+    return MprError(UNKNOWN_RULE, Location(path=rule_id), rule=rule_id, ruleset=ruleset.id,
+                    hint=did_you_mean(rule_id, ruleset.rules))

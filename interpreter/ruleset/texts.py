@@ -9,12 +9,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.template import compile_template, has_placeholders, show
 
-from interpreter.ruleset.model import Rule, Ruleset
+if TYPE_CHECKING:  # types only: the model renders its titles with this module
+    from interpreter.ruleset.model import Rule, Ruleset
+
 
 TEXT_FIELDS = frozenset({"title", "text", "label"})
 NOT_TEXTS = frozenset({"examples", "probes", "inputs", "param_schema", "param_docs", "params"})

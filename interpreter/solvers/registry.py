@@ -57,12 +57,3 @@ SOLVERS: dict[str, Solver] = {s.name: s for s in (
     Solver("composite", composite.check, frozenset(), VERDICTS, frozenset(), composite=True),
 )}
 """Every solver by name."""
-
-
-def solve(solver: Solver, plan: Mapping[str, Any], setup: Setup) -> Outcome:
-    """Run ``solver`` and give its values the document's names (``setup.names``)."""
-    outcome = solver.check(plan, setup)
-    if not setup.names:
-        return outcome
-    values = {setup.names.get(k, k): v for k, v in outcome.values.items()}
-    return Outcome(values, outcome.violations, outcome.report, outcome.details)
