@@ -218,6 +218,11 @@ class Builder:
         key = event.value
         if event.tag is None and event.implicit[0] and key.startswith("\u3000"):
             raise self._error(FULLWIDTH_INDENT, event)
+        match = _KEY_THEN_FULLWIDTH_COLON.match(key) if event.tag is None and not event.style else None
+        if match:  # ``title：{ja: 表}`` read as the key ``title：{ja``
+            mark = event.start_mark
+            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1, mark.column + match.end()),
+                           key=match.group(1))
         if event.tag is None and event.implicit[0] and key == "<<":
             key = _MERGE
         first = top.key_lines.get(key)

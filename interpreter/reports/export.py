@@ -138,7 +138,8 @@ class PaletteLine:
 
 def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[str, Any],
                   lang: str = "ja") -> tuple[list[PaletteLine], list[str]]:
-    """The palette of ``character`` (None: abilities as ``{ability}`` references): one line per
+    """The palette of ``character`` (an ability it lacks, or no character: ``{ability}``, a
+    reference the table's character sheet fills): one line per
     adopted check that is needed with ``inputs``; and, for checks that cannot be worked out
     from ``inputs``, why."""
     from interpreter.engine import runner as engine
@@ -149,9 +150,6 @@ def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[st
         if rule.kind != "Check" or not rule.adopted:
             continue
         attribute = str(rule.doc.get("attribute"))
-        if character is not None and attribute not in character.abilities:
-            skipped.append(f"{rule.id}: {character.id} has no {attribute}")
-            continue
         given = {k: v for k, v in inputs.items() if k in _input_names(rule)}
         try:
             value = engine.run(ruleset, rule.id, given, lang=lang).value
@@ -160,7 +158,12 @@ def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[st
             continue
         if not value.get("required", True):
             continue
-        ability = str(character.abilities[attribute]) if character else f"{{{attribute}}}"
+        ability = f"{{{attribute}}}"
+        if character is not None and attribute in character.abilities:
+            ability = str(character.abilities[attribute])
+        elif character is not None:
+            skipped.append(f"{character.name}: 能力値 {attribute} がないので {ability} のまま書きました"
+                           if lang == "ja" else f"{character.name}: no {attribute}, written as {ability}")
         lines.append(PaletteLine(int(value["dice"]), ability, int(value["challenge"]),
                                  _title(rule, lang)))
     return lines, skipped
@@ -185,6 +188,6 @@ def ccfolia_palette(ruleset: Ruleset, characters: list[Character] | None, inputs
         head = [f"■{character.name}"] if characters and len(characters) > 1 else []
         blocks.append("\n".join(head + [line.text() for line in lines]))
     if not blocks:
-        raise MprError(NO_CHECKS, Location(path="export ccfolia"),
-                       detail="; ".join(notes) or "the ruleset has no adopted Check rule")
+        none = "採用している Check のルールがありません" if lang == "ja" else "the ruleset has no adopted Check rule"
+        raise MprError(NO_CHECKS, Location(path="export ccfolia"), detail="; ".join(notes) or none)
     return "\n\n".join(blocks) + "\n", notes

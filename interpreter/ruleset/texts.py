@@ -199,5 +199,10 @@ def check_texts(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]
                 except MprError as error:
                     yield error.at(rule.loc(*where)).diagnostic(lang)
     for stale in stale_texts(rule):
-        yield diagnostic(STALE, rule.loc(*stale.path), lang, rule=rule.id, old=show(stale.old, lang),
-                         layer=stale.layer, name=stale.name, new=show(stale.new, lang))
+        yield diagnostic(STALE, rule.loc(*stale.path), lang, rule=rule.id, old=_as_written(stale.old, lang),
+                         layer=stale.layer, name=stale.name, new=_as_written(stale.new, lang))
+
+
+def _as_written(value: Any, lang: str) -> str:
+    """A parameter's value in a message, ``null`` as the GM writes it (a text shows nothing)."""
+    return "null" if value is None else show(value, lang)

@@ -21,6 +21,8 @@ S = "\u3000"
     ("id: a.b\nparams:\n  allowance：3\n  other: 2\n", "MPR241", 3, 12),
     ("id: a.b\nparams:\n  other: 2\n  allowance：3\n", "MPR241", 4, 12),
     ("id: a.b\nallowance： 3\n", "MPR241", 2, 10),
+    ("id: a.b\ntitle：{ja: 表}\n", "MPR241", 2, 6),
+    ("id: a.b\nparams:\n  rows：[1, 2]\n", "MPR241", 3, 7),
     ("id: a.b\nparams:\n  x: [1, 2\n", "MPR206", None, None),
 ])
 def test_hint_at_the_right_place(text: str, code: str, line: int | None, column: int | None) -> None:
@@ -33,7 +35,8 @@ def test_hint_at_the_right_place(text: str, code: str, line: int | None, column:
 
 @pytest.mark.parametrize("text", [
     f"text: |-\n  {S}段落の始まりの全角スペース\n", "en: MP：1\nja: HP：3\n",
-    "title: {ja: 余暇イベント表（都市）：同居する}\n", "ja: \"allowance：3\"\n"])
+    "title: {ja: 余暇イベント表（都市）：同居する}\n", "ja: \"allowance：3\"\n",
+    "labels: {\"HP：1\": x}\n", "labels:\n  体力：1: x\n"])
 def test_japanese_text_is_left_be(text: str) -> None:
     load_text(text, "f.yaml")
 

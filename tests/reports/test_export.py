@@ -98,8 +98,8 @@ def test_ccfolia_palette_with_characters(capsys, tmp_path) -> None:
                      "  - {id: mo, name: モ, abilities: {body: 9}}\n", encoding="utf-8")
     code, out, err = run(capsys, "export", "ccfolia", "--characters", str(chars), "--var", ITEM)
     assert code == 0
-    assert out == "■リン\n2MP12C3 調達判定\n\n■カイ\n2MP9C3 調達判定\n"
-    assert "mo" in err
+    assert out == "■リン\n2MP12C3 調達判定\n\n■カイ\n2MP9C3 調達判定\n\n■モ\n2MP{intellect}C3 調達判定\n"
+    assert "モ: " in err and "{intellect}" in err  # an ability it lacks: the sheet's reference
     code, out, _ = run(capsys, "export", "ccfolia", "--characters", str(chars), "--character", "kai",
                        "--var", ITEM)
     assert out == "2MP9C3 調達判定\n"
