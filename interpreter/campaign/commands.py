@@ -15,7 +15,8 @@ from ..kinds.deck import DeckSpec, fresh_state
 from ..kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
 from ..wiring import require, wired
 from .characters import deal, load_roster, restore
-from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
+from .pin import (check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path,
+                  with_manifest_wiring)
 from .state import Pin, State
 from .files import shown_path
 from .names import resolve
@@ -355,7 +356,8 @@ def undo(store: Store) -> dict[str, Any]:
         if entry is None:
             raise MprError(NOTHING_TO_UNDO, Location(path="undo"))
         now = store.load()
-        restored = State.from_dump(entry.before)
+        restored = State.from_dump(entry.before)  # a state saved before pins kept the wiring gets it
+        restored = restored.evolve(pin=with_manifest_wiring(restored.pin, store.path))
         store.save(restored)
         result = {"command": "undo", "seed": None, "undone": {"seq": entry.seq, "command": entry.command},
                   "changes": _differences(now, restored),
