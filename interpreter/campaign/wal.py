@@ -25,8 +25,9 @@ from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 FOREIGN_WAL = define(
     "MPR686", "{wal} beside {file} holds changes written for another campaign file (left there when "
               "{file} was copied over or replaced): SQLite would mix them into {file}. Nothing was "
-              "changed or deleted. Move {wal} and {shm} out of this folder (put beside the campaign "
-              "file they were written for, they bring its last commands back), then run the command again",
+              "changed or deleted. Move {wal} and {shm} out of this folder (beside the campaign file "
+              "they were written for, if you still have it, they bring back its last commands), then "
+              "run the command again",
     "{file} の隣にある {wal} には、別のキャンペーンファイルに書かれた変更が入っています（{file} を"
     "コピーや置き換えで入れ替えたときに残ったものです）。このままでは SQLite がそれを {file} に混ぜてしまいます。"
     "何も変更・削除していません。{wal} と {shm} をこのフォルダから移してから（書かれた元のキャンペーン"
