@@ -205,3 +205,25 @@ def test_every_command_names_its_file_in_the_wal(tmp_path: Path) -> None:
         assert commits.count == 3 and commits.unnamed == 0
     finally:
         reader.close()
+
+
+def test_changes_another_program_left_in_the_wal_are_not_applied_silently(tmp_path: Path) -> None:
+    """A commit that does not carry the file's header page was not written by mprules for this
+    file (another program, or a campaign of an mprules before tokens): refused the same way."""
+    path = Path(make_campaign(tmp_path))
+    reader = sqlite3.connect(path)
+    try:
+        reader.execute("SELECT count(*) FROM cards").fetchall()
+        writer = sqlite3.connect(path)
+        writer.execute("UPDATE campaign SET briefing = briefing")
+        writer.commit()
+        writer.close()
+        target = tmp_path / "copy.db"
+        shutil.copy(path, target)
+        shutil.copy(f"{path}-wal", f"{target}-wal")
+    finally:
+        reader.close()
+    assert wal.read_commits(f"{target}-wal", verify=True).unnamed == 1
+    with pytest.raises(MprError) as caught:
+        Store.open(str(target))
+    assert caught.value.code == "MPR686"

@@ -23,15 +23,16 @@ from dataclasses import dataclass
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 FOREIGN_WAL = define(
-    "MPR686", "{wal} beside {file} holds changes written for another campaign file (left there when "
-              "{file} was copied over or replaced): SQLite would mix them into {file}. Nothing was "
-              "changed or deleted. Move {wal} and {shm} out of this folder (beside the campaign file "
-              "they were written for, if you still have it, they bring back its last commands), then "
-              "run the command again",
-    "{file} の隣にある {wal} には、別のキャンペーンファイルに書かれた変更が入っています（{file} を"
-    "コピーや置き換えで入れ替えたときに残ったものです）。このままでは SQLite がそれを {file} に混ぜてしまいます。"
-    "何も変更・削除していません。{wal} と {shm} をこのフォルダから移してから（書かれた元のキャンペーン"
-    "ファイルが残っていれば、その隣に置くと最後のコマンドが戻ります）、もう一度実行してください",
+    "MPR686", "{wal} beside {file} holds changes that were not written for {file} (most likely another "
+              "campaign file's, left there when {file} was copied over or replaced): SQLite would mix "
+              "them into {file}. Nothing was changed or deleted. Move {wal} and {shm} out of this "
+              "folder (beside the campaign file they were written for, if you still have it, they "
+              "bring back its last commands), then run the command again",
+    "{file} の隣にある {wal} には、{file} のためではない変更が入っています（多くの場合、{file} を"
+    "コピーや置き換えで入れ替えたときに残った別のキャンペーンファイルのものです）。このままでは SQLite が"
+    "それを {file} に混ぜてしまいます。何も変更・削除していません。{wal} と {shm} をこのフォルダから"
+    "移してから（書かれた元のキャンペーンファイルが残っていれば、その隣に置くと最後のコマンドが戻ります）、"
+    "もう一度実行してください",
     exit_code=EXIT_STATE)
 
 TOKEN_OFFSET = 60  # the database header's user_version: 4 bytes, big-endian
