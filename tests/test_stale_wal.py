@@ -214,9 +214,10 @@ def test_changes_another_program_left_in_the_wal_are_not_applied_silently(tmp_pa
     reader = sqlite3.connect(path)
     try:
         reader.execute("SELECT count(*) FROM cards").fetchall()
-        writer = sqlite3.connect(path)
-        writer.execute("UPDATE campaign SET briefing = briefing")
-        writer.commit()
+        writer = sqlite3.connect(path, isolation_level=None)
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute("UPDATE campaign SET briefing = briefing + 1")
+        writer.execute("COMMIT")
         writer.close()
         target = tmp_path / "copy.db"
         shutil.copy(path, target)
