@@ -16,9 +16,9 @@ import traceback
 from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, MprError,
                               default_lang, define, render)
 
-from .. import __version__
-from ._i18n import localize, usage_error_text, use_language
-from .output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
+from interpreter import __version__
+from interpreter.cli._i18n import localize, usage_error_text, use_language
+from interpreter.cli.output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
                      settle_stdout)
 
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
         lang = args.lang or lang
         args.lang = lang
         if getattr(args, "no_cache", False):
-            from .. import ruleset_cache
+            from interpreter.ruleset import cache as ruleset_cache
 
             ruleset_cache.disable()
         if not getattr(args, "handler", None):

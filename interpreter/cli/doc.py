@@ -29,9 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..handout import handout
-    from ..resources import bundled_ruleset
-    from .output import refuse_special_file, write_file
+    from interpreter.reports.handout import handout
+    from interpreter.documents.resources import bundled_ruleset
+    from interpreter.cli.output import refuse_special_file, write_file
 
     if args.output is not None:
         refuse_special_file(args.output, "--output", UNWRITABLE)

@@ -14,7 +14,7 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, Location, Message, MprError, define
 
-from ..trace import jsonable
+from interpreter.engine.trace import jsonable
 
 STDOUT_LOST = define(
     "MPR050", "cannot write to standard output ({detail}); the output was lost",
@@ -56,13 +56,6 @@ def colour_enabled(stream: Any = None) -> bool:
     if os.environ.get("NO_COLOR"):
         return False
     return hasattr(stream, "isatty") and stream.isatty()
-
-
-def bar(fraction: float, width: int = 40) -> str:
-    """A horizontal bar of ``fraction`` (0..1) of ``width`` cells, with eighth-cell precision."""
-    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
-    full, part = divmod(eighths, 8)
-    return "█" * full + ("" if part == 0 else "▏▎▍▌▋▊▉"[part - 1])
 
 
 def require_stdout() -> None:
@@ -166,7 +159,7 @@ def _target(target: str, path: str, option: str, unwritable: Message) -> os.stat
     except OSError as error:
         raise _unwritable(unwritable, path, option, error) from None
     if not stat.S_ISREG(info.st_mode):
-        from ..documents import file_kind
+        from interpreter.documents.loader import file_kind
 
         what_en, what_ja = file_kind(info.st_mode)
         raise MprError(NOT_A_FILE_TO_WRITE, Location(path=option), option=option, file=path,
