@@ -78,9 +78,9 @@ def _error(error: Exception) -> tuple:
     raise error
 
 
-def _outcome(parse) -> tuple:
+def _outcome(parse, *args) -> tuple:
     try:
-        return ("tree", parse())
+        return ("tree", parse(*args))
     except Exception as error:  # noqa: BLE001 - the kind of error is what is compared
         return ("error", _error(error))
 
@@ -95,8 +95,8 @@ def test_the_driver_parses_a_corpus_exactly_as_lark_does() -> None:
     assert len(corpus) > 500
     failures = []
     for text in corpus:
-        theirs = _outcome(lambda: _from_lark(reference.parse(text)))
-        ours = _outcome(lambda: lalr.parse(tables, text, _build))
+        theirs = _outcome(lambda t: _from_lark(reference.parse(t)), text)
+        ours = _outcome(lalr.parse, tables, text, _build)
         if theirs != ours:
             failures.append((text, theirs, ours))
     assert not failures, failures[:3]
@@ -123,8 +123,8 @@ def test_fresh_tables_parse_like_the_packaged_ones() -> None:
     assert fresh is not None
     packaged = grammar_cache.load_tables()
     for text in TEXTS:
-        assert _outcome(lambda: lalr.parse(fresh, text, _build)) == \
-            _outcome(lambda: lalr.parse(packaged, text, _build)), text
+        assert _outcome(lalr.parse, fresh, text, _build) == \
+            _outcome(lalr.parse, packaged, text, _build), text
 
 
 def _damaged(blob: bytes) -> list[tuple[str, bytes]]:
