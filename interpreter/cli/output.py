@@ -10,8 +10,6 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
-from ..trace import jsonable
-
 STDOUT_LOST = define(
     "MPR050", "cannot write to standard output ({detail}); the output was lost",
     "標準出力に書き込めません（{detail}）。出力は失われました", exit_code=EXIT_STATE)
@@ -30,6 +28,8 @@ _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.
 
 
 def print_json(data: Any) -> None:
+    from ..trace import jsonable
+
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
 
 
