@@ -11,7 +11,8 @@ match) or from another format is ignored and rebuilt, never trusted. Only rulese
 are cached.
 
 The cache lives in ``$MPRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/mprules``, else
-``~/.cache/mprules``; ``MPRULES_NO_CACHE=1`` (or ``mprules --no-cache``) turns it off.
+``~/.cache/mprules``; ``MPRULES_NO_CACHE=1`` (or ``mprules --no-cache``) turns it off (both are
+decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
@@ -26,35 +27,20 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from rules_dsl.cachefile import write_atomically
+from rules_dsl import cachefile
+from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, write_atomically
 
 from .model import Ruleset
 
 FORMAT = b"MPRC3"
-DISABLE_ENV = "MPRULES_NO_CACHE"
-DIR_ENV = "MPRULES_CACHE_DIR"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-
-_disabled = False
-
-
-def disable() -> None:
-    """Turn the cache off for this process (``mprules --no-cache``)."""
-    global _disabled
-    _disabled = True
-
-
-def enabled() -> bool:
-    return not _disabled and os.environ.get(DISABLE_ENV, "").strip() not in ("1", "true", "yes")
+__all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "disable", "enabled", "load"]
+disable = cachefile.disable
+enabled = cachefile.enabled
 
 
 def cache_dir() -> Path:
-    explicit = os.environ.get(DIR_ENV)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
-    return base / "mprules"
+    return Path(cachefile.cache_root())
 
 
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,

@@ -4,17 +4,21 @@ Nodes are built by ``rules_dsl.parser`` and read by the checker, the compiler an
 Spans count from 1 and are in the *normalised* text, which has the same length and columns as the
 text as written (normalisation maps one character to one character).
 
-The classes are plain slotted classes whose fields are their ``__slots__`` (a field with a default
-is listed in ``_defaults``): they behave like frozen dataclasses (keyword construction, equality,
+The classes are ``Frozen`` values whose fields are their ``__slots__`` (a field with a default is
+listed in ``_defaults``): they behave like frozen dataclasses (keyword construction, equality,
 hashing, ``replace``) without the cost of making dataclasses each time the module is imported,
 which every command that reads an expression pays.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, ClassVar, TypeVar
 
-N = TypeVar("N", bound="Node")
+from .frozen import Frozen
+from .frozen import replace as _replace
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Span:
@@ -61,56 +65,11 @@ class Span:
         return (Span, self._key())
 
 
-class Node:
-    """Base of every node; ``span`` is where the node is written. Built with keywords only."""
+class Node(Frozen):
+    """Base of every node; ``span`` is where the node is written. Built with keywords."""
 
     __slots__ = ("span",)
     span: Span
-    _fields: ClassVar[tuple[str, ...]] = ("span",)
-    _defaults: ClassVar[dict[str, Any]] = {}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        own = tuple(name for name in cls.__dict__.get("__slots__", ()) if name not in cls._fields)
-        cls._fields = cls._fields + own
-        cls._defaults = {**cls._defaults, **cls.__dict__.get("_defaults", {})}
-
-    def __init__(self, **values: Any) -> None:
-        setter = object.__setattr__
-        defaults = self._defaults
-        for name in self._fields:
-            if name in values:
-                setter(self, name, values.pop(name))
-            elif name in defaults:
-                setter(self, name, defaults[name])
-            else:
-                raise TypeError(f"{type(self).__name__}() missing the field {name!r}")
-        if values:
-            raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
-
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._values() == other._values()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash(self._values())
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
-        return f"{type(self).__name__}({inner})"
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild, (type(self), dict(zip(self._fields, self._values()))))
 
     def children(self) -> tuple["Node", ...]:
         """The direct sub-expressions, left to right."""
@@ -124,20 +83,12 @@ class Node:
         return tuple(out)
 
 
-def _rebuild(cls: type[Node], values: dict[str, Any]) -> Node:
-    return cls(**values)
-
-
 def fields(node: Node) -> tuple[str, ...]:
     """The names of ``node``'s fields, ``span`` first."""
     return node._fields
 
 
-def replace(node: N, **changes: Any) -> N:
-    """A copy of ``node`` with the given fields changed."""
-    values = dict(zip(node._fields, node._values()))
-    values.update(changes)
-    return type(node)(**values)
+replace = _replace
 
 
 def operator_span(node: Node, i: int = 0) -> Span:

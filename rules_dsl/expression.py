@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from . import ast
 from .checker import check
@@ -15,13 +13,15 @@ from .errors import Location, MprError
 from .normalize import at
 from .parser import parse as _parse
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .distribution import Distribution
 
 
-@dataclass(frozen=True, eq=False)
 class Expression:
-    """A parsed, checked and compiled expression.
+    """A parsed, checked and compiled expression (immutable; equal only to itself).
 
     ``names`` are its free root variable names (``item`` in ``item.price``); ``has_dice`` tells
     whether evaluating it rolls dice. ``origin`` is where its text starts in its file.
@@ -31,14 +31,29 @@ class Expression:
     ast: ast.Node
     names: frozenset[str]
     has_dice: bool
-    origin: Location | None = None
-    _fn: Fn = field(default=None, repr=False)  # type: ignore[assignment]
+    origin: Location | None
+    _fn: Fn
 
-    def __post_init__(self) -> None:
+    def __init__(self, text: str, ast: ast.Node, names: frozenset[str], has_dice: bool,
+                 origin: Location | None = None, _fn: Fn = None) -> None:  # type: ignore[assignment]
+        setter = object.__setattr__
+        for name, value in (("text", text), ("ast", ast), ("names", names),
+                            ("has_dice", has_dice), ("origin", origin), ("_fn", _fn)):
+            setter(self, name, value)
         # The instance attribute is the generated function itself: one call per evaluation.
-        fast = generate(self.ast, self._fn) if self._fn is not None else None
+        fast = generate(ast, _fn) if _fn is not None else None
         if fast is not None:
-            object.__setattr__(self, "evaluate", fast)
+            setter(self, "evaluate", fast)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __repr__(self) -> str:
+        return (f"Expression(text={self.text!r}, ast={self.ast!r}, names={self.names!r}, "
+                f"has_dice={self.has_dice!r}, origin={self.origin!r})")
 
     def evaluate(self, env: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
         """The value of the expression with ``env`` bound to its names, rolling through ``dice``."""

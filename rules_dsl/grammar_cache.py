@@ -15,10 +15,13 @@ from __future__ import annotations
 import json
 import os
 import re
-from typing import Any
 
 from .cachefile import write_atomically
 from .lalr import Tables
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True,
                            "maybe_placeholders": False}

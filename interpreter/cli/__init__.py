@@ -142,9 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         lang = args.lang or lang
         args.lang = lang
         if getattr(args, "no_cache", False):
-            from .. import ruleset_cache
+            from rules_dsl import cachefile
 
-            ruleset_cache.disable()
+            cachefile.disable()
         if not getattr(args, "handler", None):
             parser.print_help()
             return EXIT_USAGE

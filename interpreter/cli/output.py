@@ -6,9 +6,11 @@ import errno
 import json
 import os
 import sys
-from typing import Any
-
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 STDOUT_LOST = define(
     "MPR050", "cannot write to standard output ({detail}); the output was lost",
@@ -28,7 +30,7 @@ _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.
 
 
 def print_json(data: Any) -> None:
-    from ..trace import jsonable
+    from rules_dsl.plain import jsonable
 
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
 

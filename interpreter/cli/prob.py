@@ -98,7 +98,7 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
     from rules_dsl import prob
 
     from ..svg import Section
-    from ..trace import fraction_text
+    from rules_dsl.plain import fraction_text
     from ._expr import print_rows, show, show_expression_error
     from .output import print_json
 
