@@ -14,10 +14,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from interpreter.kinds.repeat_policy import Policy, resolve_session, session_distribution  # noqa: E402
+from interpreter.solvers.repeat_policy import Policy, resolve_session, session_distribution  # noqa: E402
 from interpreter.kinds.roll_per_member import table_rows  # noqa: E402
-from interpreter.kinds.roll_table import roll_distribution  # noqa: E402
-from interpreter.ruleset import load_ruleset  # noqa: E402
+from interpreter.solvers.roll_rows import roll_distribution  # noqa: E402
+from interpreter.checks.loading import load_ruleset  # noqa: E402
 
 
 def main() -> None:

@@ -122,7 +122,7 @@ def generate(root: Path, files: int) -> list[Path]:
 
 def local_schemas(target: Path) -> Path:
     """A copy of ``schemas/`` without ``$id``s: relative ``$ref``s then resolve to local files."""
-    from interpreter.resources import schemas_dir
+    from interpreter.documents.resources import schemas_dir
 
     shutil.copytree(schemas_dir(), target)
     for path in target.rglob("*.json"):

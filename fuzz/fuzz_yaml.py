@@ -6,8 +6,8 @@ from __future__ import annotations
 from _harness import instrumented, run
 
 with instrumented():
-    from interpreter.documents import load_text
-    from interpreter.schema import validate_document
+    from interpreter.documents.loader import load_text
+    from interpreter.documents.schema import validate_document
     from rules_dsl.errors import MprError
 
 

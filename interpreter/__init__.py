@@ -21,25 +21,25 @@ if TYPE_CHECKING:
     from rules_dsl.errors import Diagnostic, MprError
     from rules_dsl.expression import Expression, compile_expression
 
-    from .engine import distribution, run
-    from .model import Rule, Ruleset
-    from .ruleset import load_ruleset
-    from .trace import Result
-    from .validation import validate_paths
+    from interpreter.engine.runner import distribution, run
+    from interpreter.ruleset.model import Rule, Ruleset
+    from interpreter.checks.loading import load_ruleset
+    from interpreter.engine.trace import Result
+    from interpreter.checks.validation import validate_paths
 
 # public name -> the module that defines it
 _EXPORTS = {
-    "load_ruleset": "interpreter.ruleset",
-    "run": "interpreter.engine",
-    "distribution": "interpreter.engine",
-    "validate_paths": "interpreter.validation",
+    "load_ruleset": "interpreter.checks.loading",
+    "run": "interpreter.engine.runner",
+    "distribution": "interpreter.engine.runner",
+    "validate_paths": "interpreter.checks.validation",
     "compile_expression": "rules_dsl.expression",
     "Expression": "rules_dsl.expression",
     "MprError": "rules_dsl.errors",
     "Diagnostic": "rules_dsl.errors",
-    "Ruleset": "interpreter.model",
-    "Rule": "interpreter.model",
-    "Result": "interpreter.trace",
+    "Ruleset": "interpreter.ruleset.model",
+    "Rule": "interpreter.ruleset.model",
+    "Result": "interpreter.engine.trace",
     "SeededDice": "rules_dsl.dice",
     "ScriptedDice": "rules_dsl.dice",
 }

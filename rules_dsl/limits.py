@@ -45,7 +45,7 @@ MAX_SESSION_STATES = 100_000  # distinct sets of once-only results reachable in 
 MAX_SPLIT_CANDIDATES = 200_000  # final allocations a bounded split searches for the nearest legal plan
 MAX_PLAN_ENTRIES = 1_000  # entries of one list of a checked plan
 
-# YAML documents (interpreter.documents)
+# YAML documents (interpreter.documents.loader)
 MAX_YAML_INT_DIGITS = 100  # characters of one integer scalar, checked before converting it
 
 # Campaign store and deck (campaign engineer)

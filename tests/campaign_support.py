@@ -12,7 +12,7 @@ import yaml
 
 from interpreter.campaign import commands
 from interpreter.campaign.store import Store
-from interpreter.resources import bundled_ruleset
+from interpreter.documents.resources import bundled_ruleset
 
 RULE_FILES = ("ruleset.yaml", "cards.yaml", "rest.yaml", "briefing.yaml")
 

@@ -9,9 +9,10 @@ from typing import Any
 
 import yaml
 
-from interpreter.resources import bundled_ruleset
+from interpreter.documents.resources import bundled_ruleset
 from interpreter.solvers.plan import Outcome
-from interpreter.solvers.registry import SOLVERS, solve
+from interpreter.solvers.registry import SOLVERS
+from interpreter.solvers.setup import solve
 from interpreter.solvers.setup import Setup
 from rules_dsl import compile_expression
 

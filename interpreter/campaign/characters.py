@@ -13,8 +13,8 @@ from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_HOLDERS, MAX_INPUT_FILE_BYTES
 
-from ..kinds.deck import CARD_TWICE, DeckSpec, DeckState, draw
-from .state import Holder
+from interpreter.solvers.cards import CARD_TWICE, DeckSpec, DeckState, draw
+from interpreter.campaign.state import Holder
 
 BAD_SHAPE = define(
     "MPR640", "{field} must be {expected}", "{field} は {expected} でなければなりません")
@@ -80,7 +80,7 @@ class Roster:
 
 def load_roster(path: str) -> Roster:
     """Read and check ``chars.yaml``; cards are checked against the deck when dealt."""
-    from ..documents import load_file, refuse_number_traps, single_document
+    from interpreter.documents.loader import load_file, refuse_number_traps, single_document
 
     doc = single_document(load_file(path, max_bytes=MAX_INPUT_FILE_BYTES), path)
     if doc is None:

@@ -9,18 +9,18 @@ from typing import Any
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
-from ..engine import NOT_ADOPTED
-from ..kinds.circulation import ordered
-from ..kinds.deck import DeckSpec, fresh_state
-from ..kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
-from ..wiring import require, wired
-from .characters import deal, load_roster, restore
-from .pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
-from .state import Pin, State
-from .files import shown_path
-from .names import resolve
-from .store import Store
-from .timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
+from interpreter.engine.runner import NOT_ADOPTED
+from interpreter.kinds.circulation import ordered
+from interpreter.solvers.cards import DeckSpec, fresh_state
+from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
+from interpreter.ruleset.wiring import require, wired
+from interpreter.campaign.characters import deal, load_roster, restore
+from interpreter.campaign.pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
+from interpreter.campaign.state import Pin, State
+from interpreter.campaign.files import shown_path
+from interpreter.campaign.names import resolve
+from interpreter.campaign.store import Store
+from interpreter.campaign.timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
                        next_dawn, pass_time, rule_params, wired_rule)
 
 UNKNOWN_PC = define(

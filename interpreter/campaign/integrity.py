@@ -11,11 +11,16 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from rules_dsl.errors import Location, MprError
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
-from ..kinds.deck import DeckState, invariant_problems
-from .files import NOT_SQLITE
-from .state import Entry, Holder, Pin, State
+from interpreter.solvers.cards import DeckState, invariant_problems
+from interpreter.campaign.files import NOT_SQLITE
+from interpreter.campaign.state import Entry, Holder, Pin, State
+
+STATE_BROKEN = define(
+    "MPR627", "{file}: the cards do not add up to the deck (missing {missing}, extra {extra}); nothing was changed",
+    "{file}: カードが山札の構成と一致しません（不足 {missing}、余分 {extra}）。何も変更していません",
+    exit_code=EXIT_STATE)
 
 WIRING_KEY = "@wiring"  # in the pin's parameters column: the manifest's campaign wiring and its file
 
@@ -146,8 +151,6 @@ def _read(c: sqlite3.Connection, path: str) -> State:
 
 def check_cards(state: State, path: str) -> None:
     """The card invariant, checked on every open: a campaign whose cards do not add up is refused."""
-    from .store import STATE_BROKEN
-
     try:
         spec = state.deck_spec()
     except (MprError, TypeError, ValueError, AttributeError):

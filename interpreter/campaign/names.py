@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from rules_dsl.errors import Location, MprError, define
 
-from .state import Holder
+from interpreter.campaign.state import Holder
 
 AMBIGUOUS_NAME = define(
     "MPR683", "{name!r} is the name of {count} holders: give one of their ids ({ids})",

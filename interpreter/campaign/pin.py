@@ -11,10 +11,10 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
-from ..kinds.deck import DeckSpec
-from .files import utf8_path
-from ..wiring import require, resolved, wired, wired_ids
-from .state import Pin
+from interpreter.solvers.cards import DeckSpec
+from interpreter.campaign.files import utf8_path
+from interpreter.ruleset.wiring import require, resolved, wired, wired_ids
+from interpreter.campaign.state import Pin
 
 RULESET_CHANGED = define(
     "MPR632", "the ruleset of this campaign changed on disk ({path}: pinned {pinned}, now {now}); "
@@ -42,7 +42,7 @@ _LOADED: dict[tuple, Any] = {}
 def load(path: str, adopt: dict[str, bool], param_overrides: dict[str, dict]) -> Any:
     """The ruleset at ``path`` ("" is the bundled one) with the campaign's switches; loaded again
     only when one of its files changed (see ``_fingerprint``)."""
-    from ..ruleset import load_ruleset
+    from interpreter.checks.loading import load_ruleset
 
     key = (path, json.dumps(adopt, sort_keys=True), json.dumps(param_overrides, sort_keys=True),
            _fingerprint(path))
@@ -78,7 +78,7 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
 def _fingerprint(path: str) -> tuple:
     """Name, size and modification time of every YAML file a ruleset at ``path`` can draw on (its
     directory, its siblings, the bundled rulesets): a change to any of them reloads the ruleset."""
-    from ..resources import bundled_ruleset, rulesets_dir
+    from interpreter.documents.resources import bundled_ruleset, rulesets_dir
 
     root = (Path(path) if path else bundled_ruleset()).resolve()
     base = root if root.is_dir() else root.parent

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..kinds.deck import DeckSpec, DeckState
+from interpreter.solvers.cards import DeckSpec, DeckState
 
 
 @dataclass(frozen=True)

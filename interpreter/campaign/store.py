@@ -11,22 +11,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from typing import Any, TypeVar
 
-from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
+from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
-from ..kinds.deck import invariant_problems
-from . import files
-from .files import (APPLICATION_ID, EXISTS, MISSING, busy as _busy, connect as _connect,
+from interpreter.solvers.cards import invariant_problems
+from interpreter.campaign import files
+from interpreter.campaign.files import (APPLICATION_ID, EXISTS, MISSING, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite_error as _sqlite_error)
-from .integrity import WIRING_KEY, check_schema, read_entry, read_state
-from .state import Entry, Holder, Pin, State
+from interpreter.campaign.integrity import STATE_BROKEN, WIRING_KEY, check_schema, read_entry, read_state
+from interpreter.campaign.state import Entry, Holder, Pin, State
 
 __all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
-
-STATE_BROKEN = define(
-    "MPR627", "{file}: the cards do not add up to the deck (missing {missing}, extra {extra}); nothing was changed",
-    "{file}: カードが山札の構成と一致しません（不足 {missing}、余分 {extra}）。何も変更していません",
-    exit_code=EXIT_STATE)
 
 BAD_SEED = define(
     "MPR681", "the seed {seed} is too large to keep in a campaign file (at most {limit})",

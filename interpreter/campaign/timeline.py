@@ -10,10 +10,10 @@ from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
 
-from ..kinds.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
-from ..wiring import require, wired
-from .pin import clock_text, dawn_of, dawns_between
-from .state import State
+from interpreter.kinds.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
+from interpreter.ruleset.wiring import require, wired
+from interpreter.campaign.pin import clock_text, dawn_of, dawns_between
+from interpreter.campaign.state import State
 
 NOT_ADOPTED_NOTE = define(
     "MPR650", "{rule} is not adopted in this campaign: no cards change",

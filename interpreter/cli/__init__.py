@@ -16,9 +16,9 @@ import sys
 from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, MprError,
                               default_lang, define, render)
 
-from .. import __version__
-from ._i18n import localize, usage_error_text, use_language
-from .output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
+from interpreter import __version__
+from interpreter.cli._i18n import localize, usage_error_text, use_language
+from interpreter.cli.output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
                      settle_stdout)
 
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)

@@ -12,7 +12,8 @@ from functools import lru_cache
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
-from .output import bar, print_error
+from interpreter.cli.output import print_error
+from interpreter.reports.bars import bar
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
 def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
-    from ..documents import load_text, refuse_number_traps
+    from interpreter.documents.loader import load_text, refuse_number_traps
 
     docs = load_text(text, where)
     if len(docs) > 1:
@@ -107,7 +108,7 @@ def load_input(file: str | None) -> dict[str, Any]:
         if file == "-":
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
-            from ..documents import open_regular
+            from interpreter.documents.loader import open_regular
 
             from pathlib import Path
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define, render
 
-from . import common
+from interpreter.cli import common
 
 BAD_CARDS = define(
     "MPR040", "--cards takes card names separated by commas, e.g. SA,H10; got {text!r}",
@@ -139,7 +139,7 @@ def _cards(text: str | None) -> list[str] | None:
 
 
 def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict]]:
-    from ..documents import load_text, refuse_number_traps, single_document
+    from interpreter.documents.loader import load_text, refuse_number_traps, single_document
 
     adopt: dict[str, bool] = {}
     for text in args.adopt:
@@ -168,8 +168,8 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
 
 
 def _handle(args: argparse.Namespace) -> int:
-    from ..campaign import commands
-    from ..campaign.store import Store
+    from interpreter.campaign import commands
+    from interpreter.campaign.store import Store
 
     if args.command == "init":
         adopt, params = _switches(args)
@@ -217,21 +217,21 @@ def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
-    from .output import flush_stdout, is_lost_output, lost_output, print_json
+    from interpreter.cli.output import flush_stdout, is_lost_output, lost_output, print_json
 
     result = _rendered(result, args.lang)
     try:
         if args.format == "json":
             print_json(result)
         else:
-            from ..campaign.render import text_lines
+            from interpreter.campaign.render import text_lines
 
             print("\n".join(text_lines(args.command, result, args.lang)))
         flush_stdout()
     except OSError as error:
         if not is_lost_output(error):
             raise
-        from ..campaign.files import shown_path
+        from interpreter.campaign.files import shown_path
 
         committed = {"seq": result["seq"], "command": args.command, "file": shown_path(args.file)} \
             if "seq" in result else None

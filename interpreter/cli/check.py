@@ -11,7 +11,7 @@ from rules_dsl.errors import EXIT_OK, MprError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "check", help="roll or resolve the check nMPmCx (e.g. 3MP15C10), or its exact odds",
@@ -31,11 +31,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_rules(ruleset: str | None) -> Any:
     """The check data of ``--ruleset`` (merged with what it extends), or of the bundled ruleset."""
-    from .. import core_check
+    from interpreter.solvers import pool_notation as core_check
 
     if ruleset is None:
         return core_check.bundled_rules()
-    from ..ruleset import load_ruleset
+    from interpreter.checks.loading import load_ruleset
 
     return core_check.rules_of(load_ruleset(ruleset).parameters)
 
@@ -54,7 +54,7 @@ def odds_json(odds: Any) -> dict[str, Any]:
 
 def odds_lines(odds: Any, lang: str) -> list[str]:
     """``(3MP15C10) 成功率 657/1000 (65.70%)``, then one line per special result."""
-    from .. import core_check
+    from interpreter.solvers import pool_notation as core_check
     from rules_dsl.plain import fraction_text
 
     def chance(p: Any) -> str:
@@ -71,9 +71,9 @@ def odds_lines(odds: Any, lang: str) -> list[str]:
 def handle(args: argparse.Namespace) -> int:
     from rules_dsl.dice import parse_dice_list, refuse_two_sources, source_from_args
 
-    from .. import core_check
-    from . import USAGE
-    from .output import print_json
+    from interpreter.solvers import pool_notation as core_check
+    from interpreter.cli import USAGE
+    from interpreter.cli.output import print_json
 
     rules = check_rules(args.ruleset)
     spec = core_check.parse_notation(args.notation, rules=rules)

@@ -8,7 +8,7 @@ from rules_dsl.errors import EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "diff", help="what a variant changes: rules, parameters, rows, and the probabilities that move",
@@ -22,10 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..diff import compare
-    from ..diff_render import render_markdown, render_text
-    from ..ruleset import load_ruleset
-    from .output import print_json
+    from interpreter.reports.diff import compare
+    from interpreter.reports.diff_render import render_markdown, render_text
+    from interpreter.checks.loading import load_ruleset
+    from interpreter.cli.output import print_json
 
     diff = compare(load_ruleset(args.base, lang=args.lang), load_ruleset(args.variant, lang=args.lang),
                    args.lang)

@@ -29,8 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..handout import handout
-    from ..resources import bundled_ruleset
+    from interpreter.reports.handout import handout
+    from interpreter.documents.resources import bundled_ruleset
 
     text = handout(args.path or bundled_ruleset(), as_html=args.html, base=args.base, lang=args.lang)
     if args.output is None:

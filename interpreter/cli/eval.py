@@ -8,7 +8,7 @@ from rules_dsl.errors import EXIT_OK
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "eval", help="evaluate an expression, e.g. '2d6 + safety' --var safety=1",
@@ -27,8 +27,8 @@ def handle(args: argparse.Namespace) -> int:
     from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
     from rules_dsl.errors import MprError
 
-    from ._expr import parse_vars, show_exact, show_expression_error
-    from .output import print_json
+    from interpreter.cli._expr import parse_vars, show_exact, show_expression_error
+    from interpreter.cli.output import print_json
 
     env = parse_vars(args.var)
     dice = source_from_args(args.seed, args.dice)

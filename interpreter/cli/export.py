@@ -1,5 +1,5 @@
 """``mprules export bcdice RULE_ID`` and ``mprules export ccfolia``: a roll table as a BCDice
-original table, the ruleset's checks as a CCFOLIA chat palette (``interpreter.export``)."""
+original table, the ruleset's checks as a CCFOLIA chat palette (``interpreter.reports.export``)."""
 from __future__ import annotations
 
 import argparse
@@ -12,7 +12,7 @@ CANNOT_WRITE = define(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "export", help="write a roll table for BCDice or a chat palette for CCFOLIA",
@@ -41,9 +41,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
-    from ..ruleset import load_ruleset
-    from ._expr import parse_vars
+    from interpreter.reports.export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
+    from interpreter.checks.loading import load_ruleset
+    from interpreter.cli._expr import parse_vars
 
     ruleset = load_ruleset(args.ruleset, lang=args.lang)
     if args.export_format == "bcdice":

@@ -50,13 +50,6 @@ def colour_enabled(stream: Any = None) -> bool:
     return hasattr(stream, "isatty") and stream.isatty()
 
 
-def bar(fraction: float, width: int = 40) -> str:
-    """A horizontal bar of ``fraction`` (0..1) of ``width`` cells, with eighth-cell precision."""
-    eighths = round(max(0.0, min(1.0, fraction)) * width * 8)
-    full, part = divmod(eighths, 8)
-    return "█" * full + ("" if part == 0 else "▏▎▍▌▋▊▉"[part - 1])
-
-
 def require_stdout() -> None:
     """Refuse to start when standard output is closed (``>&-``): what a command prints would
     vanish, and a campaign command would change the file without a word."""

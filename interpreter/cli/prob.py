@@ -16,7 +16,7 @@ _RULE_ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "prob", help="exact distribution of a rule's outcome, an expression ('2d6 >= 7') or a check (3MP15C10)",
@@ -32,24 +32,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from .. import core_check
-    from ._expr import load_input, parse_vars
+    from interpreter.solvers import pool_notation as core_check
+    from interpreter.cli._expr import load_input, parse_vars
 
     if core_check.is_notation(args.target):
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
     if _RULE_ID.fullmatch(args.target) and args.target.split(".")[0] not in env:
-        from ..ruleset import load_ruleset
+        from interpreter.checks.loading import load_ruleset
 
         return _rule(args, load_ruleset(args.ruleset), env)
     return _expression(args, env)
 
 
 def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int:
-    from .. import engine
-    from ..svg import Section
-    from ._expr import print_rows, row_label
-    from .output import print_json
+    from interpreter.engine import runner as engine
+    from interpreter.reports.svg import Section
+    from interpreter.cli._expr import print_rows, row_label
+    from interpreter.cli.output import print_json
 
     tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
     if args.format == "json":
@@ -74,11 +74,11 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
 def _check(args: argparse.Namespace) -> int:
     """A check in BCDice notation (``3MP15C10``): each result line's chance, then success and
     each special result, from the check data of ``--ruleset``."""
-    from .. import core_check
-    from ..svg import Section
-    from ._expr import print_rows
-    from .check import check_rules, odds_json, odds_lines
-    from .output import print_json
+    from interpreter.solvers import pool_notation as core_check
+    from interpreter.reports.svg import Section
+    from interpreter.cli._expr import print_rows
+    from interpreter.cli.check import check_rules, odds_json, odds_lines
+    from interpreter.cli.output import print_json
 
     rules = check_rules(args.ruleset)
     odds = core_check.odds(core_check.parse_notation(args.target, rules=rules), rules)
@@ -97,10 +97,10 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
     from rules_dsl import compile_expression
     from rules_dsl import prob
 
-    from ..svg import Section
+    from interpreter.reports.svg import Section
     from rules_dsl.plain import fraction_text
-    from ._expr import print_rows, show, show_expression_error
-    from .output import print_json
+    from interpreter.cli._expr import print_rows, show, show_expression_error
+    from interpreter.cli.output import print_json
 
     try:
         dist = prob.distribution(compile_expression(args.target, names=set(env)), env)
@@ -137,7 +137,7 @@ def _write_svg(file: str | None, sections: list, lang: str) -> None:
     import os
     import sys
 
-    from ..svg import render
+    from interpreter.reports.svg import render
 
     try:
         with open(file, "w", encoding="utf-8") as stream:

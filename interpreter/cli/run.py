@@ -18,7 +18,7 @@ BAD_INPUT_DOCUMENT = define(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "run", help="run one rule on an input and explain the result",
@@ -36,10 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``["a.b.name=3"]`` -> ``{"a.b": {"name": Written(3)}}``: each value read by the safe YAML
-    loader (``interpreter.param_schema.parse_param_value``), checked later against its schema."""
+    loader (``interpreter.checks.param_schema.parse_param_value``), checked later against its schema."""
     from rules_dsl.errors import Location, MprError
 
-    from ..param_schema import parse_param_value
+    from interpreter.checks.param_schema import parse_param_value
 
     overrides: dict[str, dict[str, Any]] = {}
     for text in texts:
@@ -57,7 +57,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
-    from ..documents import TOO_LARGE, load_file, load_text
+    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
 
     if name is None:
         return {}, {}, None, {}
@@ -82,11 +82,11 @@ def handle(args: argparse.Namespace) -> int:
     from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
     from rules_dsl.errors import MprError
 
-    from .. import engine
-    from ..inputs import INVALID_INPUT, check_inputs
-    from ..ruleset import load_ruleset
-    from ..trace import render_tree
-    from .output import print_json
+    from interpreter.engine import runner as engine
+    from interpreter.engine.inputs import INVALID_INPUT, check_inputs
+    from interpreter.checks.loading import load_ruleset
+    from interpreter.engine.trace import render_tree
+    from interpreter.cli.output import print_json
 
     overrides = parse_params(args.param)
     data, positions, file, texts = read_input(args.input)

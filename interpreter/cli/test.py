@@ -13,7 +13,7 @@ RULESET_ERRORS = define(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "test", help="run the examples embedded in rule documents",
@@ -29,11 +29,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     from rules_dsl.errors import render
 
-    from ..examples import run_examples
-    from ..ruleset import collect, display_path
-    from ..validation import bundled_targets, expand, shown_path
-    from .output import print_json
-    from .validate import check_paths
+    from interpreter.checks.examples import run_examples
+    from interpreter.checks.loading import collect, display_path
+    from interpreter.checks.validation import bundled_targets, expand, shown_path
+    from interpreter.cli.output import print_json
+    from interpreter.cli.validate import check_paths
 
     paths = args.paths or [str(p) for p in bundled_targets()]
     check_paths(paths)

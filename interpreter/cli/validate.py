@@ -17,7 +17,7 @@ COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from . import common
+    from interpreter.cli import common
 
     parser = subparsers.add_parser(
         "validate", help="check rule files and rulesets (schema, expressions, tables)",
@@ -44,8 +44,8 @@ def check_paths(paths: list[str]) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from ..validation import bundled_targets, shown_path, validate_paths
-    from .output import colour_enabled, print_json
+    from interpreter.checks.validation import bundled_targets, shown_path, validate_paths
+    from interpreter.cli.output import colour_enabled, print_json
 
     paths = args.paths or [str(p) for p in bundled_targets()]
     check_paths(paths)

@@ -7,7 +7,7 @@ from typing import Any
 
 def run_rule(ctx: Any, rule_id: str, inputs: dict[str, Any]) -> Any:
     """The value of rule ``rule_id`` run on ``inputs`` (an input error names that rule)."""
-    from ..inputs import check_inputs
+    from interpreter.engine.inputs import check_inputs
 
     check_inputs(ctx.ruleset.rule(rule_id), inputs, lang=ctx.lang)
     return ctx.run(rule_id, inputs)

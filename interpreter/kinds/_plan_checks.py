@@ -8,6 +8,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.template import Template, compile_template
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",
@@ -47,7 +48,7 @@ def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
     given for a template's placeholder (its own position in the file)."""
     from rules_dsl import ast
 
-    from ..expression_names import check_names
+    from interpreter.engine.names import check_names
 
     placeholder = origin is not None
     origin = origin or rule.loc(*path)
@@ -69,7 +70,7 @@ def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
 
 def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
                 lang: str) -> Iterator[Diagnostic]:
-    from ..expression_names import compiled
+    from interpreter.engine.names import compiled
 
     try:
         expression = compiled(rule, path)
@@ -81,8 +82,6 @@ def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, i
 
 def _template(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
               lang: str) -> Iterator[Diagnostic]:
-    from .plan import template
-
     try:
         text = template(rule, *path)
     except MprError as error:
@@ -232,3 +231,12 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     if "result" in rule.doc:
         yield from _shape(rule, ("result",), rule.doc["result"], known | set(KIND_NAMES), {},
                           "result", lang)
+
+
+def template(rule: Any, *path: str | int) -> Template:
+    """The compiled template written at ``rule.doc[path]`` (cached with the rule's expressions)."""
+    key = ("__template__",) + tuple(path)
+    found = rule._compiled.get(key)
+    if found is None:
+        found = rule._compiled[key] = compile_template(str(rule.get(*path)), rule.loc(*path))
+    return found

@@ -10,8 +10,8 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
-from . import Kind
-from ._amounts import NEGATIVE_AMOUNT, check_members, per_member, whole
+from interpreter.engine.registry import Kind
+from interpreter.kinds._amounts import NEGATIVE_AMOUNT, check_members, per_member, whole
 
 SHARE_NOT_MEMBER = define(
     "MPR521", "shares name {pc!r}, who is not a member ({members})",

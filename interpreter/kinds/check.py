@@ -9,11 +9,11 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 
-from .. import core_check
-from ..trace import ProbRow, ProbTable, fraction_text
-from . import Kind
-from ._amounts import whole
-from ._derive import run_rule
+from interpreter.solvers import pool_notation as core_check
+from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
+from interpreter.engine.registry import Kind
+from interpreter.kinds._amounts import whole
+from interpreter.kinds._derive import run_rule
 
 BAD_CHECK_VALUE = define(
     "MPR550", "{field} of {rule} must give {expected}, got {value!r}",

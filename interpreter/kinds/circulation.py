@@ -13,8 +13,8 @@ from typing import Any
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
-from . import Kind
-from .deck import NEGATIVE_COUNT, TOO_MANY, DeckSpec, DeckState, discard, draw, state_value
+from interpreter.engine.registry import Kind
+from interpreter.solvers.cards import NEGATIVE_COUNT, TOO_MANY, DeckSpec, DeckState, discard, draw, state_value
 
 NEGATIVE_HOURS = define(
     "MPR610", "the hours slept cannot be negative: {hours}", "睡眠時間に負の値は指定できません: {hours}")

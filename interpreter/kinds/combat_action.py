@@ -13,9 +13,9 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
-from ..expression_names import compiled
-from . import Kind
-from ._reasons import EXPECTED, reason, text
+from interpreter.engine.names import compiled
+from interpreter.engine.registry import Kind
+from interpreter.kinds._reasons import EXPECTED, reason, text
 
 NOT_IN_BATTLE = define(
     "MPR720", "{role[en]} {name!r} is not a character of the battle (characters: {known}){hint}",

@@ -8,8 +8,8 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
-from . import Kind
-from ._reasons import EXPECTED
+from interpreter.engine.registry import Kind
+from interpreter.kinds._reasons import EXPECTED
 
 BAD_ITEM = define(
     "MPR760", "{field} must be {expected[en]}; got {value!r}",

@@ -14,8 +14,8 @@ from typing import Any
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean, render
 from rules_dsl.template import Template, compile_template
 
-from . import Kind
-from ._reasons import EXPECTED
+from interpreter.engine.registry import Kind
+from interpreter.kinds._reasons import EXPECTED
 
 OPTIONS_EMPTY = define(
     "MPR700",

@@ -11,11 +11,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import MprError, define
-from rules_dsl.template import Template, compile_template
 
-from . import Kind
-from ._derive import run_rule
-from ._plan_checks import check
+from interpreter.engine.registry import Kind
+from interpreter.kinds._derive import run_rule
+from interpreter.kinds._plan_checks import check, template
 
 NOT_A_COLLECTION = define(
     "MPR560", "rule {rule}: the for_each of {where} must give a list or a mapping, got {value!r}",
@@ -91,7 +90,7 @@ def _shape(rule: Any, path: tuple, node: Any, env: dict[str, Any], ctx: Any, lab
 
 
 def _formula(rule: Any, name: str, env: dict[str, Any], ctx: Any, label: str) -> Any:
-    from ..expression_names import compiled
+    from interpreter.engine.names import compiled
 
     expression = compiled(rule, ("params", name))
     mark = ctx.dice.mark()
@@ -151,15 +150,6 @@ def _computed(rule: Any, index: int, env: dict[str, Any], ctx: Any,
         else:
             out[key] = value
     return out
-
-
-def template(rule: Any, *path: str | int) -> Template:
-    """The compiled template written at ``rule.doc[path]`` (cached with the rule's expressions)."""
-    key = ("__template__",) + tuple(path)
-    found = rule._compiled.get(key)
-    if found is None:
-        found = rule._compiled[key] = compile_template(str(rule.get(*path)), rule.loc(*path))
-    return found
 
 
 def message_path(message: Any, lang: str) -> tuple[str, ...]:

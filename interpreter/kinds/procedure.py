@@ -15,12 +15,13 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
-from ..solvers.plan import Outcome, Violation
-from ..solvers.registry import SOLVERS, Solver, solve
-from ..solvers.render import LAYOUT, Renderer, fields
-from ..solvers.setup import Setup
-from . import Kind
-from .procedure_params import param_findings
+from interpreter.solvers.plan import Outcome, Violation
+from interpreter.solvers.registry import SOLVERS, Solver
+from interpreter.solvers.setup import solve
+from interpreter.solvers.render import LAYOUT, Renderer, fields
+from interpreter.solvers.setup import Setup
+from interpreter.engine.registry import Kind
+from interpreter.kinds._procedure_params import param_findings
 
 UNKNOWN_SOLVER = define(
     "MPR813", "rule {rule}: unknown solver {solver!r}; known solvers: {known}",
@@ -74,7 +75,7 @@ def _solver(rule: Any) -> Solver | None:
 def _parts(rule: Any, ruleset: Any) -> dict[str, Any]:
     """The rules a composite combines, by part name, each a Procedure with a plain solver; every
     step names one of them."""
-    from ..engine import NOT_ADOPTED
+    from interpreter.engine.runner import NOT_ADOPTED
 
     found = {}
     for part, rule_id in (rule.doc.get("parts") or {}).items():
@@ -257,7 +258,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
 def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[Diagnostic]:
     """``derive`` and ``check`` expressions parse and use only the names they can see: the inputs,
     ``params``, the solver's values and the values derived before them."""
-    from ..expression_names import check_names, unknown_roots
+    from interpreter.engine.names import check_names, unknown_roots
 
     names = set(((rule.doc.get("inputs") or {}).get("properties") or {}))
     if solver:

@@ -10,14 +10,14 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
 
-from ..expression_names import compiled
-from ..trace import ProbRow, ProbTable, fraction_text
-from . import Kind
-from ._reasons import text as localized
-from ._amounts import check_members, whole
-from .repeat_policy import (FALLBACKS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
+from interpreter.engine.names import compiled
+from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
+from interpreter.engine.registry import Kind
+from interpreter.kinds._reasons import text as localized
+from interpreter.kinds._amounts import check_members, whole
+from interpreter.solvers.repeat_policy import (FALLBACKS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
                             Resolution, TableRows, session_distribution, taken_after, resolve_roll)
-from .roll_table import roll_distribution, row_for, table_range
+from interpreter.solvers.roll_rows import roll_distribution, row_for, table_range
 
 UNKNOWN_TABLE = define(
     "MPR542", "table {name!r} is not one of the tables of {rule} ({known}){hint}",

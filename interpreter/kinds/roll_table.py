@@ -2,21 +2,21 @@
 ``[lo, hi]`` ranges; rolls not listed take the ``default``. Several rows may share an ``id`` (the
 same event at several numbers). ``range: [lo, hi]`` widens the table's domain past the dice's own
 range when adjustments can move a roll there (without it, the roll must depend on ``params``
-only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled. Other kinds
-use ``row_for``, ``table_range`` and ``roll_distribution``; ``check`` compares the rows with the
-exact range of the roll expression.
+only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled. The row lookup
+is ``interpreter.solvers.roll_rows`` (other kinds roll on tables too); ``check`` compares the rows
+with the exact range of the roll expression.
 """
 from __future__ import annotations
 
 from collections.abc import Iterator
 from typing import Any
 
-from rules_dsl.distribution import Distribution
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
-from ..expression_names import compiled
-from ..trace import ProbRow, ProbTable
-from . import Kind
+from interpreter.engine.names import compiled
+from interpreter.engine.trace import ProbRow, ProbTable
+from interpreter.engine.registry import Kind
+from interpreter.solvers.roll_rows import roll_distribution, row_for, row_name, span, table_range
 
 OUTSIDE_TABLE = define(
     "MPR514", "roll {roll} is outside table {rule} ({lo} to {hi})",
@@ -45,41 +45,6 @@ BAD_SPAN = define(
 NO_ROLL_RANGE = define(
     "MPR375", "the roll {roll!r} of table {rule} does not give whole numbers: {detail}",
     "表 {rule} のロール {roll!r} が整数を出しません: {detail}")
-
-
-def _span(roll: Any) -> tuple[int, int]:
-    if isinstance(roll, list):
-        return int(roll[0]), int(roll[1])
-    return int(roll), int(roll)
-
-
-def _row_name(rule: Any, index: int) -> str:
-    row = rule.doc["rows"][index]
-    return str(row.get("id") or f"#{index + 1}")
-
-
-def roll_distribution(rule: Any, params: dict[str, Any] | None = None) -> Distribution:
-    """The exact distribution of the table's roll expression."""
-    params = rule.params if params is None else params
-    return compiled(rule, ("params", "roll")).distribution({"params": params})
-
-
-def table_range(rule: Any) -> tuple[int, int]:
-    """``range`` if declared, else the lowest and highest number the roll can give."""
-    declared = rule.doc.get("range")
-    if declared:
-        return int(declared[0]), int(declared[1])
-    support = [int(v) for v in roll_distribution(rule).support()]
-    return min(support), max(support)
-
-
-def row_for(rule: Any, roll: int) -> dict[str, Any] | None:
-    """The row listing ``roll``, else the ``default``, else None."""
-    for row in rule.doc.get("rows") or []:
-        lo, hi = _span(row["roll"])
-        if lo <= roll <= hi:
-            return row
-    return rule.doc.get("default")
 
 
 def _text(entry: dict[str, Any]) -> Any:
@@ -143,7 +108,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
         return
     declared = rule.doc.get("range")
     if declared:
-        lo, hi = _span(declared)
+        lo, hi = span(declared)
         if lo > hi:
             yield diagnostic(BAD_SPAN, rule.loc("range"), lang, what="range", rule=rule.id, lo=lo, hi=hi)
             return
@@ -153,26 +118,26 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
         domain = support
     owner: dict[int, int] = {}
     for index, row in enumerate(rows):
-        a, b = _span(row["roll"])
+        a, b = span(row["roll"])
         where = rule.loc("rows", index, "roll")
         if a > b:
-            yield diagnostic(BAD_SPAN, where, lang, what=f"row {_row_name(rule, index)}",
+            yield diagnostic(BAD_SPAN, where, lang, what=f"row {row_name(rule, index)}",
                              rule=rule.id, lo=a, hi=b)
             continue
         numbers = set(range(a, b + 1))
         for n in sorted(numbers):
             if n in owner:
                 yield diagnostic(OVERLAP, where, lang, roll=n, rule=rule.id,
-                                 first=_row_name(rule, owner[n]), second=_row_name(rule, index))
+                                 first=row_name(rule, owner[n]), second=row_name(rule, index))
                 break
         for n in numbers:
             owner.setdefault(n, index)
         if declared and not numbers <= set(range(lo, hi + 1)):
             outside = sorted(numbers - set(range(lo, hi + 1)))
-            yield diagnostic(OUTSIDE_RANGE, where, lang, row=_row_name(rule, index), rule=rule.id,
+            yield diagnostic(OUTSIDE_RANGE, where, lang, row=row_name(rule, index), rule=rule.id,
                              rolls=_format(outside), lo=lo, hi=hi)
         elif not numbers & domain:
-            yield diagnostic(UNREACHABLE, where, lang, row=_row_name(rule, index), rule=rule.id,
+            yield diagnostic(UNREACHABLE, where, lang, row=row_name(rule, index), rule=rule.id,
                              roll=roll_text, rolls=_format(sorted(numbers)))
     if rule.doc.get("default") is None:
         missing = sorted(domain - set(owner))

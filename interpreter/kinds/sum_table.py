@@ -21,8 +21,8 @@ from typing import Any
 from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
-from ..expression_names import params_used
-from . import Kind
+from interpreter.engine.names import params_used
+from interpreter.engine.registry import Kind
 
 NOT_A_NUMBER = define(
     "MPR510", "row {row} of {rule} has value {value!r}, not a number",
@@ -206,7 +206,7 @@ def _has_dice(node: ast.Node) -> bool:
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     """Rows whose condition is decidably always false; an empty table. (Parameters are checked
-    against their schemas by ``interpreter.param_schema``, not here.)"""
+    against their schemas by ``interpreter.checks.param_schema``, not here.)"""
     rows = rule.doc.get("rows") or []
     if not rows:
         yield diagnostic(EMPTY_TABLE, rule.loc("rows"), lang, rule=rule.id)

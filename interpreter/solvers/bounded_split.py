@@ -16,8 +16,8 @@ from typing import Any
 
 from rules_dsl.limits import MAX_SPLIT_CANDIDATES
 
-from .plan import Line, Outcome, Violation, at_most, flag, join, keyed, unset, whole
-from .setup import Setup, exchange
+from interpreter.solvers.plan import Line, Outcome, Violation, at_most, flag, join, keyed, unset, whole
+from interpreter.solvers.setup import Setup, exchange
 
 
 @dataclass(frozen=True)

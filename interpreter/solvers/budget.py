@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .plan import (Line, Outcome, Violation, choice, field_of, flag, join, name, record, sequence,
+from interpreter.solvers.plan import (Line, Outcome, Violation, choice, field_of, flag, join, name, record, sequence,
                    whole)
-from .setup import Setup
+from interpreter.solvers.setup import Setup
 
 
 def _entries(value: Any, phases: list[str], path: str) -> list[dict[str, Any]]:

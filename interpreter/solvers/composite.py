@@ -23,8 +23,8 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
-from .plan import Line, Outcome, Violation, join, linked, mapping, whole
-from .setup import Setup
+from interpreter.solvers.plan import Line, Outcome, Violation, join, linked, mapping, whole
+from interpreter.solvers.setup import Setup, solve
 
 FIXED_VALUE = define(
     "MPR824", "{name} must be {expected} in this plan, not {value}: {reason_en}",
@@ -85,8 +85,6 @@ def _tag(outcome: Outcome, part: str) -> tuple[tuple[Violation, ...], tuple[Line
 def check(plan: Mapping[str, Any], setup: Setup) -> Outcome:
     """Check a composite plan ``{<shared fields>, <part>: <the part's plan>, ...}``; ``setup.parts``
     holds each part's ``(solver, setup)`` and ``setup.evaluate`` the links' expressions."""
-    from .registry import solve
-
     steps = list(setup.fields.get("steps") or [])
     given = {p: dict(mapping(plan.get(p), p)) for p in setup.parts}
     for step in steps:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .plan import (Line, Outcome, Violation, at_least, choice, field_of, join, keyed, name, record,
+from interpreter.solvers.plan import (Line, Outcome, Violation, at_least, choice, field_of, join, keyed, name, record,
                    sequence, unique, whole)
-from .setup import Setup
+from interpreter.solvers.setup import Setup
 
 ROLES = ("name", "group", "level", "cost")
 """The keys every entry has, by role; a held entry also has a ``source``."""

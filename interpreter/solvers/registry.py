@@ -7,9 +7,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from . import bounded_split, budget, composite, ordered_relearn, weighted_count
-from .plan import Outcome
-from .setup import Setup
+from interpreter.solvers import bounded_split, budget, composite, ordered_relearn, weighted_count
+from interpreter.solvers.plan import Outcome
+from interpreter.solvers.setup import Setup
 
 VERDICTS = frozenset({"legal", "illegal"})
 CONVERSIONS = frozenset({"conversion_not_permitted", "conversion_over_excess"})
@@ -57,12 +57,3 @@ SOLVERS: dict[str, Solver] = {s.name: s for s in (
     Solver("composite", composite.check, frozenset(), VERDICTS, frozenset(), composite=True),
 )}
 """Every solver by name."""
-
-
-def solve(solver: Solver, plan: Mapping[str, Any], setup: Setup) -> Outcome:
-    """Run ``solver`` and give its values the document's names (``setup.names``)."""
-    outcome = solver.check(plan, setup)
-    if not setup.names:
-        return outcome
-    values = {setup.names.get(k, k): v for k, v in outcome.values.items()}
-    return Outcome(values, outcome.violations, outcome.report, outcome.details)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .plan import Violation, flag, whole
+from interpreter.solvers.plan import Outcome, Violation, flag, whole
 
 
 @dataclass(frozen=True)
@@ -74,3 +74,12 @@ def exchange(plan: Mapping[str, Any], setup: Setup, excess: int) -> Exchange:
         outputs[str(rule["value"])] = taken * rate
         left -= taken
     return Exchange(amounts, converted, granted, outputs, tuple(found))
+
+
+def solve(solver: Any, plan: Mapping[str, Any], setup: Setup) -> Outcome:
+    """Run ``solver`` and give its values the document's names (``setup.names``)."""
+    outcome = solver.check(plan, setup)
+    if not setup.names:
+        return outcome
+    values = {setup.names.get(k, k): v for k, v in outcome.values.items()}
+    return Outcome(values, outcome.violations, outcome.report, outcome.details)

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .plan import (Line, Outcome, Violation, choice, field_of, join, name, record, sequence,
+from interpreter.solvers.plan import (Line, Outcome, Violation, choice, field_of, join, name, record, sequence,
                    unique, whole)
-from .setup import Setup, exchange
+from interpreter.solvers.setup import Setup, exchange
 
 
 def _entries(value: Any, weights: Mapping[str, int], keys: tuple[str, str], path: str

@@ -1,0 +1,146 @@
+"""Where a rule document holds expressions and names other rules: its kind schema marks every
+string that holds an expression with ``"x-expression": "<role>"`` and every string that names
+another rule with ``"x-rule-ref": true``; ``annotated_paths`` walks a document along its kind
+schema to find them, so a new kind gets the expression and reference checks by annotating its
+schema (``"x-binds": "<key>"`` on an object schema adds the name written at ``<key>`` for the
+expressions inside it)."""
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from interpreter.documents.resources import schemas_dir
+from interpreter.ruleset.model import Rule
+
+
+@cache
+def schema_file(relative: str) -> dict[str, Any]:
+    return json.loads((schemas_dir() / relative).read_text(encoding="utf-8"))
+
+
+@cache
+def kind_schema_file(kind: str) -> str | None:
+    """The file under ``schemas/`` of the kind schema whose ``kind`` is ``const: kind``."""
+    for path in sorted((schemas_dir() / "kinds").glob("*.json")):
+        schema = schema_file(f"kinds/{path.name}")
+        if (schema.get("properties") or {}).get("kind", {}).get("const") == kind:
+            return f"kinds/{path.name}"
+    return None
+
+
+@cache
+def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
+    """The schema a ``$ref`` in file ``base`` points to, and the file it is in."""
+    target, _, pointer = ref.partition("#")
+    file = base if not target else str(Path(base).parent / target).replace("\\", "/")
+    parts = [p for p in Path(file).parts if p != "."]
+    while ".." in parts:
+        i = parts.index("..")
+        parts[i - 1:i + 1] = []
+    file = "/".join(parts)
+    node: Any = schema_file(file)
+    for token in filter(None, pointer.split("/")):
+        key = token.replace("~1", "/").replace("~0", "~")
+        node = node[int(key)] if isinstance(node, list) else node[key]
+    return node, file
+
+
+_REACHES: dict[tuple[int, str], bool] = {}
+
+
+def _subschemas(schema: dict[str, Any], base: str) -> Iterator[tuple[Any, str]]:
+    if "$ref" in schema:
+        yield _resolve(schema["$ref"], base)
+    for key in ("allOf", "oneOf", "anyOf", "prefixItems"):
+        for sub in schema.get(key, ()):
+            yield sub, base
+    for key in ("properties", "$defs"):
+        for sub in (schema.get(key) or {}).values():
+            yield sub, base
+    for key in ("items", "additionalProperties"):
+        yield schema.get(key), base
+
+
+def _reaches(schema: dict[str, Any], base: str, keyword: str,
+             walking: set[int] | None = None) -> bool:
+    """Whether ``keyword`` appears in ``schema`` or in a schema it leads to. Memoised by node
+    (the schema files are loaded once); a "no" found while inside a cycle of ``$ref``s is not
+    remembered, since the rest of the cycle may still say "yes"."""
+    key = (id(schema), keyword)
+    known = _REACHES.get(key)
+    if known is not None:
+        return known
+    walking = set() if walking is None else walking
+    if id(schema) in walking:
+        walking.add(-1)  # marks that a cycle was met
+        return False
+    walking.add(id(schema))
+    found = keyword in schema or any(isinstance(sub, dict) and _reaches(sub, file, keyword, walking)
+                                     for sub, file in _subschemas(schema, base))
+    walking.discard(id(schema))
+    if found or -1 not in walking:
+        _REACHES[key] = found
+    return found
+
+
+def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: str,
+                    path: tuple = (), bound: frozenset[str] = frozenset(),
+                    depth: int = 0) -> Iterator[tuple[tuple, Any, frozenset[str]]]:
+    """``(path, annotation, bound)`` for every string of ``instance`` whose schema carries
+    ``keyword``; ``bound`` holds the names bound around it (``"x-binds": "<key>"`` on an object
+    schema: the string at ``<key>`` names a variable for the expressions inside that object)."""
+    if depth > 40 or not isinstance(schema, dict) or not _reaches(schema, base, keyword):
+        return
+    binds = schema.get("x-binds")
+    if binds and isinstance(instance, dict) and isinstance(instance.get(binds), str):
+        bound = bound | {instance[binds]}
+    if isinstance(schema.get("x-bound-names"), list):
+        bound = bound | frozenset(map(str, schema["x-bound-names"]))
+    if "$ref" in schema:
+        target, file = _resolve(schema["$ref"], base)
+        yield from annotated_paths(instance, target, file, keyword, path, bound, depth + 1)
+    for sub in schema.get("allOf", ()):
+        yield from annotated_paths(instance, sub, base, keyword, path, bound, depth + 1)
+    for sub in [*schema.get("oneOf", ()), *schema.get("anyOf", ())]:
+        if isinstance(sub, dict) and _type_fits(instance, sub.get("type")):
+            yield from annotated_paths(instance, sub, base, keyword, path, bound, depth + 1)
+    if keyword in schema and isinstance(instance, str):
+        yield path, schema[keyword], bound
+    if isinstance(instance, dict):
+        props = schema.get("properties") or {}
+        extra = schema.get("additionalProperties")
+        for key, value in instance.items():
+            sub = props.get(key, extra if isinstance(extra, dict) else None)
+            if sub is not None:
+                yield from annotated_paths(value, sub, base, keyword, path + (key,), bound,
+                                           depth + 1)
+    elif isinstance(instance, list):
+        prefix = schema.get("prefixItems") or []
+        items = schema.get("items")
+        for index, value in enumerate(instance):
+            sub = prefix[index] if index < len(prefix) else items
+            if isinstance(sub, dict):
+                yield from annotated_paths(value, sub, base, keyword, path + (index,), bound,
+                                           depth + 1)
+
+
+def _type_fits(instance: Any, type_: Any) -> bool:
+    if type_ is None:
+        return True
+    types = type_ if isinstance(type_, list) else [type_]
+    checks = {"string": lambda v: isinstance(v, str), "integer": lambda v: isinstance(v, int)
+              and not isinstance(v, bool), "object": lambda v: isinstance(v, dict),
+              "array": lambda v: isinstance(v, list), "boolean": lambda v: isinstance(v, bool),
+              "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+              "null": lambda v: v is None}
+    return any(checks.get(t, lambda v: False)(instance) for t in types)
+
+
+def annotated(rule: Rule, keyword: str) -> list[tuple[tuple, Any, frozenset[str]]]:
+    file = kind_schema_file(rule.kind)
+    if file is None:
+        return []
+    return list(annotated_paths(rule.doc, schema_file(file), file, keyword))

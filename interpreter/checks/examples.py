@@ -1,0 +1,191 @@
+"""Runs the ``examples`` embedded in rule documents (``mprules test``): each example's input,
+parameter overrides, scripted dice or seed, and the value (``expect``, the whole value or with
+``match: subset`` only what it writes) or error code (``expect_error``) it must give; a failure
+carries a diff of expected and actual. An example without ``lang`` whose ``expect`` is written in
+Japanese is compared with the Japanese rendering."""
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from rules_dsl.dice import DiceSource, ScriptedDice, SeededDice
+from rules_dsl.errors import Location, MprError
+
+from interpreter.engine import runner as engine
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.engine.trace import jsonable
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of one example."""
+
+    rule: str
+    name: str
+    file: str | None
+    line: int | None
+    passed: bool
+    expected: Any
+    actual: Any
+    diff: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "name": self.name, "file": self.file, "line": self.line,
+                "passed": self.passed, "expected": jsonable(self.expected),
+                "actual": jsonable(self.actual), "diff": self.diff}
+
+
+def _with_params(ruleset: Ruleset, rule: Rule, index: int,
+                 lang: str) -> tuple[Ruleset, list[Any]]:
+    """A view of ``ruleset`` where ``rule`` is adopted and has example ``index``'s ``params``
+    overridden (located in the example, so an expression error there points at it), and the
+    findings about unknown parameter names."""
+    from interpreter.checks.loading import apply_caller
+
+    params = rule.doc["examples"][index].get("params") or {}
+    copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
+    view = copy.rules[rule.id] = dataclasses.replace(
+        rule, params=dict(rule.params), adopted=True, param_layers=dict(rule.param_layers),
+        positions=dict(rule.positions), _compiled=dict(rule._compiled))
+    problems = apply_caller(copy, {rule.id: params}, None, lang)
+    prefix = ("examples", index)
+    for path, position in rule.positions.items():
+        if path[:3] == (*prefix, "params") and path[3:4] and path[3] in params:
+            view.positions[path[2:]] = position
+    return copy, problems
+
+
+def _dice(example: dict[str, Any], rule: Rule, index: int) -> DiceSource:
+    if "dice" in example:
+        return ScriptedDice(example["dice"], rule.loc("examples", index, "dice"))
+    if "seed" in example:
+        return SeededDice(int(example["seed"]))
+    dice = SeededDice(0)  # reproducible, yet not chosen by the example: rules roll as on request
+    dice.explicit = False
+    return dice
+
+
+def _positions(rule: Rule, index: int) -> dict:
+    prefix = ("examples", index, "input")
+    return {key[len(prefix):]: pos for key, pos in rule.positions.items()
+            if key[:len(prefix)] == prefix}
+
+
+def _diff(expected: Any, actual: Any) -> str:
+    def lines(value: Any) -> list[str]:
+        return json.dumps(jsonable(value), ensure_ascii=False, indent=2, sort_keys=True).splitlines()
+
+    return "\n".join(difflib.unified_diff(lines(expected), lines(actual), "expected", "actual",
+                                          lineterm=""))
+
+
+def run_example(ruleset: Ruleset, rule: Rule, index: int, lang: str = "en") -> Outcome:
+    """Run example ``index`` of ``rule`` and compare its value (or error code) with the expected.
+
+    The value is computed in the example's own ``lang`` (default ``en``), so an example holds
+    whatever language the report is printed in; ``lang`` is only the report's language."""
+    example = rule.doc["examples"][index]
+    name = str(example.get("name") or f"#{index + 1}")
+    loc = rule.loc("examples", index)
+    expect_error = example.get("expect_error")
+    expected: Any = {"error": expect_error} if expect_error is not None else example.get("expect")
+    subset = example.get("match") == "subset"
+    langs = [str(example["lang"])] if "lang" in example else (
+        ["en", "ja"] if _has_japanese(expected) else ["en"])
+    for lang in langs:  # a Japanese expectation is compared with the Japanese rendering too
+        actual = _outcome(ruleset, rule, index, lang)
+        if expect_error is not None:
+            passed = isinstance(actual, dict) and actual.get("error") == expect_error
+        else:
+            passed = matches(jsonable(expected), actual, subset)
+        if passed:
+            break
+    return Outcome(rule.id, name, loc.file, loc.line, passed, expected, actual,
+                   "" if passed else _diff(expected, actual))
+
+
+def _outcome(ruleset: Ruleset, rule: Rule, index: int, lang: str) -> Any:
+    view, problems = _with_params(ruleset, rule, index, lang)
+    if problems:
+        return _error(problems[0].code, problems[0].message,
+                      Location(problems[0].file, problems[0].line, problems[0].column,
+                               problems[0].path))
+    return _actual(view, rule, index, lang)
+
+
+def matches(expected: Any, actual: Any, subset: bool = False) -> bool:
+    """Whether ``actual`` is ``expected``; with ``subset``, whether it holds what ``expected``
+    writes: the fields of a mapping it names, the first items of a list, scalars equal."""
+    if not subset:
+        return expected == actual
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and all(
+            key in actual and matches(value, actual[key], True) for key, value in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) <= len(actual) and all(
+            matches(e, a, True) for e, a in zip(expected, actual))
+    return expected == actual and type(expected) is type(actual)
+
+
+def _has_japanese(value: Any) -> bool:
+    text = json.dumps(jsonable(value), ensure_ascii=False)
+    return any("\u3040" <= c <= "\u30ff" or "\u4e00" <= c <= "\u9fff" for c in text)
+
+
+def _actual(view: Ruleset, rule: Rule, index: int, lang: str) -> Any:
+    """The example's value as plain JSON data, or ``{"error": code, "message": ...}``."""
+    example = rule.doc["examples"][index]
+    try:
+        dice = _dice(example, rule, index)
+        result = engine.run(view, rule.id, example.get("input") or {}, dice, lang=lang,
+                            input_positions=_positions(rule, index), input_file=rule.file)
+    except MprError as error:
+        error = _with_written_texts(error, rule, index, lang)
+        return _error(error.code, error.message(lang), error.loc)
+    if isinstance(dice, ScriptedDice) and dice.unused:
+        return {"value": jsonable(result.value), "unused_dice": dice.unused}
+    return jsonable(result.value)
+
+
+def _with_written_texts(error: MprError, rule: Rule, index: int, lang: str) -> MprError:
+    """An input error of example ``index`` checked again with the text written for each value,
+    so that a YAML 1.1 trap (``no``, ``1:30``, ``010``) says "write it in quotes"."""
+    from interpreter.documents.loader import load_file
+    from interpreter.engine.inputs import INVALID_INPUT, check_inputs
+
+    if error.code != INVALID_INPUT or not rule.file:
+        return error
+    try:
+        documents = load_file(rule.file)
+    except MprError:
+        return error
+    prefix = ("examples", index, "input")
+    texts = {path[len(prefix):]: text for doc in documents
+             if isinstance(doc.data, dict) and doc.data.get("id") == rule.id
+             for path, text in doc.texts.items() if path[:len(prefix)] == prefix}
+    try:
+        check_inputs(rule, rule.doc["examples"][index].get("input") or {}, _positions(rule, index),
+                     rule.file, lang, texts)
+    except MprError as better:
+        return better
+    return error
+
+
+def _error(code: str, message: str, where: Location | None) -> dict[str, Any]:
+    """An example's error as data: its code, message and, when known, where it is."""
+    at = str(where) if where is not None else ""
+    return {"error": code, "message": message, **({"at": at} if at else {})}
+
+
+def run_examples(ruleset: Ruleset, lang: str = "en", files: set[str] | None = None) -> list[Outcome]:
+    """Every example of every rule (of ``files`` only, when given), in file order."""
+    outcomes = []
+    for rule in ruleset.rules.values():
+        if files is not None and rule.file not in files:
+            continue
+        for index in range(len(rule.doc.get("examples") or [])):
+            outcomes.append(run_example(ruleset, rule, index, lang))
+    return sorted(outcomes, key=lambda o: (o.file or "", o.line or 0))

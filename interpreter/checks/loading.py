@@ -1,0 +1,263 @@
+"""Ruleset loading: a directory with ``ruleset.yaml`` and rule files becomes a ``Ruleset`` with
+layered parameters, adoption switches (R0) and ``extends`` (the layers are merged by
+``interpreter.ruleset.variants``), then checked by ``interpreter.checks.semantic``; ``collect`` reports every
+finding at once, ``load_ruleset`` refuses a ruleset with errors."""
+from __future__ import annotations
+
+import copy
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
+                              diagnostic, did_you_mean)
+
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.documents.resources import bundled_ruleset
+
+# Reading and checking a ruleset needs YAML, JSON Schema and the language; a ruleset that comes
+# from the cache needs none of them, so those modules are imported where they are used.
+MANIFEST = "ruleset.yaml"
+
+CALLER_LAYER = "--param"
+
+INVALID = define(
+    "MPR406", "ruleset {ruleset} has {count} error(s); the first: {first}{rest}",
+    "ルールセット {ruleset} にエラーが {count} 件あります。最初のエラー: {first}{rest}")
+NO_RULESET = define(
+    "MPR407", "{path}: not a ruleset (no {manifest}) and not a rule file",
+    "{path}: ルールセット（{manifest} のあるディレクトリ）でもルールファイルでもありません",
+    exit_code=EXIT_USAGE)
+
+RULESET_MISSING = define(
+    "MPR414", "ruleset {path}: no such file or directory",
+    "ルールセット {path}: そのようなファイルやディレクトリはありません", exit_code=EXIT_STATE)
+
+@dataclass
+class _Layer:
+    """One ruleset directory of an ``extends`` graph, as read from disk (what
+    ``interpreter.ruleset.variants`` merges)."""
+
+    id: str
+    root: Path
+    manifest: dict[str, Any]
+    positions: dict[tuple, tuple]
+    manifest_file: str
+    documents: list[Any] = field(default_factory=list)
+    files: list[Path] = field(default_factory=list)
+    texts: dict[tuple, str] = field(default_factory=dict)  # written text of YAML-read scalars
+
+
+@dataclass
+class _Collector:
+    """Findings gathered while loading; rules whose documents failed the schema are skipped later."""
+
+    lang: str
+    findings: list[Diagnostic] = field(default_factory=list)
+    skip: set[str] = field(default_factory=set)
+
+    def add(self, code: str, loc: Location | None, **args: Any) -> None:
+        self.findings.append(diagnostic(code, loc, self.lang, **args))
+
+    def error(self, error: MprError) -> None:
+        self.findings.append(error.diagnostic(self.lang))
+
+
+def display_path(path: Path) -> str:
+    """A path as shown in messages: relative to the working directory where possible."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except ValueError:
+        return str(path)
+
+
+def rule_files(root: Path, globs: list[str] | None = None) -> list[Path]:
+    """The rule files of a ruleset directory: those matching the manifest's ``files`` globs,
+    by default every ``*.yaml`` but the manifest; sorted."""
+    found = {p for pattern in (globs or ["*.yaml"]) for p in root.glob(pattern)}
+    return sorted(p for p in found if p.name != MANIFEST and p.is_file())
+
+
+def _read_layer(root: Path, out: _Collector) -> _Layer | None:
+    from interpreter.documents.loader import load_file
+    from interpreter.documents.schema import validate_document
+
+    manifest_path = root / MANIFEST
+    try:
+        docs = load_file(display_path(manifest_path))
+    except MprError as error:
+        out.error(error)
+        return None
+    if not docs:
+        return _Layer(root.name, root, {}, {}, display_path(manifest_path), files=[manifest_path])
+    manifest_doc = docs[0]
+    problems = validate_document(manifest_doc, "ruleset.json", out.lang)
+    out.findings.extend(problems)
+    data = manifest_doc.data if isinstance(manifest_doc.data, dict) else {}
+    if any(p.severity == "error" for p in problems):
+        data = {k: v for k, v in data.items() if k in ("id", "extends")
+                and isinstance(v, str)}
+    layer = _Layer(str(data.get("id") or root.name), root, data, manifest_doc.positions,
+                   display_path(manifest_path), files=[manifest_path], texts=manifest_doc.texts)
+    globs = data.get("files") if isinstance(data.get("files"), list) else None
+    for path in rule_files(root, globs):
+        layer.files.append(path)
+        try:
+            layer.documents.extend(load_file(display_path(path)))
+        except MprError as error:
+            out.error(error)
+    return layer
+
+
+def _set_param(rule: Rule, name: str, value: Any) -> None:
+    from interpreter.checks.param_schema import Written
+
+    """A parameter set by the caller: an expression error in it points at ``--param``."""
+    texts: dict = {}
+    if isinstance(value, Written):
+        value, texts = value.value, value.texts
+    rule.params[name] = copy.deepcopy(value)
+    for key in [k for k in rule.texts if k[:2] == ("params", name)]:
+        del rule.texts[key]
+    rule.texts.update({("params", name) + k: v for k, v in texts.items()})
+    rule.param_layers[name] = CALLER_LAYER
+    rule._compiled.clear()
+    for key in [k for k in rule.positions if k[:2] == ("params", name)]:
+        del rule.positions[key]
+    rule.positions[("params", name)] = (CALLER_LAYER, None, None)
+
+
+def _content_hash(files: list[Path]) -> str:
+    digest = hashlib.sha256()
+    for path in sorted(set(files), key=lambda p: str(p)):
+        digest.update(os.fsencode(path.name) + b"\0")
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            pass
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
+                 adopt: dict[str, bool] | None, lang: str = "en") -> list[Diagnostic]:
+    """The caller's parameter overrides and adoption switches (``--param``, a campaign's choices)."""
+    from interpreter.ruleset.variants import NOT_OPTIONAL, UNKNOWN_PARAM_OVERRIDE, UNKNOWN_RULE_NAMED
+
+    findings: list[Diagnostic] = []
+    where = Location(path=CALLER_LAYER)
+    for rule_id, params in (param_overrides or {}).items():
+        rule = ruleset.rules.get(rule_id)
+        if rule is None:
+            findings.append(diagnostic(UNKNOWN_RULE_NAMED, where, lang, where=CALLER_LAYER,
+                                       rule=rule_id, hint=did_you_mean(rule_id, ruleset.rules)))
+            continue
+        for name, value in params.items():
+            if name not in rule.params:
+                findings.append(diagnostic(UNKNOWN_PARAM_OVERRIDE, Location(path=f"{rule_id}.{name}"),
+                                           lang, rule=rule_id, name=name,
+                                           hint=did_you_mean(name, rule.params)))
+                continue
+            _set_param(rule, name, value)
+    for rule_id, adopted in (adopt or {}).items():
+        rule = ruleset.rules.get(rule_id)
+        if rule is None:
+            findings.append(diagnostic(UNKNOWN_RULE_NAMED, Location(path="adopt"), lang,
+                                       where="adopt", rule=rule_id,
+                                       hint=did_you_mean(rule_id, ruleset.rules)))
+            continue
+        if not adopted and rule.doc.get("optional", True) is False:
+            findings.append(diagnostic(NOT_OPTIONAL, Location(path=f"adopt.{rule_id}"), lang,
+                                       rule=rule_id))
+        else:
+            rule.adopted = bool(adopted)
+    return findings
+
+
+def _single_file(path: Path, out: _Collector) -> Ruleset:
+    from interpreter.ruleset import variants
+    from interpreter.documents.loader import load_file
+
+    """A rule file outside any ruleset directory: a ruleset of its documents alone."""
+    ruleset = Ruleset(id=path.stem, root=str(path.parent), manifest={}, layers=[path.stem])
+    layer = _Layer(path.stem, path.parent, {}, {}, display_path(path), files=[path])
+    try:
+        layer.documents = load_file(display_path(path))
+    except MprError as error:
+        out.error(error)
+    graph = variants.Graph([layer], {layer.id: ()}, {layer.id: frozenset()})
+    variants.merge(ruleset, graph, out)
+    ruleset.content_hash = _content_hash([path])
+    ruleset.files = [str(path.resolve())]
+    return ruleset
+
+
+def collect(path: str | Path | None = None, lang: str = "en", *,
+            param_overrides: dict[str, dict] | None = None,
+            adopt: dict[str, bool] | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Load a ruleset directory (or a lone rule file) and return it with every finding."""
+    from interpreter.ruleset import variants
+    from interpreter.checks.param_schema import check_params
+    from interpreter.checks.semantic import check_ruleset
+
+    root = Path(path) if path is not None else bundled_ruleset()
+    out = _Collector(lang)
+    if root.is_file() and root.name == MANIFEST:
+        root = root.parent
+    if root.is_file():
+        ruleset = _single_file(root, out)
+    elif root.is_dir() and (root / MANIFEST).is_file():
+        ruleset = variants.load_directory(root, out, _read_layer, _content_hash)
+    else:
+        out.add(NO_RULESET, Location(str(root)), path=str(root), manifest=MANIFEST)
+        return None, out.findings
+    if ruleset is None:
+        return None, _sorted(out.findings)
+    out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang))
+    out.findings.extend(check_params(ruleset, lang, skip=frozenset(out.skip)))
+    out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
+    return ruleset, _sorted(out.findings)
+
+
+def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:
+    unique = list(dict.fromkeys(findings))
+    return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))
+
+
+def load_ruleset(path: str | Path | None = None, *,
+                 param_overrides: dict[str, dict] | None = None,
+                 adopt: dict[str, bool] | None = None, lang: str = "en") -> Ruleset:
+    """The ruleset at ``path`` (None: the bundled one), or an ``MprError`` naming its errors.
+
+    A path that does not exist is a state error (exit 3), a path that is not a ruleset a usage
+    error (exit 2), a ruleset with errors a finding (exit 1)."""
+    if path is not None and not Path(path).exists():
+        raise MprError(RULESET_MISSING, None, path=str(path))
+    from interpreter.ruleset import cache as ruleset_cache
+
+    return ruleset_cache.load(path, param_overrides, adopt,
+                              lambda: _load_checked(path, param_overrides, adopt, lang))
+
+
+def _load_checked(path: str | Path | None, param_overrides: dict[str, dict] | None,
+                  adopt: dict[str, bool] | None, lang: str) -> Ruleset:
+    ruleset, findings = collect(path, lang, param_overrides=param_overrides, adopt=adopt)
+    if ruleset is None and len(findings) == 1 and findings[0].code == NO_RULESET:
+        raise MprError(NO_RULESET, None, path=str(path), manifest=MANIFEST)
+    errors = [d for d in findings if d.severity == "error"]
+    if ruleset is None or errors:
+        first = errors[0] if errors else findings[0]
+        rest = "".join(f"\n  {_where(d)}{d.code} {d.message}" for d in errors[1:])
+        error = MprError(INVALID, Location(first.file, first.line, first.column, first.path),
+                         ruleset=ruleset.id if ruleset else str(path), count=max(len(errors), 1),
+                         first=f"{first.code} {first.message}", rest=rest)
+        error.diagnostics = findings  # type: ignore[attr-defined]
+        raise error
+    return ruleset
+
+
+def _where(d: Diagnostic) -> str:
+    loc = str(Location(d.file, d.line, d.column, d.path))
+    return f"{loc}: " if loc else ""

@@ -1,0 +1,175 @@
+"""Semantic checks of a loaded ruleset, after the schema: each check is a generator of diagnostics
+with the signature ``(rule, ruleset, lang)``, and ``check_ruleset`` collects them all.
+
+Where expressions are: a kind schema marks every string that holds an expression with the
+annotation ``"x-expression": "<role>"`` (e.g. ``condition``, ``value``, ``roll``) and every string
+that names another rule with ``"x-rule-ref": true``; ``annotated_paths`` walks a document along
+its kind schema to find them, so a new kind gets these checks by annotating its schema
+(``"x-binds": "<key>"`` on an object schema adds the name written at ``<key>`` for the expressions
+inside it). Expressions see the run input's top-level names (the ``inputs`` schema's properties)
+and ``params``; the name checks themselves are in ``expression_names``.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from rules_dsl.errors import Diagnostic, MprError, define, diagnostic, did_you_mean
+
+from interpreter.engine import registry as kinds
+from interpreter.engine.runner import UNKNOWN_KIND
+from interpreter.engine.names import NOT_IN_ENUM, check_names, compiled, unknown_roots
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
+
+UNKNOWN_REFERENCE = define(
+    "MPR354", "rule {rule} refers to rule {target!r}, which is not in the ruleset{hint}",
+    "ルール {rule} が参照するルール {target!r} はルールセットにありません{hint}")
+BUNDLED_SOURCE_CODE = define(
+    "MPR420", "rule {rule} of the bundled ruleset has source {source!r}: write the rule it encodes, R0 to R21 or Rc",
+    "同梱ルールセットのルール {rule} の source が {source!r} です。対応するルールの番号（R0〜R21 または Rc）を書いてください")
+BUNDLED_SOURCE = re.compile(r"^(R([0-9]|1[0-9]|2[01])|Rc)$")
+KIND_CHECK_FAILED = define(
+    "MPR356", "the checks of kind {kind} could not run on rule {rule}: {detail}",
+    "ルール {rule} に種別 {kind} の検査を実行できませんでした: {detail}")
+
+Check = Callable[[Rule, Ruleset, str], Iterator[Diagnostic]]
+
+
+# --- the checks --------------------------------------------------------------------------------
+
+def input_names(rule: Rule) -> set[str]:
+    """The root names an expression of ``rule`` may use."""
+    props = (rule.doc.get("inputs") or {}).get("properties") or {}
+    return set(props) | {"params"}
+
+
+def _expressions(rule: Rule) -> Iterator[tuple[tuple, frozenset[str]]]:
+    """Paths of the rule's expressions (parameters: their effective values) and their bound names."""
+    for path, _role, bound in annotated(rule, "x-expression"):
+        if path[0] == "params" and not isinstance(rule.params.get(path[1]), str):
+            continue
+        yield path, bound
+
+
+def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every expression parses and passes the static checker; its names resolve."""
+    for path, bound in _expressions(rule):
+        allowed = input_names(rule) | bound
+        try:
+            expression = compiled(rule, path)
+        except MprError as error:
+            yield error.at(rule.loc(*path)).diagnostic(lang)
+            continue
+        if expression.names - allowed:
+            yield from unknown_roots(rule, path, expression, allowed, lang)
+        yield from check_names(rule, path, expression, lang)
+
+
+def check_example_params(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """An example's parameter overrides that are expressions (``params: {roll: 2d6+1}``) parse
+    and pass the static checker, located where the example writes them."""
+    from rules_dsl import compile_expression
+
+    file = kind_schema_file(rule.kind)
+    if file is None:
+        return
+    for index, example in enumerate(rule.doc.get("examples") or []):
+        overrides = example.get("params") if isinstance(example, dict) else None
+        if not isinstance(overrides, dict) or not overrides:
+            continue
+        probe = dict(rule.doc, params={**(rule.doc.get("params") or {}), **overrides})
+        for path, _role, _bound in annotated_paths(probe, schema_file(file), file, "x-expression"):
+            if path[:1] != ("params",) or path[1] not in overrides or len(path) != 2:
+                continue
+            text = overrides[path[1]]
+            if not isinstance(text, str):
+                continue
+            try:
+                compile_expression(text, origin=rule.loc("examples", index, "params", path[1]))
+            except MprError as error:
+                yield error.diagnostic(lang)
+
+
+def check_references(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every string a kind schema marks ``x-rule-ref`` names a rule of the ruleset."""
+    for path, _, _ in annotated(rule, "x-rule-ref"):
+        target = rule.get(*path)
+        if target not in ruleset.rules:
+            yield diagnostic(UNKNOWN_REFERENCE, rule.loc(*path), lang, rule=rule.id,
+                             target=target, hint=did_you_mean(target, ruleset.rules))
+
+
+def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """The kind exists; then the kind's own checks."""
+    kind = kinds.get(rule.kind)
+    if kind is None:
+        yield diagnostic(UNKNOWN_KIND, rule.loc("kind"), lang, kind=rule.kind,
+                         hint=did_you_mean(rule.kind, kinds.registry()))
+        return
+    if kind.check is None:
+        return
+    try:
+        yield from kind.check(rule, ruleset, lang)
+    except MprError as error:
+        yield error.at(rule.loc()).diagnostic(lang)
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        yield diagnostic(KIND_CHECK_FAILED, rule.loc(), lang, kind=rule.kind, rule=rule.id,
+                         detail=f"{type(error).__name__}: {error}")
+
+
+def check_source(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """``source:`` is any short label, except in the bundled ruleset's own files, which name the
+    rule they encode by its number (R0-R21, Rc)."""
+    from interpreter.documents.resources import bundled_ruleset
+
+    source = rule.doc.get("source")
+    if not isinstance(source, str) or rule.file is None or BUNDLED_SOURCE.match(source):
+        return
+    try:
+        inside = Path(rule.file).resolve().parent == bundled_ruleset().resolve()
+    except OSError:
+        return
+    if inside:
+        yield diagnostic(BUNDLED_SOURCE_CODE, rule.loc("source"), lang, rule=rule.id, source=source)
+
+
+def check_texts(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Texts (title, text, labels) that interpolate parameters compile; stale texts are warned."""
+    from interpreter.ruleset.texts import check_texts as texts
+
+    yield from texts(rule, ruleset, lang)
+
+
+def check_enums(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every ``x-enum-from`` of the rule's inputs gives a list from the parameters."""
+    from interpreter.ruleset.enum_from import check_enum_from
+
+    yield from check_enum_from(rule, lang)
+
+
+CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_references,
+                             check_source, check_texts, check_enums, check_kind)
+
+
+def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
+                  skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
+    """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
+    from interpreter.checks.rule_graph import check_cycles
+    from interpreter.ruleset.wiring import check_wiring
+
+    findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang)]
+    for rule in ruleset.rules.values():
+        if rule.id in skip:
+            continue
+        expression_errors = False
+        for check in CHECKS:
+            if check is check_kind and expression_errors:
+                continue  # a kind's checks need its expressions to compile
+            for finding in check(rule, ruleset, lang):
+                findings.append(finding)
+                expression_errors |= (check is check_expressions and finding.severity == "error"
+                                      and finding.code != NOT_IN_ENUM)  # names resolve: kinds can run
+    return findings
+

@@ -1,0 +1,1 @@
+"""Documents: files read as YAML with the position of every value, their limits, JSON Schema validation and its messages, and where the shipped data is. The lowest layer above the expression language."""

@@ -1,0 +1,264 @@
+"""YAML rule documents as plain data with the file position of every value and key.
+
+Conventions: positions are 1-based, columns in characters; a key is always the text written
+(``1:`` and ``no:`` give the keys "1" and "no"); dates stay text; ``.nan`` and ``.inf`` are
+refused; merge keys ``<<`` apply (written keys win); empty documents are skipped. Files are
+opened without blocking and must be regular files (a FIFO or a device is refused, never waited on).
+Data files that are not rules (inputs, characters, ``--var``, ``--param``) refuse the numbers YAML 1.1
+reads by surprise (``1:30``, ``017``, ``0x10``, ``0b11``) with the "write it in quotes" hint.
+"""
+from __future__ import annotations
+
+import os
+import re
+import stat
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
+
+from interpreter.documents.yaml_events import DEPTH, KEY, Builder, Path_, Position, typing_mistake
+
+__all__ = ["KEY", "Document", "load_file", "load_text", "locate"]
+
+UNREADABLE = define("MPR200", "cannot read {file}: {reason}", "{file} を読めません: {reason}",
+                    exit_code=EXIT_STATE)
+TOO_LARGE = define("MPR201", "the file has {size} bytes, more than the limit of {limit}",
+                   "ファイルが {size} バイトあり、上限 {limit} バイトを超えています")
+BAD_UTF8 = define("MPR202", "invalid UTF-8 (byte 0x{byte}): save the file as UTF-8",
+                  "UTF-8 として不正なバイト 0x{byte} があります。UTF-8 で保存してください")
+SHIFT_JIS = define("MPR203", "invalid UTF-8 (byte 0x{byte}): the file looks like Shift_JIS/CP932;"
+                   " save it as UTF-8",
+                   "UTF-8 として不正なバイト 0x{byte} があります。Shift_JIS/CP932 で保存されて"
+                   "いるようです。UTF-8 で保存し直してください")
+CONTROL = define("MPR204", "control character {char} is not allowed in a YAML file",
+                 "YAML ファイルに制御文字 {char} は使えません")
+TAB = define("MPR205", "a tab is used for indentation: indent with spaces",
+             "インデントにタブが使われています。空白でインデントしてください")
+SYNTAX = define("MPR206", "YAML syntax error: {problem}", "YAML の構文エラー: {problem}")
+NOT_REGULAR = define("MPR220", "{file} is {what_en}, not a regular file: give the path of a file",
+                     "{file} は{what_ja}で、通常のファイルではありません。ファイルのパスを指定してください",
+                     exit_code=EXIT_STATE)
+SURPRISE = define("MPR221", "YAML reads {text} as the number {value}, which is rarely what was meant: "
+                  "write it in quotes ('{text}') if it is text, or write the number as {value}",
+                  "YAML は {text} を数値 {value} と読みます（意図と違うことが多い書き方です）。"
+                  "文字列なら引用符で囲み（'{text}'）、数値なら {value} と書いてください")
+SECOND_DOCUMENT = define("MPR222", "{file} holds {count} YAML documents (---); it must hold one",
+                         "{file} には YAML ドキュメントが {count} 個あります（---）。1つだけにしてください")
+
+_NUMBER_TRAP = re.compile(r"[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0[0-9_]+"
+                          r"|0x[0-9a-fA-F_]+|0b[01_]+)\Z")
+_KINDS = ((stat.S_ISFIFO, ("a FIFO (named pipe)", "名前付きパイプ（FIFO）")),
+          (stat.S_ISCHR, ("a character device", "キャラクタデバイス")),
+          (stat.S_ISBLK, ("a block device", "ブロックデバイス")),
+          (stat.S_ISSOCK, ("a socket", "ソケット")),
+          (stat.S_ISDIR, ("a directory", "ディレクトリ")))
+
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_NON_PRINTABLE = re.compile(
+    "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+_JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
+_BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One YAML document of a file.
+
+    ``positions`` maps every path inside ``data`` (the root is ``()``) to (file, line, column),
+    1-based, columns in characters; ``positions[(*path, KEY)]`` is the position of the key.
+    ``index`` counts the documents of the file from 0 (empty ones included); ``line`` is where
+    the document's content starts. ``texts`` keeps the written text of each plain scalar that
+    YAML read as a number, a boolean or null (``1:30`` -> 90, ``no`` -> false).
+    """
+
+    data: Any
+    positions: dict[Path_, Position]
+    file: str
+    index: int
+    line: int
+    texts: dict[Path_, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def loc(self, *path: str | int) -> Location:
+        """Where ``data[path]`` is written, or its nearest located parent."""
+        return locate(self.positions, path, self.file)
+
+    def key_loc(self, *path: str | int) -> Location:
+        """Where the key of ``data[path]`` is written (the value's position when it has none)."""
+        pos = self.positions.get((*path, KEY))
+        if pos is None:
+            return self.loc(*path)
+        return Location(pos[0], pos[1], pos[2], _dotted(path))
+
+
+def locate(positions: dict[Path_, Position], path: Path_, file: str | None = None) -> Location:
+    """The position of ``path`` in ``positions`` or of its nearest located parent."""
+    probe = tuple(path)
+    while True:
+        pos = positions.get(probe)
+        if pos is not None:
+            return Location(pos[0], pos[1], pos[2], _dotted(path))
+        if not probe:
+            return Location(file, None, None, _dotted(path))
+        probe = probe[:-1]
+
+
+def _dotted(path: Path_) -> str | None:
+    return ".".join(str(part) for part in path) or None
+
+
+def load_file(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[Document]:
+    """The documents of a YAML file; a file over ``max_bytes`` is refused before it is read."""
+    name = _shown(path)
+    try:
+        with open_regular(path) as stream:
+            size = _size(stream)
+            if size is not None and size > max_bytes:
+                raise MprError(TOO_LARGE, Location(name, 1, 1), size=size, limit=max_bytes)
+            data = stream.read(max_bytes + 1)
+    except OSError as exc:
+        raise MprError(UNREADABLE, Location(name), file=name,
+                       reason=exc.strerror or type(exc).__name__) from None
+    if len(data) > max_bytes:
+        raise MprError(TOO_LARGE, Location(name, 1, 1), size=f"> {max_bytes}", limit=max_bytes)
+    return load_text(data, name)
+
+
+def _shown(path: str | Path) -> str:
+    """A file name as text, even when it is not UTF-8 (its bytes shown as escapes)."""
+    return os.fsencode(path).decode("utf-8", "backslashreplace")
+
+
+def open_regular(path: str | Path) -> Any:
+    """``open(path, "rb")`` that never blocks on a FIFO and refuses anything that is not a
+    regular file (FIFO, device, socket, directory) with a coded error."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            what = next((w for test, w in _KINDS if test(mode)), ("not a file", "ファイル以外"))
+            raise MprError(NOT_REGULAR, Location(_shown(path)), file=_shown(path),
+                           what_en=what[0], what_ja=what[1])
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
+def number_trap(doc: "Document") -> tuple[Path_, str, Any] | None:
+    """The first plain scalar (in file order) that YAML 1.1 read as a number although it was
+    probably meant as text: ``1:30`` (90), ``017`` (15), ``0x10`` (16), ``0b11`` (3). Returns its
+    path, its text and the value read, or None."""
+    for path, text in sorted(doc.texts.items(), key=lambda item: doc.loc(*item[0]).line or 0):
+        value = _at(doc.data, path)
+        if _NUMBER_TRAP.match(text.strip()) and not isinstance(value, bool):
+            return path, text, value
+    return None
+
+
+def refuse_number_traps(doc: "Document") -> None:
+    """Refuse a data document (not a rule file) that holds a ``number_trap``."""
+    trap = number_trap(doc)
+    if trap is not None:
+        path, text, value = trap
+        raise MprError(SURPRISE, doc.loc(*path), text=text, value=value)
+
+
+def single_document(docs: list["Document"], file: str) -> "Document | None":
+    """The one document of a data file (``None`` if it is empty); a second one is an error."""
+    if len(docs) > 1:
+        raise MprError(SECOND_DOCUMENT, Location(file, docs[1].line, 1), file=file, count=len(docs))
+    return docs[0] if docs else None
+
+
+def _at(data: Any, path: Path_) -> Any:
+    for key in path:
+        data = data[key]
+    return data
+
+
+def _size(stream: Any) -> int | None:
+    info = os.fstat(stream.fileno())
+    return info.st_size if stat.S_ISREG(info.st_mode) else None
+
+
+def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None = None
+              ) -> list[Document]:
+    """The documents of a YAML text (bytes must be UTF-8; a BOM is fine).
+
+    Empty documents (a comment-only file, a trailing ``---``) are skipped. ``loader`` picks
+    PyYAML's loader class for the event stream (default: the C loader when present).
+    """
+    if isinstance(text, (bytes, bytearray)):
+        text = _decode(bytes(text), file)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    bad = _NON_PRINTABLE.search(text)
+    if bad:
+        line, column = _line_col(text, bad.start())
+        raise MprError(CONTROL, Location(file, line, column), char=f"U+{ord(bad.group()):04X}")
+    builder = Builder(file)
+    try:
+        for event in yaml.parse(text, Loader=loader or _LOADER):
+            builder.feed(event)
+    except yaml.MarkedYAMLError as exc:
+        raise _syntax_error(exc, text, file) from None
+    except yaml.YAMLError as exc:
+        raise MprError(SYNTAX, Location(file, 1, 1), problem=str(exc)) from None
+    return [Document(b.data, b.positions, file, b.index, b.line, b.texts)
+            for b in builder.documents]
+
+
+def _decode(data: bytes, file: str) -> str:
+    if data.startswith(b"\xef\xbb\xbf"):
+        data = data[3:]
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = len(data[start:exc.start].decode("utf-8", "replace")) + 1
+        code = SHIFT_JIS if _looks_japanese(data) else BAD_UTF8
+        raise MprError(code, Location(file, line, column), byte=f"{data[exc.start]:02X}") from None
+
+
+def _looks_japanese(data: bytes) -> bool:
+    """Whether bytes that are not UTF-8 read as Japanese text in Shift_JIS/CP932."""
+    try:
+        text = data.decode("cp932")
+    except UnicodeDecodeError:
+        return False
+    return "\x00" not in text and len(_JAPANESE.findall(text)) >= 2
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line, start = 1, 0
+    for match in _BREAK.finditer(text, 0, offset):
+        line, start = line + 1, match.end()
+    return line, offset - start + 1
+
+
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
+    mark = exc.problem_mark or exc.context_mark
+    if mark is None:
+        return MprError(SYNTAX, Location(file, 1, 1), problem=exc.problem or str(exc))
+    lines = _BREAK.split(text)
+    line_text = lines[mark.line] if mark.line < len(lines) else ""
+    indent = len(line_text) - len(line_text.lstrip(" \t"))
+    tab = line_text.find("\t", 0, indent)
+    if tab >= 0:
+        return MprError(TAB, Location(file, mark.line + 1, tab + 1))
+    mistake = typing_mistake(text, file, mark.line + 1)  # a full-width space or colon
+    if mistake is not None:
+        return mistake
+    problem = exc.problem or str(exc)
+    where = Location(file, mark.line + 1, mark.column + 1)
+    if "maximum nesting depth" in problem:  # libyaml's own bound, met while scanning ahead
+        return MprError(DEPTH, where, limit=MAX_YAML_DEPTH)
+    return MprError(SYNTAX, where, problem=problem)

@@ -1,0 +1,371 @@
+"""Plain data with the position of every value, built from PyYAML's event stream without its
+composer: duplicate keys, non-core tags, alias bombs and deep nesting are refused, located,
+before anything big is built. ``interpreter.documents.loader`` is the interface; this is its engine."""
+from __future__ import annotations
+
+import math
+import re
+import unicodedata
+from typing import Any, NamedTuple
+
+import yaml
+from yaml import events as ev
+
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.limits import (MAX_DOCUMENTS_PER_FILE, MAX_INT_BITS, MAX_YAML_ALIASES,
+                              MAX_YAML_DEPTH, MAX_YAML_INT_DIGITS, MAX_YAML_NODES)
+
+Path_ = tuple[str | int, ...]
+Position = tuple[str, int, int]
+
+KEY = "\x00key"
+"""``positions[(*path, KEY)]`` is where the key of ``path``'s last element is written.
+A NUL never survives loading, so this marker cannot collide with a real key."""
+_MERGE = "\x00merge"
+
+DUPLICATE = define("MPR207",
+                   "duplicate key '{key}' on line {line}: it is already set on line {first}",
+                   "キー '{key}' が {line} 行目で重複しています（{first} 行目で設定済み）")
+TAG = define("MPR208", "the tag {tag} is not allowed: only plain YAML values (text, numbers, "
+             "true/false, null, lists and mappings)",
+             "タグ {tag} は使えません。使えるのは文字列・数値・真偽値・null・リスト・マッピングだけです")
+BAD_KEY = define("MPR209", "a key must be plain text, not {what}",
+                 "キーは文字列にしてください（{what} は使えません）")
+ALIASES = define("MPR210", "more than {limit} aliases (*name) in one file",
+                 "1 ファイルのエイリアス (*名前) が上限 {limit} 個を超えています")
+NODES = define("MPR211", "the file expands to more than {limit} values (aliases included)",
+               "ファイルを展開すると値が上限 {limit} 個を超えます（エイリアスを含む）")
+DEPTH = define("MPR212", "nesting deeper than {limit} levels",
+               "入れ子が上限の {limit} 段を超えています")
+DOCUMENTS = define("MPR213", "more than {limit} documents (---) in one file",
+                   "1 ファイルの文書 (---) が上限 {limit} 個を超えています")
+UNKNOWN_ANCHOR = define("MPR214", "the alias *{name} names no anchor &{name} defined before it",
+                        "エイリアス *{name} に対応するアンカー &{name} がそれより前にありません")
+RECURSIVE = define("MPR215", "the alias *{name} is inside its own anchor &{name}",
+                   "エイリアス *{name} が自分のアンカー &{name} の中にあります")
+NOT_FINITE = define("MPR216", "{text} is not a finite number: write a number, or null, or "
+                    "quote it as text",
+                    "{text} は有限の数ではありません。数・null を書くか、文字列なら引用符で囲んでください")
+BIG_INT = define("MPR217", "the integer {text} is too large (limit {limit} bits)",
+                 "整数 {text} が大きすぎます（上限 {limit} ビット）")
+BAD_MERGE = define("MPR218", "the merge key << needs a mapping or a list of mappings",
+                   "マージキー << の値はマッピングかマッピングのリストにしてください")
+BAD_TAGGED = define("MPR219", "{text} cannot be read as {tag}", "{text} は {tag} として読めません")
+FULLWIDTH_INDENT = define(
+    "MPR240", "a full-width space (U+3000) in the indentation: indent with half-width spaces",
+    "字下げに全角スペース（U+3000）が入っています。字下げは半角スペースで書いてください")
+FULLWIDTH_COLON = define(
+    "MPR241", "a full-width colon '：' after the key {key}: write a half-width colon and a space "
+    "({key}: ...)",
+    "キー {key} の後ろのコロンが全角の「：」です。半角のコロンと半角スペースで書いてください（{key}: …）")
+FULLWIDTH_NUMBER = define(
+    "MPR242", "{text} is written in full-width characters: write the number as {fixed}",
+    "{text} は全角で書かれています。数は半角で {fixed} と書いてください")
+
+_KEY_THEN_FULLWIDTH_COLON = re.compile(r"(?:^|(?<=[\s{,\-]))([A-Za-z_][A-Za-z0-9_.]*)[ \t]*：")
+_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
+
+
+def fullwidth_number(text: str) -> str | None:
+    """``１２`` -> ``12``, ``－３`` -> ``-3``: the half-width number a text of full-width digits
+    and signs means; None when it is not one (or is already half-width)."""
+    fixed = unicodedata.normalize("NFKC", text).replace("−", "-").strip()
+    return fixed if fixed != text.strip() and _NUMBER.fullmatch(fixed) else None
+
+
+def typing_mistake(text: str, file: str, line: int) -> MprError | None:
+    """A Japanese typing mistake that explains a YAML syntax error found at ``line``: a
+    full-width space in the indentation or a full-width colon after a key, on that line or just
+    before it (where YAML noticed nothing yet)."""
+    lines = text.splitlines()
+    for number in range(min(line, len(lines)), max(0, line - 3), -1):
+        written = lines[number - 1]
+        lead = len(written) - len(written.lstrip(" \t\u3000"))
+        if "\u3000" in written[:lead]:
+            return MprError(FULLWIDTH_INDENT, Location(file, number, written.index("\u3000") + 1))
+        match = _KEY_THEN_FULLWIDTH_COLON.search(written.split(" #")[0])
+        if match:
+            return MprError(FULLWIDTH_COLON, Location(file, number, match.end()), key=match.group(1))
+    return None
+
+_CORE = "tag:yaml.org,2002:"
+_STR, _NULL, _BOOL, _INT, _FLOAT = (_CORE + n for n in ("str", "null", "bool", "int", "float"))
+_MAP, _SEQ = _CORE + "map", _CORE + "seq"
+_RESOLVER = yaml.resolver.Resolver()
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_RESOLVED_FIRST = frozenset(first for first in _RESOLVER.yaml_implicit_resolvers if first)
+
+
+class Built(NamedTuple):
+    """One document as built: its data, positions, index in the file, first line, texts."""
+
+    data: Any
+    positions: dict[Path_, Position]
+    index: int
+    line: int
+    texts: dict[Path_, str]
+
+
+class _Frame:
+    """An open mapping or sequence while its events stream by."""
+
+    __slots__ = ("path", "value", "anchor", "start", "nodes", "height", "key", "key_lines",
+                 "merge")
+
+    def __init__(self, path: Path_, value: Any, anchor: str | None, start: int,
+                 nodes: int) -> None:
+        self.path, self.value, self.anchor = path, value, anchor
+        self.start, self.nodes, self.height = start, nodes, 1
+        self.key: str | None = None
+        self.key_lines: dict[str, int] = {}
+        self.merge: tuple[Any, int, int] | None = None
+
+
+class Builder:
+    """Turns an event stream into documents (plain data, positions, texts), enforcing the
+    limits as it goes: feed it every event, then read ``documents``."""
+
+    def __init__(self, file: str) -> None:
+        self.file = file
+        self.documents: list[Built] = []
+        self.index = -1
+        self.aliases = 0
+        self.nodes = 0
+        self._reset()
+
+    def _reset(self) -> None:
+        self.stack: list[_Frame] = []
+        self.entries: list[tuple[Path_, Position, str | None] | None] = []
+        self.anchors: dict[str, tuple[Any, list, int, int]] = {}
+        self.open_anchors: set[str] = set()
+        self.root: Any = None
+        self.root_line = 1
+
+    def _pos(self, event: ev.Event) -> Position:
+        return (self.file, event.start_mark.line + 1, event.start_mark.column + 1)
+
+    def _error(self, code: str, event: ev.Event, **args: Any) -> MprError:
+        _, line, column = self._pos(event)
+        return MprError(code, Location(self.file, line, column), **args)
+
+    def feed(self, event: ev.Event) -> None:
+        kind = type(event)
+        if kind is ev.DocumentStartEvent:
+            self.index += 1
+            if self.index >= MAX_DOCUMENTS_PER_FILE:
+                raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
+            self._reset()
+        elif kind is ev.DocumentEndEvent:
+            if self.root is not None:
+                entries = [e for e in self.entries if e is not None]
+                self.documents.append(Built(
+                    self.root, {e[0]: e[1] for e in entries}, self.index, self.root_line,
+                    {e[0]: e[2] for e in entries if e[2] is not None}))
+        elif kind in (ev.StreamStartEvent, ev.StreamEndEvent):
+            return
+        elif kind in (ev.MappingEndEvent, ev.SequenceEndEvent):
+            self._close()
+        elif self.stack and type(self.stack[-1].value) is dict and self.stack[-1].key is None:
+            self._key(event)
+        elif kind is ev.ScalarEvent:
+            self._fullwidth_colon(event)
+            value, text = self._scalar(event)
+            self._count(event, 1)
+            path = self._child_path()
+            start = len(self.entries)
+            self.entries.append((path, self._pos(event), text))
+            self._done(value, path, event.anchor, start, 1, 0)
+        elif kind in (ev.MappingStartEvent, ev.SequenceStartEvent):
+            self._open(event, {} if kind is ev.MappingStartEvent else [])
+        elif kind is ev.AliasEvent:
+            self._alias(event)
+
+    def _fullwidth_colon(self, event: ev.ScalarEvent) -> None:
+        """``allowance：3`` written on a line of its own under a key, where ``allowance: 3``
+        (an entry of a mapping) was meant; a text after its key on the same line is left be."""
+        top = self.stack[-1] if self.stack else None
+        if (top is None or type(top.value) is not dict or event.tag is not None
+                or not event.implicit[0]):
+            return
+        match = _KEY_THEN_FULLWIDTH_COLON.match(event.value)
+        if match and event.start_mark.line + 1 > top.key_lines.get(top.key, 0):
+            mark = event.start_mark
+            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1,
+                                                     mark.column + match.end()), key=match.group(1))
+
+    def _count(self, event: ev.Event, nodes: int) -> None:
+        self.nodes += nodes
+        if self.nodes > MAX_YAML_NODES:
+            raise self._error(NODES, event, limit=MAX_YAML_NODES)
+
+    def _child_path(self) -> Path_:
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if type(top.value) is list:
+            return (*top.path, len(top.value))
+        return (*top.path, top.key)
+
+    def _key(self, event: ev.Event) -> None:
+        top = self.stack[-1]
+        if type(event) is ev.AliasEvent:
+            raise self._error(BAD_KEY, event, what=f"*{event.anchor}")
+        if type(event) is not ev.ScalarEvent:
+            what = "{...}" if type(event) is ev.MappingStartEvent else "[...]"
+            raise self._error(BAD_KEY, event, what=what)
+        if event.tag not in (None, "!", _STR, _INT, _FLOAT, _BOOL, _NULL):
+            raise self._error(TAG, event, tag=_short(event.tag))
+        key = event.value
+        if event.tag is None and event.implicit[0] and key.startswith("\u3000"):
+            raise self._error(FULLWIDTH_INDENT, event)
+        if event.tag is None and event.implicit[0] and key == "<<":
+            key = _MERGE
+        first = top.key_lines.get(key)
+        line = event.start_mark.line + 1
+        if first is not None:
+            raise self._error(DUPLICATE, event, key=key.replace(_MERGE, "<<"), line=line,
+                              first=first)
+        top.key_lines[key] = line
+        top.key = key
+        if key is not _MERGE:
+            self.entries.append(((*top.path, key, KEY), self._pos(event), None))
+
+    def _open(self, event: ev.Event, value: Any) -> None:
+        if event.tag not in (None, "!", _MAP if type(value) is dict else _SEQ):
+            raise self._error(TAG, event, tag=_short(event.tag))
+        if len(self.stack) >= MAX_YAML_DEPTH:
+            raise self._error(DEPTH, event, limit=MAX_YAML_DEPTH)
+        self._count(event, 1)
+        path = self._child_path()
+        start = len(self.entries)
+        self.entries.append((path, self._pos(event), None))
+        if event.anchor:
+            self.open_anchors.add(event.anchor)
+        self.stack.append(_Frame(path, value, event.anchor, start, self.nodes - 1))
+
+    def _close(self) -> None:
+        frame = self.stack.pop()
+        if frame.merge is not None:
+            self._merge(frame)
+        if frame.anchor:
+            self.open_anchors.discard(frame.anchor)
+        self._done(frame.value, frame.path, frame.anchor, frame.start,
+                   self.nodes - frame.nodes, frame.height)
+
+    def _alias(self, event: ev.AliasEvent) -> None:
+        name = event.anchor
+        if name in self.open_anchors:
+            raise self._error(RECURSIVE, event, name=name)
+        anchored = self.anchors.get(name)
+        if anchored is None:
+            raise self._error(UNKNOWN_ANCHOR, event, name=name)
+        self.aliases += 1
+        if self.aliases > MAX_YAML_ALIASES:
+            raise self._error(ALIASES, event, limit=MAX_YAML_ALIASES)
+        value, relative, nodes, height = anchored
+        self._count(event, nodes)
+        if len(self.stack) + height > MAX_YAML_DEPTH:
+            raise self._error(DEPTH, event, limit=MAX_YAML_DEPTH)
+        path = self._child_path()
+        start = len(self.entries)
+        for rel, pos, text in relative:
+            self.entries.append(((*path, *rel), pos if rel else self._pos(event), text))
+        self._done(_copy(value), path, None, start, nodes, height)
+
+    def _done(self, value: Any, path: Path_, anchor: str | None, start: int, nodes: int,
+              height: int) -> None:
+        if anchor:
+            depth = len(path)
+            relative = [(e[0][depth:], e[1], e[2]) for e in self.entries[start:] if e is not None]
+            self.anchors[anchor] = (value, relative, nodes, height)
+        if not self.stack:
+            self.root = value
+            self.root_line = self.entries[start][1][1] if start < len(self.entries) else 1
+            return
+        top = self.stack[-1]
+        top.height = max(top.height, height + 1)
+        if type(top.value) is list:
+            top.value.append(value)
+            return
+        if top.key is _MERGE:
+            if not (type(value) is dict or (type(value) is list and value
+                                            and all(type(v) is dict for v in value))):
+                pos = self.entries[start][1]
+                raise MprError(BAD_MERGE, Location(self.file, pos[1], pos[2]))
+            top.merge = (value, start, len(self.entries))
+        else:
+            top.value[top.key] = value
+        top.key = None
+
+    def _merge(self, frame: _Frame) -> None:
+        """Fold ``<<`` into ``frame``: written keys win, then earlier merged mappings."""
+        merged, start, end = frame.merge
+        sources = merged if type(merged) is list else [merged]
+        owner: dict[str, int] = {}
+        for number, source in enumerate(sources):
+            for key in source:
+                if key not in frame.value and key not in owner:
+                    owner[key] = number
+        depth = len(frame.path) + 1 + (type(merged) is list)
+        moved = []
+        for index in range(start, end):
+            entry = self.entries[index]
+            self.entries[index] = None
+            if entry is None or len(entry[0]) <= depth:
+                continue
+            path = entry[0]
+            number = path[depth - 1] if type(merged) is list else 0
+            if owner.get(path[depth]) == number:
+                moved.append(((*frame.path, *path[depth:]), entry[1], entry[2]))
+        self.entries.extend(moved)
+        for key, number in owner.items():
+            frame.value[key] = sources[number][key]
+
+    def _scalar(self, event: ev.ScalarEvent) -> tuple[Any, str | None]:
+        text = event.value
+        tag = event.tag
+        plain = tag is None and event.implicit[0]
+        if tag in (None, "!"):
+            if plain and (not text or text[0] in _RESOLVED_FIRST):
+                tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))
+            else:
+                tag = _STR
+        elif tag not in (_STR, _NULL, _BOOL, _INT, _FLOAT):
+            raise self._error(TAG, event, tag=_short(tag))
+        if tag == _NULL:
+            return None, text if plain else None
+
+        try:
+            if tag == _BOOL:
+                return _CONSTRUCTOR.bool_values[text.lower()], text if plain else None
+            if tag == _INT:
+                return self._int(event, text), text if plain else None
+            if tag == _FLOAT:
+                value = _CONSTRUCTOR.construct_yaml_float(yaml.ScalarNode(tag, text))
+                if not math.isfinite(value):
+                    raise self._error(NOT_FINITE, event, text=text)
+                return value, text if plain else None
+        except (KeyError, ValueError, IndexError):
+            raise self._error(BAD_TAGGED, event, text=text, tag=_short(tag)) from None
+        return text, None
+
+    def _int(self, event: ev.ScalarEvent, text: str) -> int:
+        if len(text) > MAX_YAML_INT_DIGITS:
+            raise self._error(BIG_INT, event, text=text[:20] + "…", limit=MAX_INT_BITS)
+        value = _CONSTRUCTOR.construct_yaml_int(yaml.ScalarNode(_INT, text))
+        if value.bit_length() > MAX_INT_BITS:
+            raise self._error(BIG_INT, event, text=text[:20], limit=MAX_INT_BITS)
+        return value
+
+
+def _short(tag: str | None) -> str:
+    tag = tag or "?"
+    return "!!" + tag[len(_CORE):] if tag.startswith(_CORE) else tag
+
+
+def _copy(value: Any) -> Any:
+    if type(value) is dict:
+        return {key: _copy(item) for key, item in value.items()}
+    if type(value) is list:
+        return [_copy(item) for item in value]
+    return value

@@ -1,0 +1,207 @@
+"""Runs one rule of a ruleset: checks adoption and inputs, calls the rule's kind, and returns
+``Result(value, trace)``. Kinds reach parameters, expressions and other rules through ``Context``
+so that every step is traced."""
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules_dsl.dice import DiceSource, SeededDice
+from rules_dsl.limits import MAX_VARIANT_LAYERS
+from rules_dsl.errors import Location, MprError, define, did_you_mean
+
+from interpreter.engine import registry as kinds
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.engine.trace import Result, Trace
+
+RUNNING = define(
+    "MPR431", "rule {rule} is already running ({chain}): rules may not use each other in a cycle",
+    "ルール {rule} は実行中です（{chain}）。ルールが循環して互いを使うことはできません")
+TOO_DEEP = define(
+    "MPR432", "rules run inside each other more than {limit} levels deep ({chain})",
+    "ルールの入れ子の実行が {limit} 段を超えました（{chain}）")
+
+MAX_NESTED_RUNS = 4 * MAX_VARIANT_LAYERS
+
+NOT_ADOPTED = define(
+    "MPR402", "rule {rule} ({title}) is not adopted in this campaign/ruleset (R0)",
+    "ルール {rule}（{title}）はこのキャンペーン／ルールセットで採用されていません（R0）")
+UNKNOWN_KIND = define(
+    "MPR403", "unknown rule kind {kind!r}{hint}", "不明なルール種別 {kind!r} です{hint}")
+UNKNOWN_PARAM = define(
+    "MPR404", "rule {rule} has no parameter {name!r}{hint}",
+    "ルール {rule} にパラメータ {name!r} はありません{hint}")
+NO_DISTRIBUTION = define(
+    "MPR405", "rule {rule} (kind {kind}) has no probability distribution to show",
+    "ルール {rule}（種別 {kind}）には確率分布がありません")
+
+
+def guard(running: list[str], rule_id: str) -> None:
+    """Refuse to run ``rule_id`` inside the runs ``running`` when it is one of them (or when
+    the runs are nested too deep)."""
+    chain = " -> ".join([*running, rule_id])
+    if rule_id in running:
+        raise MprError(RUNNING, Location(path=rule_id), rule=rule_id, chain=chain)
+    if len(running) >= MAX_NESTED_RUNS:
+        raise MprError(TOO_DEEP, Location(path=rule_id), limit=MAX_NESTED_RUNS, chain=chain)
+
+
+@dataclass
+class Context:
+    """What a kind's executor may use: the ruleset, the dice, the trace, the language."""
+
+    ruleset: Ruleset
+    dice: DiceSource
+    trace: Trace = field(default_factory=Trace)
+    lang: str = "en"
+    depth: int = 0
+    running: list[str] = field(default_factory=list)  # the rules running, outermost first
+
+    def param(self, rule: Rule, name: str) -> Any:
+        """A parameter's effective value, traced with the layer it came from."""
+        if name not in rule.params:
+            raise MprError(UNKNOWN_PARAM, rule.loc("params"), rule=rule.id, name=name,
+                           hint=did_you_mean(name, rule.params))
+        value = rule.params[name]
+        self.trace.add("param", f"{rule.id}.{name}", value, layer=rule.param_layers.get(name, rule.layer))
+        return value
+
+    def evaluate(self, rule: Rule, path: tuple[str | int, ...], env: dict[str, Any],
+                 label: str | None = None) -> Any:
+        """Evaluate the expression at ``rule.doc[path]`` in ``env``, tracing it and its dice."""
+        expression = rule.expression(*path)
+        mark = self.dice.mark()
+        value = expression.evaluate(env, self.dice)
+        dice = [d.value for d in self.dice.since(mark)]
+        detail: dict[str, Any] = {"expr": expression.text}
+        if dice:
+            detail["dice"] = dice
+        self.trace.add("expr", label or expression.text, value, **detail)
+        return value
+
+    def run(self, rule_id: str, inputs: dict[str, Any]) -> Any:
+        """Run another rule of the same ruleset inside this one (traced as a nested step)."""
+
+        rule = self.ruleset.rule(rule_id)
+        _require_adopted(rule, self.lang)
+        guard(self.running, rule_id)
+        self.running.append(rule_id)
+        try:
+            with self.trace.group("rule", rule_id, source=rule.source) as step:
+                value = _kind_of(rule).run(rule, _with_defaults(rule, inputs), self)
+                step.value = value
+        finally:
+            self.running.pop()
+        _annotate_rows(rule, step)
+        return value
+
+
+def _kind_of(rule: Rule) -> kinds.Kind:
+    kind = kinds.get(rule.kind)
+    if kind is None:
+        raise MprError(UNKNOWN_KIND, rule.loc("kind"), kind=rule.kind,
+                       hint=did_you_mean(rule.kind, kinds.registry()))
+    return kind
+
+
+def _require_adopted(rule: Rule, lang: str) -> None:
+    if not rule.adopted:
+        raise MprError(NOT_ADOPTED, Location(path=rule.id), rule=rule.id, title=rule.title(lang))
+
+
+def _annotate_rows(rule: Rule, step: Any) -> None:
+    """Name the layer of each row in the trace (interpreter.ruleset.variants) and fill the parameters
+    into the texts its steps show (interpreter.ruleset.texts)."""
+    from interpreter.ruleset.texts import render_steps
+    from interpreter.ruleset.variants import annotate_rows
+
+    annotate_rows(rule, step.children)
+    render_steps(rule, step.children)
+
+
+_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+
+
+def locate_in_input(error: MprError, inputs: dict[str, Any], positions: dict | None,
+                    file: str | None) -> MprError:
+    """Give an error that names only a field path of the input (``plan.a[6]``) the file
+    position of that field in the input file, when the input came from one."""
+    loc = error.loc
+    if loc is None or loc.path is None or loc.line is not None or not positions:
+        return error
+    path: tuple[str | int, ...] = tuple(
+        int(index) if index else name for name, index in _PATH_PART.findall(loc.path))
+    if not path or path[0] not in inputs:
+        return error
+    probe = path
+    while probe not in positions and probe:
+        probe = probe[:-1]
+    if probe in positions:
+        where = positions[probe]
+        error.loc = Location(where[0] or file, where[1], where[2], loc.path)
+    return error
+
+
+def _with_defaults(rule: Rule, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The input with the ``default`` of every property the rule's ``inputs`` schema declares
+    filled in where it is missing, at every level of nested objects and in every list item."""
+    return _fill_defaults(rule.doc.get("inputs") or {}, inputs)
+
+
+def _fill_defaults(schema: Any, value: Any) -> Any:
+    items = schema.get("items") if isinstance(schema, dict) else None
+    if isinstance(value, list) and isinstance(items, dict):
+        return [_fill_defaults(items, item) for item in value]
+    props = schema.get("properties") if isinstance(schema, dict) else None
+    if not isinstance(value, dict) or not isinstance(props, dict):
+        return value
+    filled = dict(value)
+    for name, sub in props.items():
+        if not isinstance(sub, dict):
+            continue
+        if name not in filled and "default" in sub:
+            filled[name] = copy.deepcopy(sub["default"])
+        if name in filled:
+            filled[name] = _fill_defaults(sub, filled[name])
+    return filled
+
+
+def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
+        dice: DiceSource | None = None, *, lang: str = "en",
+        input_positions: dict | None = None, input_file: str | None = None) -> Result:
+    """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``."""
+    from interpreter.engine.inputs import check_inputs
+
+    rule = ruleset.rule(rule_id)
+    _require_adopted(rule, lang)
+    kind = _kind_of(rule)
+    inputs = inputs or {}
+    check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
+    dice = dice or SeededDice()
+    ctx = Context(ruleset, dice, Trace(), lang, running=[rule.id])
+    try:
+        with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
+            value = kind.run(rule, _with_defaults(rule, inputs), ctx)
+            step.value = value
+    except MprError as error:
+        raise locate_in_input(error, inputs, input_positions, input_file) from None
+    _annotate_rows(rule, step)
+    return Result(rule.id, value, ctx.trace.root, getattr(dice, "seed", None), dice.values)
+
+
+def distribution(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None, *,
+                 lang: str = "en") -> Any:
+    """The exact distribution of a rule's outcome, for kinds that have one."""
+    from interpreter.engine.inputs import check_inputs
+
+    rule = ruleset.rule(rule_id)
+    _require_adopted(rule, lang)
+    kind = _kind_of(rule)
+    if kind.distribution is None:
+        raise MprError(NO_DISTRIBUTION, Location(path=rule_id), rule=rule_id, kind=rule.kind)
+    inputs = inputs or {}
+    check_inputs(rule, inputs, lang=lang)
+    ctx = Context(ruleset, SeededDice(0), Trace(), lang, running=[rule.id])
+    return kind.distribution(rule, _with_defaults(rule, inputs), ctx)

@@ -1,0 +1,296 @@
+"""What a variant changes against its base (``mprules diff``): rules added, removed and (not) adopted,
+every changed parameter and row, and for each probe input the exact probabilities (or values) that
+move. The JSON shape is documented in docs/variants.md and is stable."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from rules_dsl.dice import ScriptedDice
+from rules_dsl.errors import MprError, define
+from rules_dsl.limits import MAX_DIFF_PROBES
+
+from interpreter.engine import registry as kinds
+from interpreter.engine import runner as engine
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.engine.trace import ProbTable, fraction_text, jsonable
+from interpreter.ruleset.variants import row_key
+
+PROBE_FAILED = define(
+    "MPR950", "probe {probe!r} of rule {rule} cannot run on {side}: {error} {detail}",
+    "ルール {rule} のプローブ {probe!r} を {side} で実行できません: {error} {detail}",
+    severity="warning")
+TOO_MANY_PROBES = define(
+    "MPR951", "rule {rule} has {count} probes; only the first {limit} are compared",
+    "ルール {rule} のプローブが {count} 個あります。最初の {limit} 個だけを比較します",
+    severity="warning")
+
+SKIPPED_FIELDS = ("params", "rows", "examples", "probes", "param_docs")
+DEFAULT_PROBE = "default"  # the probe of a rule that declares none and accepts an empty input
+
+
+@dataclass(frozen=True)
+class Probe:
+    """A representative input of a rule (``probes:`` of its documents or of a variant's override)."""
+
+    name: str
+    input: dict[str, Any]
+
+
+@dataclass
+class RuleChange:
+    """How one rule present on both sides differs."""
+
+    rule: str
+    title: str
+    kind: str
+    replaced: bool = False
+    params: list[dict[str, Any]] = field(default_factory=list)
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    fields: list[dict[str, Any]] = field(default_factory=list)
+
+    def __bool__(self) -> bool:
+        return bool(self.replaced or self.params or self.rows or self.fields)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"rule": self.rule, "title": self.title, "kind": self.kind, "replaced": self.replaced,
+                "params": self.params, "rows": self.rows, "fields": self.fields}
+
+
+@dataclass
+class Diff:
+    """The whole comparison; ``to_json`` is the documented, stable shape."""
+
+    base: Ruleset
+    variant: Ruleset
+    lang: str
+    parameters: list[dict[str, Any]] = field(default_factory=list)
+    added: list[dict[str, Any]] = field(default_factory=list)
+    removed: list[dict[str, Any]] = field(default_factory=list)
+    not_adopted: list[dict[str, Any]] = field(default_factory=list)
+    adopted: list[dict[str, Any]] = field(default_factory=list)
+    changes: list[RuleChange] = field(default_factory=list)
+    probabilities: list[dict[str, Any]] = field(default_factory=list)
+    warnings: list[Any] = field(default_factory=list)
+
+    def change_of(self, rule_id: str) -> RuleChange | None:
+        return next((c for c in self.changes if c.rule == rule_id), None)
+
+    def to_json(self) -> dict[str, Any]:
+        side = lambda rs: {"id": rs.id, "root": rs.root, "layers": rs.layers}  # noqa: E731
+        return jsonable({
+            "base": side(self.base), "variant": side(self.variant),
+            "parameters": self.parameters,
+            "rules": {"added": self.added, "removed": self.removed,
+                      "not_adopted": self.not_adopted, "adopted": self.adopted},
+            "changes": [c.to_json() for c in self.changes],
+            "probabilities": self.probabilities,
+            "warnings": [{"code": w.code, "severity": w.severity, "message": w.message}
+                         for w in self.warnings]})
+
+
+def _entry(rule: Rule, lang: str) -> dict[str, Any]:
+    return {"rule": rule.id, "title": rule.title(lang), "kind": rule.kind, "layer": rule.layer}
+
+
+def _leaves(value: Any, path: tuple = ()) -> dict[tuple, Any]:
+    if isinstance(value, dict) and (value or not path):
+        out: dict[tuple, Any] = {}
+        for key, item in value.items():
+            out.update(_leaves(item, path + (key,)))
+        return out
+    return {path: value}
+
+
+def rendered_row(rule: Rule, row: Any) -> Any:
+    """A row as its side reads it: the parameters filled into its label and text."""
+    from interpreter.ruleset.texts import render_localized
+
+    if not isinstance(row, dict):
+        return row
+    return {k: render_localized(rule, v) if k in ("label", "text") else v for k, v in row.items()}
+
+
+def _rows_by_key(rule: Rule) -> dict[str, tuple[int, Any]]:
+    rows = rule.doc.get("rows") if isinstance(rule.doc.get("rows"), list) else []
+    ids = [r.get("id") if isinstance(r, dict) else None for r in rows]
+    out = {}
+    for index, row in enumerate(rows):
+        unique = ids[index] is not None and ids.count(ids[index]) == 1
+        out[row_key(row, index) if unique else f"#{index + 1}"] = (index, row)
+    return out
+
+
+def compare_rule(old: Rule, new: Rule, base: Ruleset, lang: str) -> RuleChange:
+    """Parameters (old -> new, with the layer of the new value), rows and other document fields."""
+    change = RuleChange(new.id, new.title(lang), new.kind, replaced=new.layer not in base.layers)
+    for name in sorted(set(old.params) | set(new.params)):
+        before, after = old.params.get(name), new.params.get(name)
+        if before != after or (name in old.params) != (name in new.params):
+            change.params.append({"name": name, "old": before, "new": after,
+                                  "layer": new.param_layers.get(name, new.layer)})
+    old_rows, new_rows = _rows_by_key(old), _rows_by_key(new)
+    for key in list(old_rows) + [k for k in new_rows if k not in old_rows]:
+        before = old_rows.get(key, (None, None))[1]
+        after = new_rows.get(key, (None, None))[1]
+        if before == after:
+            continue
+        kind = "added" if before is None else "removed" if after is None else "changed"
+        change.rows.append({"row": key, "change": kind, "old": rendered_row(old, before),
+                            "new": rendered_row(new, after),
+                            "layer": new.row_layers.get(key, new.layer) if after is not None else None})
+    for name in sorted(set(old.doc) | set(new.doc)):
+        if name in SKIPPED_FIELDS or name == "replaces":
+            continue
+        if old.doc.get(name) != new.doc.get(name):
+            change.fields.append({"field": name, "old": old.doc.get(name), "new": new.doc.get(name)})
+    return change
+
+
+def probes(rule: Rule, *others: Rule | None) -> list[Probe]:
+    """The probes of a rule and of its counterpart, by name (first wins); a rule without any that
+    accepts an empty input gets the probe ``default`` (a roll table: its own dice)."""
+    found: dict[str, Probe] = {}
+    for each in (rule, *others):
+        for entry in (each.doc.get("probes") or []) if each is not None else []:
+            if isinstance(entry, dict) and entry.get("name") not in found:
+                found[str(entry["name"])] = Probe(str(entry["name"]), dict(entry.get("input") or {}))
+    if not found:
+        from interpreter.engine.inputs import check_inputs
+
+        try:
+            check_inputs(rule, {})
+        except MprError:
+            return []
+        found[DEFAULT_PROBE] = Probe(DEFAULT_PROBE, {})
+    return list(found.values())
+
+
+def outcome(ruleset: Ruleset, rule: Rule, probe: Probe, lang: str) -> list[ProbTable] | Any:
+    """The exact distribution of the rule on the probe's input; for a kind without distributions,
+    the value of a run that rolls no dice."""
+    kind = kinds.get(rule.kind)
+    if kind is not None and kind.distribution is not None:
+        return engine.distribution(ruleset, rule.id, probe.input, lang=lang)
+    return engine.run(ruleset, rule.id, probe.input, ScriptedDice([]), lang=lang).value
+
+
+def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str, Any]]:
+    tables = []
+    for index in range(max(len(old), len(new))):
+        before = old[index] if index < len(old) else ProbTable("", [])
+        after = new[index] if index < len(new) else ProbTable("", [])
+        p_old = {_value_key(r.value): r for r in before.rows}
+        p_new = {_value_key(r.value): r for r in after.rows}
+        rows, moved = [], False
+        for key in list(p_old) + [k for k in p_new if k not in p_old]:
+            a, b = p_old.get(key), p_new.get(key)
+            pa = a.p if a else Fraction(0)
+            pb = b.p if b else Fraction(0)
+            moved |= pa != pb
+            rows.append({"value": (b or a).value, "label": (b or a).label, "old": _p(pa),  # type: ignore[union-attr]
+                         "new": _p(pb), "moved": pa != pb,
+                         "delta_percent": round(float(pb - pa) * 100, 2)})
+        moved |= before.mean != after.mean
+        tables.append({"title": after.title or before.title, "old_title": before.title or None,
+                       "moved": moved, "rows": rows, "old_mean": before.mean,
+                       "new_mean": after.mean, "old_note": before.note, "new_note": after.note})
+    return tables
+
+
+def _value_key(value: Any) -> str:
+    import json
+
+    return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
+
+
+def _p(p: Fraction) -> dict[str, Any]:
+    return {"p": fraction_text(p), "percent": round(float(p) * 100, 2)}
+
+
+def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str) -> Any:
+    """The probe's outcome, or the error (a warning, except for the implicit ``default`` probe)."""
+    from rules_dsl.errors import diagnostic
+
+    try:
+        return outcome(ruleset, rule, probe, diff.lang)
+    except MprError as error:
+        if probe.name == DEFAULT_PROBE and not rule.doc.get("probes"):
+            return error
+        diff.warnings.append(diagnostic(PROBE_FAILED, error.loc, diff.lang, probe=probe.name,
+                                        rule=rule.id, side=side, error=error.code,
+                                        detail=error.message(diff.lang)))
+        return error
+
+
+def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
+    """Every probe on both sides; a probe whose outcome differs is listed with what moved."""
+    from rules_dsl.errors import diagnostic
+
+    found = probes(new, old)
+    if len(found) > MAX_DIFF_PROBES:
+        diff.warnings.append(diagnostic(TOO_MANY_PROBES, None, diff.lang, rule=new.id,
+                                        count=len(found), limit=MAX_DIFF_PROBES))
+    for probe in found[:MAX_DIFF_PROBES]:
+        before = _run_probe(diff, diff.base, old, probe, diff.base.id)
+        after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
+        if isinstance(before, MprError) or isinstance(after, MprError):
+            continue
+        entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
+                                 "input": probe.input}
+        if isinstance(before, list) and isinstance(after, list):
+            tables = _compare_tables(before, after)
+            if not any(t["moved"] for t in tables):
+                continue
+            entry.update(type="distribution", tables=tables)
+        else:
+            if jsonable(before) == jsonable(after):
+                continue
+            entry.update(type="value", old=before, new=after)
+        diff.probabilities.append(entry)
+
+
+def show_added_probes(diff: Diff, new: Rule) -> None:
+    """The declared probes of a rule the variant adds: its exact odds, against nothing before."""
+    for probe in probes(new)[:MAX_DIFF_PROBES]:
+        after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
+        if isinstance(after, MprError):
+            continue
+        entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
+                                 "input": probe.input}
+        if isinstance(after, list):
+            entry.update(type="distribution", tables=_compare_tables([], after))
+        else:
+            entry.update(type="value", old=None, new=after)
+        diff.probabilities.append(entry)
+
+
+def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
+    """The comparison of two loaded rulesets."""
+    diff = Diff(base, variant, lang)
+    old_params, new_params = _leaves(base.parameters), _leaves(variant.parameters)
+    for path in sorted(set(old_params) | set(new_params), key=lambda p: tuple(map(str, p))):
+        if old_params.get(path) != new_params.get(path):
+            diff.parameters.append({"path": ".".join(map(str, path)), "old": old_params.get(path),
+                                    "new": new_params.get(path)})
+    for rule_id in sorted(set(base.rules) | set(variant.rules)):
+        old, new = base.rules.get(rule_id), variant.rules.get(rule_id)
+        if old is None:
+            diff.added.append(_entry(new, lang))  # type: ignore[arg-type]
+            if new.adopted and new.doc.get("probes"):  # type: ignore[union-attr]
+                show_added_probes(diff, new)  # type: ignore[arg-type]
+            continue
+        if new is None:
+            diff.removed.append(_entry(old, lang))
+            continue
+        if old.adopted and not new.adopted:
+            diff.not_adopted.append(_entry(new, lang))
+        elif new.adopted and not old.adopted:
+            diff.adopted.append(_entry(new, lang))
+        change = compare_rule(old, new, base, lang)
+        if change:
+            diff.changes.append(change)
+        if old.adopted and new.adopted:
+            compare_probes(diff, old, new)
+    return diff

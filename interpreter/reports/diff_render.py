@@ -1,0 +1,253 @@
+"""``mprules diff`` as text (for a terminal) and as Markdown (for a handout), in Japanese or English;
+the JSON form is ``Diff.to_json`` itself."""
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any
+
+from interpreter.reports.diff import Diff
+from interpreter.engine.trace import jsonable
+
+WORDS = {
+    "en": {"params": "Ruleset parameters", "added": "Rules added", "removed": "Rules removed",
+           "not_adopted": "Rules not adopted", "adopted": "Rules now adopted", "none": "none",
+           "changes": "Changed rules", "probabilities": "Probabilities and values that move",
+           "param": "parameter", "row": "row", "field": "field", "replaced": "document replaced",
+           "added_row": "added", "removed_row": "removed", "changed_row": "changed",
+           "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
+           "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
+           "warnings": "Warnings"},
+    "ja": {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
+           "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
+           "changes": "変更されたルール", "probabilities": "変わる確率と値",
+           "param": "パラメータ", "row": "行", "field": "項目", "replaced": "文書ごと置き換え",
+           "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
+           "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
+           "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
+           "warnings": "警告"},
+}
+
+
+def words(lang: str) -> dict[str, str]:
+    return WORDS["ja" if lang == "ja" else "en"]
+
+
+def show(value: Any) -> str:
+    """A value on one line: strings bare, everything else as compact JSON."""
+    plain = jsonable(value)
+    if isinstance(plain, str):
+        return plain
+    return json.dumps(plain, ensure_ascii=False, separators=(", ", ": "))
+
+
+LABEL_FIELDS = ("label", "title", "text", "name")
+
+
+def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None) -> str:
+    """A value in words, as a player reads it: lists joined (``合金、重黒鉄``), texts in ``lang``,
+    a row or an entry by its label (its ``{placeholders}`` filled with ``params``) and value,
+    other mappings as ``name: value`` pairs; ``なし``/``none`` for nothing."""
+    from rules_dsl.template import show as template_show
+
+    value = jsonable(value) if not isinstance(value, (Fraction, int, str, bool)) else value
+    none = words(lang)["none"]
+    if value is None or value == [] or value == {}:
+        return none
+    if isinstance(value, (bool, int, Fraction)):
+        return template_show(value, lang)
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return ("、" if lang == "ja" else ", ").join(readable(v, lang, params) for v in value)
+    if isinstance(value, dict):
+        if set(value) <= {"ja", "en"}:
+            return _fill(str(value.get(lang) or value.get("ja") or value.get("en")), lang, params)
+        for key in LABEL_FIELDS:
+            if key in value:
+                label = readable(value[key], lang, params)
+                extra = value.get("value")
+                return label if extra is None or isinstance(extra, (dict, list)) else \
+                    f"{label}（{readable(extra, lang)}）" if lang == "ja" else f"{label} ({readable(extra, lang)})"
+        return ("、" if lang == "ja" else ", ").join(
+            f"{k}: {readable(v, lang, params)}" for k, v in value.items())
+    return show(value)
+
+
+def _fill(text: str, lang: str, params: Mapping[str, Any] | None) -> str:
+    """``text`` with its ``{expression}`` placeholders filled from ``params`` (as written when
+    they cannot be)."""
+    if params is None or "{" not in text:
+        return text
+    from rules_dsl.errors import MprError
+    from rules_dsl.template import compile_template
+
+    try:
+        return compile_template(text).render({"params": dict(params)}, lang)
+    except MprError:
+        return text
+
+
+def _params(diff: Diff, rule_id: str, side: str) -> Mapping[str, Any] | None:
+    ruleset = diff.base if side == "old" else diff.variant
+    rule = ruleset.rules.get(rule_id)
+    return rule.params if rule is not None else None
+
+
+def _percent(p: dict[str, Any]) -> str:
+    return f"{p['percent']:.2f}%"
+
+
+def _delta(d: float) -> str:
+    return f"{d:+.2f}"
+
+
+def _rule_lines(diff: Diff, w: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """Per changed rule: a heading and its change lines in words (shared by text and Markdown):
+    values as lists and texts, rows by their labels filled with each side's parameters."""
+    out = []
+    lang = diff.lang
+    for change in diff.changes:
+        old_params, new_params = _params(diff, change.rule, "old"), _params(diff, change.rule, "new")
+        lines = [w["replaced"]] if change.replaced else []
+        for p in change.params:
+            lines.append(f"{w['param']} {p['name']}: {readable(p['old'], lang)} -> "
+                         f"{readable(p['new'], lang)}  [{p['layer']}]")
+        for r in change.rows:
+            body = readable(r["new"], lang, new_params) if r["new"] is not None \
+                else readable(r["old"], lang, old_params)
+            if r["change"] == "changed":
+                body = f"{readable(r['old'], lang, old_params)} -> {readable(r['new'], lang, new_params)}"
+            layer = f"  [{r['layer']}]" if r["layer"] else ""
+            lines.append(f"{w['row']} {r['row']}: {w[r['change'] + '_row']} {body}{layer}")
+        for f in change.fields:
+            lines.append(f"{w['field']} {f['field']}: {readable(f['old'], lang, old_params)} -> "
+                         f"{readable(f['new'], lang, new_params)}")
+        out.append((f"{change.rule} {change.title} ({change.kind})", lines))
+    return out
+
+
+def _list(entries: list[dict[str, Any]], w: dict[str, str]) -> str:
+    return ", ".join(f"{e['rule']} ({e['title']})" for e in entries) or w["none"]
+
+
+def _probe_head(entry: dict[str, Any], w: dict[str, str]) -> str:
+    return f"{entry['rule']} {entry['title']} — {w['probe']} “{entry['probe']}”"
+
+
+def _table_title(table: dict[str, Any]) -> str:
+    old = table.get("old_title")
+    return table["title"] if not old or old == table["title"] else f"{old} -> {table['title']}"
+
+
+def render_text(diff: Diff) -> str:
+    w = words(diff.lang)
+    lines = [f"{diff.base.id} -> {diff.variant.id}", ""]
+    lines.append(f"{w['params']}: " + ("; ".join(
+        f"{p['path']}: {readable(p['old'], diff.lang)} -> {readable(p['new'], diff.lang)}"
+        for p in diff.parameters) or w["none"]))
+    for key in ("added", "removed", "not_adopted", "adopted"):
+        lines.append(f"{w[key]}: {_list(getattr(diff, key), w)}")
+    lines += ["", f"{w['changes']}:"]
+    for head, body in _rule_lines(diff, w) or [(w["none"], [])]:
+        lines.append(f"  {head}")
+        lines.extend(f"    {line}" for line in body)
+    lines += ["", f"{w['probabilities']}:"]
+    if not diff.probabilities:
+        lines.append(f"  {w['none']}")
+    for entry in diff.probabilities:
+        lines.append(f"  {_probe_head(entry, w)}")
+        if entry["type"] == "value":
+            lines.append(f"    {w['value']}: {readable(entry['old'], diff.lang)} -> "
+                         f"{readable(entry['new'], diff.lang)}")
+            continue
+        for table in entry["tables"]:
+            if not table["moved"]:
+                continue
+            lines.append(f"    {_table_title(table)}")
+            width = max((_width(_label(r, diff.lang)) for r in table["rows"] if r["moved"]), default=0)
+            for row in table["rows"]:
+                if row["moved"]:
+                    label = _label(row, diff.lang)
+                    lines.append(f"      {label}{' ' * (width - _width(label))}  {_percent(row['old']):>7} -> "
+                                 f"{_percent(row['new']):>7}  ({_delta(row['delta_percent'])})  "
+                                 f"{row['old']['p']} -> {row['new']['p']}")
+            lines.extend(f"      {note}" for note in _notes(table, w, diff.lang))
+    if diff.warnings:
+        lines += ["", f"{w['warnings']}:"]
+        lines.extend(f"  {d.code} {d.message}" for d in diff.warnings)
+    return "\n".join(lines)
+
+
+def _width(text: str) -> int:
+    """Columns a string takes in a terminal (wide East Asian characters count 2)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def _label(row: dict[str, Any], lang: str = "en") -> str:
+    value = readable(row["value"], lang)
+    return f"{row['label']}" if row.get("label") and row["label"] != value else value
+
+
+def _mean(value: Any) -> str:
+    """An exact mean with its decimal value: ``115/144 (0.799)``."""
+    shown = show(value)
+    if "/" in shown:
+        number = Fraction(shown)
+        return f"{shown} ({float(number):.3g})"
+    return shown
+
+
+def _notes(table: dict[str, Any], w: dict[str, str], lang: str = "en") -> list[str]:
+    notes = []
+    if table["old_mean"] != table["new_mean"]:
+        notes.append(f"{w['mean']}（{table['title']}）: " if lang == "ja" else f"{w['mean']} ({table['title']}): ")
+        notes[-1] += f"{_mean(table['old_mean'])} -> {_mean(table['new_mean'])}"
+    if table.get("old_note") != table.get("new_note"):
+        notes.append(f"{table.get('old_note') or '-'} -> {table.get('new_note') or '-'}")
+    return notes
+
+
+def _cell(text: Any) -> str:
+    return show(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(diff: Diff, heading: str = "##") -> str:
+    """The diff as Markdown sections (``heading`` is the level of the top sections)."""
+    w = words(diff.lang)
+    sub = heading + "#"
+    lines = [f"{heading} {diff.base.id} → {diff.variant.id}", ""]
+    if diff.parameters:
+        lines += [f"| {w['params']} | {w['before']} | {w['after']} |", "|---|---|---|"]
+        lines += [f"| `{p['path']}` | {_cell(readable(p['old'], diff.lang))} | "
+                  f"{_cell(readable(p['new'], diff.lang))} |" for p in diff.parameters]
+        lines.append("")
+    for key in ("added", "removed", "not_adopted", "adopted"):
+        lines.append(f"- **{w[key]}**: {_list(getattr(diff, key), w)}")
+    lines += ["", f"{sub} {w['changes']}", ""]
+    for head, body in _rule_lines(diff, w) or [(w["none"], [])]:
+        lines.append(f"- **{head}**")
+        lines.extend(f"  - {line}" for line in body)
+    lines += ["", f"{sub} {w['probabilities']}", ""]
+    if not diff.probabilities:
+        lines.append(w["none"])
+    for entry in diff.probabilities:
+        lines.append(f"**{_probe_head(entry, w)}**")
+        lines.append("")
+        if entry["type"] == "value":
+            lines += [f"- {w['value']}: {_cell(readable(entry['old'], diff.lang))} → "
+                      f"{_cell(readable(entry['new'], diff.lang))}", ""]
+            continue
+        for table in entry["tables"]:
+            if not table["moved"]:
+                continue
+            lines += [f"*{_table_title(table)}*", "",
+                      f"| {w['outcome']} | {w['before']} | {w['after']} | {w['change']} |",
+                      "|---|---:|---:|---:|"]
+            lines += [f"| {_cell(_label(r, diff.lang))} | {_percent(r['old'])} | {_percent(r['new'])} | "
+                      f"{_delta(r['delta_percent'])} |" for r in table["rows"] if r["moved"]]
+            lines += [""] + [f"- {n}" for n in _notes(table, w, diff.lang)] + [""]
+    return "\n".join(lines).rstrip() + "\n"

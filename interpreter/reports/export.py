@@ -1,0 +1,190 @@
+"""What a GM pastes into the online tools Japanese tables play on: a roll table rule as a BCDice
+original table (オリジナル表: the table's name, its dice, then one ``n:text`` line for every roll of
+the dice's range), and the ruleset's checks as a CCFOLIA chat palette (``nMPmCx label`` lines, the
+ability ``m`` from a characters file, else a ``{ability}`` reference CCFOLIA fills in)."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
+
+from interpreter.ruleset.model import Rule, Ruleset
+
+NOT_A_TABLE = define(
+    "MPR910", "{rule} is a {kind} rule; a BCDice table is written from a RollTable rule ({tables})",
+    "{rule} は {kind} のルールです。BCDice の表にできるのは RollTable のルールです（{tables}）",
+    exit_code=EXIT_USAGE)
+NOT_BCDICE_DICE = define(
+    "MPR911", "the roll {roll!r} of table {rule} is not dice BCDice tables roll (nDm or D66)",
+    "表 {rule} のロール {roll!r} は BCDice の表で振れるダイス（nDm か D66）ではありません")
+NO_CHECKS = define(
+    "MPR912", "no check of the ruleset could be written: {detail}",
+    "ルールセットの判定を1つも書き出せませんでした: {detail}")
+BAD_CHARACTERS = define(
+    "MPR913", "{field}: {expected}", "{field}: {expected_ja}", exit_code=EXIT_USAGE)
+NO_SUCH_CHARACTER = define(
+    "MPR914", "no character {character!r} in {file} (there: {known})",
+    "{file} にキャラクター {character!r} はいません（いるのは: {known}）", exit_code=EXIT_USAGE)
+
+_DICE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*")
+
+
+def bcdice_dice(text: str) -> tuple[str, list[int]] | None:
+    """BCDice's name for a roll expression and the rolls it can give: ``2d6`` -> ``("2D6",
+    [2..12])``, ``d66`` -> ``("D66", [11..16, 21.., 66])``; None for anything else."""
+    compact = text.replace(" ", "").upper()
+    if compact == "D66":
+        return "D66", [tens * 10 + ones for tens in range(1, 7) for ones in range(1, 7)]
+    match = _DICE.fullmatch(text)
+    if not match:
+        return None
+    times, sides = int(match.group(1) or 1), int(match.group(2))
+    if times < 1 or sides < 1:
+        return None
+    return f"{times}D{sides}", list(range(times, times * sides + 1))
+
+
+def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
+    """A row's text in ``lang`` with the rule's parameters filled in, on one line."""
+    from rules_dsl.template import compile_template
+
+    text = (entry or {}).get("text")
+    if isinstance(text, dict):
+        text = text.get(lang) or text.get("ja") or text.get("en")
+    if text is None:
+        text = (entry or {}).get("id") or ("（表になし）" if lang == "ja" else "(not in the table)")
+    shown = compile_template(str(text), rule.loc("rows")).render({"params": rule.params}, lang)
+    return shown.replace("\r\n", "\n").replace("\n", "\\n").strip()
+
+
+def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja") -> str:
+    """The rule ``rule_id`` (a RollTable) as the text of a BCDice original table."""
+    from interpreter.solvers.roll_rows import row_for
+
+    rule = ruleset.rule(rule_id)
+    if rule.kind != "RollTable":
+        tables = ", ".join(r.id for r in ruleset.rules.values() if r.kind == "RollTable") or "-"
+        raise MprError(NOT_A_TABLE, Location(path=rule_id), rule=rule_id, kind=rule.kind, tables=tables)
+    roll = str(rule.params.get("roll", ""))
+    dice = bcdice_dice(roll)
+    if dice is None:
+        raise MprError(NOT_BCDICE_DICE, rule.loc("params", "roll"), rule=rule_id, roll=roll)
+    name, rolls = dice
+    lines = [_title(rule, lang), name]
+    lines += [f"{n}:{_text(row_for(rule, n), rule, lang)}" for n in rolls]
+    return "\n".join(lines) + "\n"
+
+
+def _title(rule: Rule, lang: str) -> str:
+    from rules_dsl.template import compile_template
+
+    title = compile_template(rule.title(lang), rule.loc("title")).render({"params": rule.params}, lang)
+    return " ".join(title.split()) or rule.id
+
+
+@dataclass(frozen=True)
+class Character:
+    """A character as the palette needs it: its id, name and ability values."""
+
+    id: str
+    name: str
+    abilities: dict[str, int]
+
+
+def load_characters(file: str) -> list[Character]:
+    """The ``characters`` of a chars.yaml (the campaign's file): ``id``, ``name`` and
+    ``abilities`` (a mapping of ability to value); other fields are the campaign's."""
+    from interpreter.documents.loader import load_file
+
+    docs = load_file(file)
+    data = docs[0].data if docs else None
+    loc = docs[0].loc if docs else (lambda *path: Location(file, 1, 1))
+    entries = data.get("characters") if isinstance(data, dict) else None
+    if not isinstance(entries, list):
+        raise MprError(BAD_CHARACTERS, loc(), field=file, expected="a mapping with a list `characters`",
+                       expected_ja="リスト `characters` を持つマッピングを書いてください")
+    characters = []
+    for n, entry in enumerate(entries):
+        if not isinstance(entry, dict) or not isinstance(entry.get("id"), str):
+            raise MprError(BAD_CHARACTERS, loc("characters", n), field=f"characters.{n}",
+                           expected="a mapping with an id", expected_ja="id を持つマッピングを書いてください")
+        abilities = entry.get("abilities") or {}
+        if not isinstance(abilities, dict) or not all(
+                isinstance(v, int) and not isinstance(v, bool) for v in abilities.values()):
+            raise MprError(BAD_CHARACTERS, loc("characters", n, "abilities"),
+                           field=f"characters.{n}.abilities",
+                           expected="a mapping of ability to whole number, e.g. {wits: 12}",
+                           expected_ja="能力値を整数で書いたマッピングにしてください（例: {wits: 12}）")
+        characters.append(Character(entry["id"], str(entry.get("name") or entry["id"]),
+                                    {str(k): v for k, v in abilities.items()}))
+    return characters
+
+
+@dataclass(frozen=True)
+class PaletteLine:
+    """One check of the palette: ``dice``MP``ability``C``challenge`` and its label."""
+
+    dice: int
+    ability: str
+    challenge: int
+    label: str
+
+    def text(self) -> str:
+        notation = f"{self.dice}MP{self.ability}" + (f"C{self.challenge}" if self.challenge > 0 else "")
+        return f"{notation} {self.label}"
+
+
+def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[str, Any],
+                  lang: str = "ja") -> tuple[list[PaletteLine], list[str]]:
+    """The palette of ``character`` (None: abilities as ``{ability}`` references): one line per
+    adopted check that is needed with ``inputs``; and, for checks that cannot be worked out
+    from ``inputs``, why."""
+    from interpreter.engine import runner as engine
+
+    lines: list[PaletteLine] = []
+    skipped: list[str] = []
+    for rule in ruleset.rules.values():
+        if rule.kind != "Check" or not rule.adopted:
+            continue
+        attribute = str(rule.doc.get("attribute"))
+        if character is not None and attribute not in character.abilities:
+            skipped.append(f"{rule.id}: {character.id} has no {attribute}")
+            continue
+        given = {k: v for k, v in inputs.items() if k in _input_names(rule)}
+        try:
+            value = engine.run(ruleset, rule.id, given, lang=lang).value
+        except MprError as error:
+            skipped.append(f"{rule.id}: {error.code} {error.message(lang)}")
+            continue
+        if not value.get("required", True):
+            continue
+        ability = str(character.abilities[attribute]) if character else f"{{{attribute}}}"
+        lines.append(PaletteLine(int(value["dice"]), ability, int(value["challenge"]),
+                                 _title(rule, lang)))
+    return lines, skipped
+
+
+def _input_names(rule: Rule) -> set[str]:
+    schema = rule.doc.get("inputs") or {}
+    return set((schema.get("properties") or {}) if isinstance(schema, dict) else {})
+
+
+def ccfolia_palette(ruleset: Ruleset, characters: list[Character] | None, inputs: dict[str, Any],
+                    lang: str = "ja") -> tuple[str, list[str]]:
+    """The chat palette text (one block per character, headed by its name when there are
+    several) and the notes on checks left out; an error when no line at all could be written."""
+    blocks: list[str] = []
+    notes: list[str] = []
+    for character in characters or [None]:
+        lines, skipped = palette_lines(ruleset, character, inputs, lang)
+        notes.extend(skipped)
+        if not lines:
+            continue
+        head = [f"■{character.name}"] if characters and len(characters) > 1 else []
+        blocks.append("\n".join(head + [line.text() for line in lines]))
+    if not blocks:
+        raise MprError(NO_CHECKS, Location(path="export ccfolia"),
+                       detail="; ".join(notes) or "the ruleset has no adopted Check rule")
+    return "\n\n".join(blocks) + "\n", notes

@@ -1,0 +1,432 @@
+"""House-rule variants: how the layers of an ``extends`` graph combine into one ruleset (documents
+added or replaced, parameters, rows, examples, adoption), recording the layer of every parameter
+and row and reporting conflicts between independent layers. The semantics are in docs/variants.md."""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from rules_dsl.errors import Location, define, did_you_mean
+from rules_dsl.limits import MAX_VARIANT_LAYERS
+
+from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.ruleset.variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of, pin_examples,
+                            row_key, subtree)
+
+MANIFEST = "ruleset.yaml"
+PARAMETERS = "@parameters"  # the first element of the address of a ruleset-wide parameter
+CAMPAIGN = "@campaign"  # the first element of the address of a campaign wiring entry
+
+EXTENDS_CYCLE = define(
+    "MPR409", "extends forms a cycle: {chain}", "extends が循環しています: {chain}")
+EXTENDS_MISSING = define(
+    "MPR410", "extends {name!r}: no such ruleset (looked for {looked}){hint}",
+    "extends {name!r}: そのようなルールセットはありません（探した場所: {looked}）{hint}")
+UNKNOWN_RULE_NAMED = define(
+    "MPR411", "{where} names rule {rule!r}, which is not in the ruleset{hint}",
+    "{where} がルール {rule!r} を指定していますが、ルールセットにありません{hint}")
+UNKNOWN_PARAM_OVERRIDE = define(
+    "MPR412", "rule {rule} has no parameter {name!r} to override{hint}",
+    "ルール {rule} に上書きできるパラメータ {name!r} はありません{hint}")
+NOT_OPTIONAL = define(
+    "MPR413", "rule {rule} is not optional (optional: false) and cannot be left out",
+    "ルール {rule} は必須（optional: false）なので不採用にできません")
+DUPLICATE_ID = define(
+    "MPR408", "rule id {id!r} is defined twice: here and at {other}",
+    "ルールID {id!r} が二重に定義されています: ここと {other}")
+REDEFINED = define(
+    "MPR900", "rule {id!r} is already defined by ruleset {layer} ({other}); write 'replaces: {id}' to replace it, or override its parameters or rows in {manifest}",
+    "ルール {id!r} はルールセット {layer} で定義済みです（{other}）。置き換えるには 'replaces: {id}' と書くか、{manifest} でパラメータや行を上書きしてください")
+REPLACES_NOTHING = define(
+    "MPR901", "replaces: {target!r} names no rule of the rulesets this one extends{hint}",
+    "replaces: {target!r} は継承元のルールセットにないルールです{hint}")
+CONFLICT = define(
+    "MPR902", "{field} is written by two rulesets that do not extend each other: {layer} (here) and {other} ({where}); write it in a ruleset that extends both to decide",
+    "{field} を、互いに継承関係にない2つのルールセットが書いています: {layer}（ここ）と {other}（{where}）。両方を継承するルールセットで値を決めてください")
+WRITTEN_TWICE = define(
+    "MPR903", "{field} is written twice by ruleset {layer}: here and at {other}",
+    "{field} をルールセット {layer} が二度書いています: ここと {other}")
+SAME_ID = define(
+    "MPR908", "two rulesets of the extends graph have the id {id!r}: {first} and {second}",
+    "extends でつながるルールセットのうち2つが同じ id {id!r} です: {first} と {second}")
+TOO_MANY_LAYERS = define(
+    "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
+
+
+@dataclass(frozen=True)
+class Write:
+    """One layer setting one field: ``address`` is ``(rule_id,)`` for a whole document,
+    ``(rule_id, "params", name)``, ``(rule_id, "rows", key)``, ``(rule_id, "adopted")`` or
+    ``("@parameters", group, ..., leaf)``."""
+
+    address: tuple
+    layer: str
+    value: Any
+    loc: Location
+
+
+def field_name(address: tuple) -> str:
+    """An address as a user reads it: ``my.check params.time_dice_cap``."""
+    if address[0] in (PARAMETERS, CAMPAIGN):
+        return address[0][1:] + "." + ".".join(map(str, address[1:]))
+    return " ".join([address[0], ".".join(map(str, address[1:]))]).strip()
+
+
+def extends_of(manifest: dict[str, Any]) -> list[str]:
+    """The rulesets a manifest extends, in order (``extends`` is a name or a list of names)."""
+    value = manifest.get("extends")
+    if isinstance(value, str) and value:
+        return [value]
+    if isinstance(value, list):
+        return [str(v) for v in value if isinstance(v, str) and v]
+    return []
+
+
+def resolve_extends(root: Path, name: str) -> Path | None:
+    """A bundled ruleset's name, or a path relative to the directory ``root``."""
+    from interpreter.documents.resources import rulesets_dir
+
+    candidates = [root / name]
+    if "/" not in name and "\\" not in name:
+        candidates.insert(0, rulesets_dir() / name)
+    for candidate in candidates:
+        if (candidate / MANIFEST).is_file():
+            return candidate.resolve()
+    return None
+
+
+@dataclass
+class Graph:
+    """The layers of an ``extends`` graph, parents before children (the variant last)."""
+
+    layers: list[Any] = field(default_factory=list)
+    parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def independent(self, a: str, b: str) -> bool:
+        return a != b and a not in self.ancestors.get(b, ()) and b not in self.ancestors.get(a, ())
+
+    def descends_from_both(self, layer: str, a: str, b: str) -> bool:
+        above = self.ancestors.get(layer, frozenset()) | {layer}
+        return a in above and b in above
+
+
+def read_graph(root: Path, read_layer: Callable[[Path, Any], Any], out: Any) -> Graph:
+    """Read ``root`` and every ruleset it extends, depth first (``extends: [a, b]`` puts a's
+    layers before b's); a cycle or a missing ruleset is a finding."""
+    graph = Graph()
+    done: dict[Path, Any] = {}
+    stack: list[Path] = []
+    by_id: dict[str, Path] = {}
+
+    def visit(path: Path, via: tuple[Any, tuple] | None) -> Any:
+        if path in done:
+            return done[path]
+        if path in stack:
+            names = [p.name for p in stack[stack.index(path):]] + [path.name]
+            layer, where = via  # type: ignore[misc]
+            out.add(EXTENDS_CYCLE, loc_of(layer.positions, where, layer.manifest_file),
+                    chain=" -> ".join(names))
+            return None
+        if len(done) + len(stack) >= MAX_VARIANT_LAYERS:
+            where = Location(path=str(path)) if via is None else \
+                loc_of(via[0].positions, via[1], via[0].manifest_file)
+            out.add(TOO_MANY_LAYERS, where, limit=MAX_VARIANT_LAYERS)
+            return None
+        stack.append(path)
+        layer = read_layer(path, out)
+        parents: list[str] = []
+        if layer is not None:
+            names = extends_of(layer.manifest)
+            many = isinstance(layer.manifest.get("extends"), list)
+            for index, name in enumerate(names):
+                where = ("extends", index) if many else ("extends",)
+                target = resolve_extends(layer.root, name)
+                if target is None:
+                    _missing(layer, name, where, out)
+                    continue
+                parent = visit(target, (layer, where))
+                if parent is not None and parent.id not in parents:
+                    parents.append(parent.id)
+        stack.pop()
+        done[path] = layer
+        if layer is not None:
+            if layer.id in by_id:
+                out.add(SAME_ID, loc_of(layer.positions, ("id",), layer.manifest_file), id=layer.id,
+                        first=str(by_id[layer.id]), second=str(path))
+                return None
+            by_id[layer.id] = path
+            graph.layers.append(layer)
+            graph.parents[layer.id] = tuple(parents)
+            graph.ancestors[layer.id] = frozenset(parents).union(
+                *(graph.ancestors[p] for p in parents))
+        return layer
+
+    if visit(root.resolve(), None) is None:
+        return Graph()
+    return graph
+
+
+def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
+    from interpreter.documents.resources import rulesets_dir
+
+    known = [p.name for p in rulesets_dir().iterdir() if (p / MANIFEST).is_file()] \
+        if rulesets_dir().is_dir() else []
+    out.add(EXTENDS_MISSING, loc_of(layer.positions, where, layer.manifest_file), name=name,
+            looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
+
+
+def _where(loc: Location) -> str:
+    return f"{loc.file}:{loc.line}:{loc.column}" if loc.line else str(loc.file or loc.path or "")
+
+
+@dataclass
+class Merge:
+    """Applies the layers of a graph in order to one ``Ruleset``; ``finish`` reports conflicts."""
+
+    ruleset: Ruleset
+    graph: Graph
+    out: Any
+    writes: dict[tuple, list[Write]] = field(default_factory=dict)
+    defined: dict[str, Location] = field(default_factory=dict)
+    example_layers: dict[str, list[str]] = field(default_factory=dict)
+    row_origins: dict[str, list[str]] = field(default_factory=dict)
+
+    def write(self, address: tuple, layer: str, value: Any, loc: Location) -> bool:
+        """Record a write; a second write of the same field by the same layer is a finding."""
+        for other in self.writes.get(address, []):
+            if other.layer == layer:
+                self.out.add(WRITTEN_TWICE, loc, field=field_name(address), layer=layer,
+                             other=_where(other.loc))
+                return False
+        self.writes.setdefault(address, []).append(Write(address, layer, copy.deepcopy(value), loc))
+        return True
+
+    def add_documents(self, layer: Any) -> None:
+        """A layer's rule documents: new ids are added; an id of an earlier layer needs ``replaces``."""
+        from interpreter.documents.schema import validate_document
+
+        here: dict[str, Location] = {}
+        for doc in layer.documents:
+            problems = validate_document(doc, "rule.json", self.out.lang)
+            self.out.findings.extend(problems)
+            data = doc.data
+            if not isinstance(data, dict) or not isinstance(data.get("id"), str):
+                continue
+            rule_id, loc = data["id"], doc.loc("id")
+            if rule_id in here:
+                self.out.add(DUPLICATE_ID, loc, id=rule_id, other=_where(here[rule_id]))
+                continue
+            here[rule_id] = loc
+            if not self._may_define(data, doc, layer, loc):
+                continue
+            if any(p.severity == "error" for p in problems):
+                self.out.skip.add(rule_id)
+            self.write((rule_id,), layer.id, data, loc)
+            self.defined[rule_id] = loc
+            params = data.get("params") if isinstance(data.get("params"), dict) else {}
+            self.ruleset.rules[rule_id] = Rule(
+                id=rule_id, kind=str(data.get("kind", "")), doc=copy.deepcopy(data),
+                params=copy.deepcopy(params), param_layers={k: layer.id for k in params},
+                adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions),
+                texts=dict(doc.texts))
+            examples = data.get("examples") if isinstance(data.get("examples"), list) else []
+            self.example_layers[rule_id] = [layer.id] * len(examples)
+            rows = data.get("rows") if isinstance(data.get("rows"), list) else []
+            self.row_origins[rule_id] = [layer.id] * len(rows)
+
+    def _may_define(self, data: dict, doc: Any, layer: Any, loc: Location) -> bool:
+        rule_id, target = data["id"], data.get("replaces")
+        rules = self.ruleset.rules
+        if target is None:
+            if rule_id in rules:
+                old = rules[rule_id]
+                self.out.add(REDEFINED, loc, id=rule_id, layer=old.layer,
+                             other=_where(self.defined[rule_id]), manifest=MANIFEST)
+                return False
+            return True
+        if not isinstance(target, str) or target not in rules:
+            self.out.add(REPLACES_NOTHING, doc.loc("replaces"), target=target,
+                         hint=did_you_mean(str(target), rules))
+            return False
+        if target != rule_id:
+            if rule_id in rules:
+                self.out.add(REDEFINED, loc, id=rule_id, layer=rules[rule_id].layer,
+                             other=_where(self.defined[rule_id]), manifest=MANIFEST)
+                return False
+            self.write((target,), layer.id, None, doc.loc("replaces"))
+            del rules[target]
+        return True
+
+    def apply_manifest(self, layer: Any) -> None:
+        """A layer's ``parameters``, ``campaign``, ``overrides``, ``adopt`` and ``not_adopted``."""
+        manifest = layer.manifest
+        if isinstance(manifest.get("parameter_schema"), dict):
+            self.ruleset.parameter_schema.update(copy.deepcopy(manifest["parameter_schema"]))
+            self._keep_positions(layer, "parameter_schema")
+        if isinstance(manifest.get("parameters"), dict):
+            self._parameters(self.ruleset.parameters, manifest["parameters"], ("parameters",), layer)
+            self._keep_positions(layer, "parameters")
+        if isinstance(manifest.get("campaign"), dict):
+            self._parameters(self.ruleset.campaign, manifest["campaign"], ("campaign",), layer,
+                             CAMPAIGN, self.ruleset.campaign_at)
+        overrides = manifest.get("overrides")
+        if isinstance(overrides, dict):
+            for rule_id, override in overrides.items():
+                rule = self._named(rule_id, ("overrides", rule_id), layer)
+                if rule is not None and isinstance(override, dict):
+                    self._override(rule, override, ("overrides", rule_id), layer)
+        adopt = manifest.get("adopt")
+        if isinstance(adopt, dict):
+            for rule_id, adopted in adopt.items():
+                self._adopt(rule_id, bool(adopted), ("adopt", rule_id), layer)
+        not_adopted = manifest.get("not_adopted")
+        if isinstance(not_adopted, list):
+            for index, rule_id in enumerate(not_adopted):
+                self._adopt(rule_id, False, ("not_adopted", index), layer)
+
+    def _keep_positions(self, layer: Any, field_: str) -> None:
+        """Where this layer writes ruleset-wide ``field_`` (later layers overwrite earlier ones)."""
+        ruleset = self.ruleset
+        ruleset.parameter_positions.update(
+            {k: v for k, v in layer.positions.items() if k[:1] == (field_,)})
+        ruleset.parameter_texts.update(
+            {k: v for k, v in getattr(layer, "texts", {}).items() if k[:1] == (field_,)})
+
+    def _parameters(self, into: dict, values: dict, path: tuple, layer: Any,
+                    prefix: str = PARAMETERS, where: dict[str, Location] | None = None) -> None:
+        """Ruleset-wide parameters (and the campaign wiring) merge by group: a mapping merges key
+        by key, anything else replaces; ``where`` records the location of each value written."""
+        for key, value in values.items():
+            here = path + (key,)
+            if isinstance(value, dict) and isinstance(into.get(key), dict):
+                self._parameters(into[key], value, here, layer, prefix, where)
+                continue
+            loc = loc_of(layer.positions, here, layer.manifest_file)
+            if self.write((prefix,) + here[1:], layer.id, value, loc):
+                into[key] = copy.deepcopy(value)
+                if where is not None:
+                    where[".".join(map(str, here[1:]))] = loc
+
+    def _named(self, rule_id: Any, path: tuple, layer: Any) -> Rule | None:
+        rule = self.ruleset.rules.get(str(rule_id))
+        if rule is None:
+            self.out.add(UNKNOWN_RULE_NAMED, key_loc_of(layer.positions, path, layer.manifest_file),
+                         where=f"{MANIFEST} {path[0]}", rule=str(rule_id),
+                         hint=did_you_mean(str(rule_id), self.ruleset.rules))
+        return rule
+
+    def _adopt(self, rule_id: Any, adopted: bool, path: tuple, layer: Any) -> None:
+        rule = self._named(rule_id, path, layer)
+        if rule is None:
+            return
+        loc = loc_of(layer.positions, path, layer.manifest_file)
+        if not adopted and rule.doc.get("optional", True) is False:
+            self.out.add(NOT_OPTIONAL, loc, rule=rule.id)
+        elif self.write((rule.id, "adopted"), layer.id, adopted, loc):
+            rule.adopted = adopted
+
+    def _override(self, rule: Rule, override: dict, path: tuple, layer: Any) -> None:
+        changed_shape = False
+        params = override.get("params")
+        if isinstance(params, dict):
+            for name, value in params.items():
+                self._param(rule, name, value, path + ("params", name), layer)
+        if isinstance(override.get("rows"), list):
+            changed_shape |= edit_rows(self, rule, override["rows"], path + ("rows",), layer)
+        for field_ in ("examples", "probes"):
+            if isinstance(override.get(field_), list):
+                append_entries(self.example_layers, rule, field_, override[field_], path + (field_,), layer)
+                changed_shape = True
+        if changed_shape:
+            self._revalidate(rule)
+
+    def _param(self, rule: Rule, name: str, value: Any, path: tuple, layer: Any) -> None:
+        positions, file = layer.positions, layer.manifest_file
+        if name not in rule.params:
+            self.out.add(UNKNOWN_PARAM_OVERRIDE, key_loc_of(positions, path, file), rule=rule.id,
+                         name=name, hint=did_you_mean(name, rule.params))
+            return
+        if not self.write((rule.id, "params", name), layer.id, value, loc_of(positions, path, file)):
+            return
+        pin_examples(self.example_layers, rule, name, layer.id)
+        rule.params[name] = copy.deepcopy(value)
+        rule.param_layers[name] = layer.id
+        rule._compiled.clear()
+        graft(rule, subtree(positions, path), ("params", name))
+        for key in [k for k in rule.texts if k[:2] == ("params", name)]:
+            del rule.texts[key]
+        for key, text in subtree(getattr(layer, "texts", {}), path).items():
+            rule.texts[("params", name) + key] = text
+
+    def _revalidate(self, rule: Rule) -> None:
+        from interpreter.documents.schema import validate_instance
+
+        problems = validate_instance(rule.doc, "rule.json", rule.positions, rule.file, self.out.lang)
+        self.out.findings.extend(problems)
+        if any(p.severity == "error" for p in problems):
+            self.out.skip.add(rule.id)
+
+    def finish(self) -> None:
+        """Conflicts between independent layers, and each rule's row provenance."""
+        reported: set[tuple] = set()
+        for address, writes in self.writes.items():
+            above = [w for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], [])]
+            for mine in writes:
+                for other in above:
+                    if not self.graph.independent(mine.layer, other.layer) or mine.value == other.value:
+                        continue
+                    pair = (address, frozenset((mine.layer, other.layer)))
+                    if pair in reported or self._resolved(address, mine.layer, other.layer):
+                        continue
+                    reported.add(pair)
+                    self.out.add(CONFLICT, mine.loc, field=field_name(address), layer=mine.layer,
+                                 other=other.layer, where=_where(other.loc))
+        for rule in self.ruleset.rules.values():
+            origins = self.row_origins.get(rule.id, [])
+            rows = rule.doc.get("rows") if isinstance(rule.doc.get("rows"), list) else []
+            rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
+                               for i, row in enumerate(rows)}
+
+    def _resolved(self, address: tuple, a: str, b: str) -> bool:
+        return any(self.graph.descends_from_both(w.layer, a, b)
+                   for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], []))
+
+
+def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
+    """Apply every layer of ``graph`` to ``ruleset``: each layer's documents, then its manifest."""
+    work = Merge(ruleset, graph, out)
+    for layer in graph.layers:
+        work.add_documents(layer)
+        work.apply_manifest(layer)
+    work.finish()
+    return ruleset
+
+
+def load_directory(root: Path, out: Any, read_layer: Callable[[Path, Any], Any],
+                   content_hash: Callable[[list[Path]], str]) -> Ruleset | None:
+    """The ruleset of the directory ``root`` with every layer it extends merged in; its
+    ``content_hash`` covers the files of every layer."""
+    graph = read_graph(root, read_layer, out)
+    if not graph.layers:
+        return None
+    top = graph.layers[-1]
+    ruleset = Ruleset(id=top.id, root=str(top.root), manifest=top.manifest,
+                      layers=[layer.id for layer in graph.layers])
+    merge(ruleset, graph, out)
+    ruleset.content_hash = content_hash([f for layer in graph.layers for f in layer.files])
+    ruleset.files = [str(Path(f).resolve()) for layer in graph.layers for f in layer.files]
+    for layer in graph.layers:
+        globs = layer.manifest.get("files")
+        ruleset.listings[str(Path(layer.root).resolve())] = (
+            [g for g in globs if isinstance(g, str)] if isinstance(globs, list) else ["*.yaml"])
+    return ruleset
+
+
+def annotate_rows(rule: Rule, steps: list[Any]) -> None:
+    """Mark each row step of a rule's trace with the layer the row came from."""
+    for step in steps:
+        if step.kind == "row" and step.label in rule.row_layers and "layer" not in step.detail:
+            step.detail["layer"] = rule.row_layers[step.label]

@@ -1,0 +1,247 @@
+"""The check of BCDice notation ``nMPmCx``: parse it, resolve it from the dice shown, roll it, and
+compute its exact outcome distribution. Everything the game decides (the faces, n when omitted, the
+zero-dice policy, success, the achieved value, the special results and their precedence, the words
+of the result line) is data, read from the ruleset's ``parameters.core_check`` (``dice_pool``).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cache
+from typing import Any
+
+from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
+from rules_dsl.distribution import Distribution
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+
+from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
+
+BAD_NOTATION = define(
+    "MPR010", "{text!r} is not a core check: write nMPm or nMPmCx, e.g. 3MP15C10, MP12, 0MP15C5",
+    "{text!r} は判定の書式ではありません。nMPm または nMPmCx と書いてください（例: 3MP15C10、MP12、0MP15C5）")
+CHECK_TOO_LARGE = define(
+    "MPR011", "{what} of the core check is {value}, more than the limit {limit}",
+    "判定の {what} が {value} で、上限 {limit} を超えています")
+_NOTATION = re.compile(r"(\d*)MP(\d+)(?:C(\d+))?", re.IGNORECASE)
+CheckRules = PoolRules
+
+
+@cache
+def bundled_rules() -> PoolRules:
+    """The check data of the bundled ruleset manifest (read without loading every rule; its
+    parameters kept as JSON in the cache, so a check does not import the YAML reader)."""
+    import os
+
+    from rules_dsl.cachefile import derived_json
+
+    from interpreter.documents.resources import bundled_ruleset_dir
+
+    manifest = os.path.join(bundled_ruleset_dir(), "ruleset.yaml")
+    return PoolRules.from_parameters(derived_json(manifest, "manifest-parameters",
+                                                  lambda: _manifest_parameters(manifest)))
+
+
+def _manifest_parameters(path: str) -> dict[str, Any]:
+    import yaml
+
+    with open(path, encoding="utf-8") as handle:
+        manifest = yaml.safe_load(handle.read())
+    parameters = (manifest or {}).get("parameters") if isinstance(manifest, dict) else None
+    return parameters or {}
+
+
+def rules_of(parameters: Mapping[str, Any] | None) -> PoolRules:
+    """The check data of a ruleset's ``parameters``, or of the bundled ruleset when None."""
+    return bundled_rules() if parameters is None else PoolRules.from_parameters(parameters)
+
+
+def _rules(rules: PoolRules | None, faces: int | None) -> PoolRules:
+    from dataclasses import replace
+
+    rules = rules or bundled_rules()
+    return rules if faces is None or faces == rules.faces else replace(rules, faces=faces)
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """``dice`` dice against the target value ``target``, with an optional ``challenge``."""
+
+    dice: int
+    target: int
+    challenge: int | None = None
+
+    @property
+    def notation(self) -> str:
+        """BCDice's echo of the command: the challenge is always shown, ``C0`` when none was given."""
+        return f"{self.dice}MP{self.target}C{self.challenge or 0}"
+
+    @property
+    def zero_dice(self) -> bool:
+        return self.dice == 0
+
+
+def is_notation(text: str) -> bool:
+    """Whether ``text`` is written as a check (``3MP15C10``, ``MP12``, full-width too)."""
+    return _NOTATION.fullmatch(unicodedata.normalize("NFKC", text).strip()) is not None
+
+
+def parse_notation(text: str, *, rules: CheckRules | None = None,
+                   loc: Location | None = None) -> CheckSpec:
+    """``3MP15C10`` -> ``CheckSpec(3, 15, 10)``; ``MP12`` takes the default dice count; full-width ok."""
+    where = loc or Location(path="NOTATION")
+    normal = unicodedata.normalize("NFKC", text).strip()
+    match = _NOTATION.fullmatch(normal)
+    if match is None:
+        raise MprError(BAD_NOTATION, where, text=text)
+    count, target, challenge = match.groups()
+    dice = int(count) if count else _rules(rules, None).default_dice
+    spec = CheckSpec(dice, int(target), None if challenge is None else int(challenge))
+    for what, value, limit in (("n", spec.dice, MAX_CHECK_DICE),
+                               ("m", spec.target, MAX_CHECK_NUMBER),
+                               ("x", spec.challenge or 0, MAX_CHECK_NUMBER)):
+        if value > limit:
+            raise MprError(CHECK_TOO_LARGE, where, what=what, value=value, limit=limit)
+    return spec
+
+
+CheckResult = Verdict
+
+
+def result_word(result: Verdict) -> str:
+    return "success" if result.success else "failure"
+
+
+@dataclass(frozen=True)
+class CheckOutcome:
+    """A resolved check: the dice shown, what they give, and the data that decided it."""
+
+    spec: CheckSpec
+    dice: tuple[int, ...]
+    outcome: Verdict
+    fold: PoolFold
+
+    @property
+    def success(self) -> bool:
+        return self.outcome.success
+
+    @property
+    def special(self) -> str | None:
+        return self.outcome.special
+
+    @property
+    def value(self) -> int | None:
+        return self.outcome.value
+
+    def to_json(self) -> dict[str, Any]:
+        return {"dice": list(self.dice), "success": self.success, "result": result_word(self.outcome),
+                "special": self.special, "value": self.value}
+
+    def text(self, lang: str = "ja") -> str:
+        """BCDice's line: ``(3MP15C5) > [10,4,18] > 成功(10)``, ``成功(JP)``, ``失敗(BB)``, ``失敗``."""
+        dice = ",".join(map(str, self.dice))
+        return f"({self.spec.notation}) > [{dice}] > {describe(self.outcome, self.fold.rules, lang)}"
+
+    def explanation(self, lang: str = "ja") -> list[str]:
+        """The lines under the result line: each condition of the data, and whether it held."""
+        return explain(self.fold, self.dice, lang)
+
+
+def describe(result: Verdict, rules: PoolRules, lang: str = "ja") -> str:
+    """The verdict word of the data, then the special result's tag or the achieved value in brackets."""
+    words = rules.words[result_word(result)]
+    word = words.get(lang) or words["ja"]
+    detail = result.special if result.special is not None else result.value
+    return word if detail is None else f"{word}({detail})"
+
+
+def special_label(rules: PoolRules, tag: str, lang: str = "ja") -> str:
+    special = rules.special(tag)
+    if special is None:
+        return tag
+    return special.label.get(lang) or special.label["ja"]
+
+
+def _fold_of(spec: CheckSpec, rules: PoolRules) -> PoolFold:
+    return pool_fold(rules, spec.dice, spec.target, spec.challenge or 0, dice_rolled(spec, rules))
+
+
+def dice_rolled(spec: CheckSpec, rules: PoolRules | None = None) -> int:
+    """How many dice the check rolls: n, or the zero-dice roll when n is 0."""
+    return _rules(rules, None).zero_dice_roll if spec.zero_dice else spec.dice
+
+
+def resolve(spec: CheckSpec, dice_values: Sequence[int], *, faces: int | None = None,
+            rules: PoolRules | None = None, loc: Location | None = None) -> CheckOutcome:
+    """The outcome the dice shown give (pure). Too few, too many or out-of-range dice are errors."""
+    rules = _rules(rules, faces)
+    script = ScriptedDice(dice_values, loc)
+    count = dice_rolled(spec, rules)
+    values = script.roll(rules.faces, count)
+    if script.unused:
+        raise MprError(SCRIPT_UNUSED, script.loc, unused=len(script.unused),
+                       values=",".join(map(str, script.unused)), used=count)
+    return _outcome(spec, values, rules)
+
+
+def roll(spec: CheckSpec, source: DiceSource, *, faces: int | None = None,
+         rules: PoolRules | None = None) -> CheckOutcome:
+    """Roll the check's dice from ``source`` (seeded or scripted) and resolve them."""
+    rules = _rules(rules, faces)
+    return _outcome(spec, source.roll(rules.faces, dice_rolled(spec, rules)), rules)
+
+
+def _outcome(spec: CheckSpec, values: Sequence[int], rules: PoolRules) -> CheckOutcome:
+    fold = _fold_of(spec, rules)
+    state = fold.initial
+    for die in values:
+        state = fold.step(state, die)
+    return CheckOutcome(spec, tuple(values), fold.verdict(state), fold)
+
+
+def success_distribution(spec: CheckSpec, *, faces: int | None = None,
+                         rules: PoolRules | None = None) -> Distribution:
+    """The exact distribution of ``Verdict`` over every roll of the check's dice."""
+    rules = _rules(rules, faces)
+    fold = _fold_of(spec, rules)
+    die = Distribution.die(rules.faces)
+    states = Distribution.fold([die] * dice_rolled(spec, rules), fold.initial, fold.step)
+    return states.map(fold.verdict)
+
+
+def success_probability(spec: CheckSpec, *, faces: int | None = None,
+                        rules: PoolRules | None = None) -> Fraction:
+    """The exact chance that the check succeeds (special results included)."""
+    return success_distribution(spec, faces=faces, rules=rules).probability(lambda r: r.success)
+
+
+@dataclass(frozen=True)
+class CheckOdds:
+    """The exact chances of a check: success, each special result (by tag), and every outcome."""
+
+    spec: CheckSpec
+    rules: PoolRules
+    outcomes: Distribution
+
+    @property
+    def success(self) -> Fraction:
+        return self.outcomes.probability(lambda r: r.success)
+
+    def special(self, tag: str) -> Fraction:
+        return self.outcomes.probability(lambda r: r.special == tag)
+
+    def rows(self, lang: str = "ja") -> list[tuple[str, Fraction]]:
+        """Each result line's verdict (``成功(12)``, ``成功(JP)``, ``失敗``...) with its chance,
+        successes first from the best value down."""
+        def order(item: tuple[Verdict, Fraction]) -> tuple:
+            r = item[0]
+            return (not r.success, r.special is None, -(r.value or 0), r.special or "")
+        return [(describe(r, self.rules, lang), p) for r, p in sorted(self.outcomes.items(), key=order)]
+
+
+def odds(spec: CheckSpec, rules: PoolRules | None = None) -> CheckOdds:
+    rules = _rules(rules, None)
+    return CheckOdds(spec, rules, success_distribution(spec, rules=rules))

@@ -1,0 +1,310 @@
+"""``mprules validate``, ``run`` and ``test`` through the CLI entry point: formats, exit codes,
+parameter overrides, scripted dice, and input errors located in the input file."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from interpreter.cli import main
+
+BROKEN = Path(__file__).parents[1] / "broken" / "semantic"
+ITEM = "item: {materials: [合金], quality: 傑作, design: null, ma_gear: {parts: [{price: 700}]}, vehicle: null}\n"
+TABLE = """\
+id: events.city
+kind: RollTable
+source: R16
+title: {en: City events}
+inputs: {type: object, properties: {roll: {type: integer}}, additionalProperties: false}
+params: {roll: 2d6}
+default: {id: individual}
+rows:
+  - {roll: 2, id: odd_house, value: 1}
+  - {roll: [3, 4], id: burglary, value: 2}
+  - {roll: 7, id: small_theft, value: 3}
+examples:
+  - {name: seven, dice: [3, 4], expect: {roll: 7, id: small_theft, text: null, value: 3}}
+  - {name: given roll, input: {roll: 3}, expect: {roll: 3, id: burglary, text: null, value: 2}}
+  - {name: wrong on purpose, input: {roll: 12}, expect: {roll: 12, id: odd_house, text: null, value: 1}}
+"""
+
+
+def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def tables(tmp_path: Path) -> Path:
+    root = tmp_path / "tables"
+    root.mkdir()
+    (root / "ruleset.yaml").write_text('id: tables\nversion: "1.0.0"\ntitle: {en: Tables}\n',
+                                       encoding="utf-8")
+    (root / "events.yaml").write_text(TABLE, encoding="utf-8")
+    return root
+
+
+def test_validate_bundled_rulesets_is_clean(capsys):
+    code, out, _ = run_cli(capsys, "validate", "--format", "json")
+    assert [d for d in json.loads(out) if d["severity"] == "error"] == []
+    assert code == 0
+
+
+@pytest.mark.parametrize("fmt, line", [
+    ("text", "tests/broken/semantic/roll_gap.yaml:9:3: MPR370 table test.roll_gap has no row"),
+    ("github", "::error file=tests/broken/semantic/roll_gap.yaml,line=9,col=3,title=MPR370::table"),
+])
+def test_validate_text_and_github(capsys, monkeypatch, fmt, line):
+    monkeypatch.chdir(BROKEN.parent.parent.parent)
+    code, out, _ = run_cli(capsys, "validate", "tests/broken/semantic/roll_gap.yaml", "--format", fmt)
+    assert code == 1 and out.startswith(line)
+
+
+def test_validate_json_lists_every_finding_sorted(capsys, monkeypatch):
+    monkeypatch.chdir(BROKEN.parent.parent.parent)
+    code, out, _ = run_cli(capsys, "validate", "tests/broken/semantic", "--format", "json")
+    findings = json.loads(out)
+    assert code == 1 and len(findings) >= 15
+    assert set(findings[0]) == {"file", "line", "column", "code", "severity", "message"}
+    assert findings == sorted(findings, key=lambda d: (d["file"], d["line"], d["column"], d["code"]))
+
+
+@pytest.mark.parametrize("extra, expected", [((), 0), (("--strict",), 1)])
+def test_warnings_fail_only_when_strict(capsys, extra, expected):
+    code, out, _ = run_cli(capsys, "validate", str(BROKEN / "roll_unreachable.yaml"), *extra)
+    assert code == expected and "MPR372" in out
+
+
+def test_validate_missing_path_is_usage_error(capsys):
+    code, _, err = run_cli(capsys, "validate", "no/such/dir")
+    assert code == 2 and "MPR020" in err
+
+
+def test_validate_japanese(capsys):
+    code, out, _ = run_cli(capsys, "validate", str(BROKEN / "roll_gap.yaml"), "--lang", "ja")
+    assert code == 1 and "行もデフォルトもありません" in out
+
+
+def test_run_json_contract(capsys, tmp_path):
+    (tmp_path / "in.yaml").write_text(ITEM + "situation: 1\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"),
+                           "--format", "json", "--seed", "5")
+    data = json.loads(out)
+    assert code == 0 and set(data) == {"rule", "value", "trace", "seed"}
+    assert (data["rule"], data["value"], data["seed"]) == ("procurement.rarity", 1 + 3 + 1 + 1, 5)
+    assert data["trace"][0]["kind"] == "rule"
+
+
+def test_run_text_shows_the_tree(capsys, tmp_path):
+    (tmp_path / "in.yaml").write_text(ITEM, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"))
+    lines = out.splitlines()
+    assert code == 0 and lines[0] == "5" and lines[1] == ""
+    assert lines[2].startswith("└─ procurement.rarity") and "= 5" not in lines[2]
+    assert any("quality_masterpiece (quality masterpiece) = 3" in line for line in lines)
+
+
+@pytest.mark.parametrize("param, value", [
+    ("procurement.rarity.rounding=ceil", 6), ("procurement.rarity.ma_gear_divisor=100", 11)])
+def test_run_param_override(capsys, tmp_path, param, value):
+    (tmp_path / "in.yaml").write_text(ITEM, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"),
+                           "--param", param, "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["value"] == value
+    assert "--param" in json.dumps(data["trace"])
+
+
+@pytest.mark.parametrize("param, code, message", [
+    ("rounding=ceil", 2, "MPR021"), ("procurement.rarity.rondin=ceil", 1, "MPR412"),
+    ("procurement.rarty.rounding=ceil", 1, "MPR411")])
+def test_run_bad_param(capsys, param, code, message):
+    result, _, err = run_cli(capsys, "run", "procurement.rarity", "--param", param)
+    assert result == code and message in err
+
+
+def test_run_input_errors_are_located(capsys, tmp_path):
+    (tmp_path / "in.yaml").write_text(
+        "item:\n  materials: [魔煌鋼]\n  quality: 標準\n  design: null\n  ma_gear: null\n"
+        "  vehicle: {price: -1}\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"))
+    assert code == 1
+    assert f"{tmp_path / 'in.yaml'}:2:15" in err and "MPR500" in err and "魔煌銀" in err
+    assert f"{tmp_path / 'in.yaml'}:6:20" in err
+
+
+def test_run_yaml_error_in_input_is_located(capsys, tmp_path):
+    (tmp_path / "in.yaml").write_text("item: {materials: [鋼]\n", encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"))
+    assert code == 1 and "in.yaml:" in err and "MPR2" in err
+
+
+@pytest.mark.parametrize("argv, value, warning", [
+    (("--dice", "3,4"), {"roll": 7, "id": "small_theft", "text": None, "value": 3}, False),
+    (("--dice", "1,1,6"), {"roll": 2, "id": "odd_house", "text": None, "value": 1}, True),
+    (("--seed", "1"), None, False),
+])
+def test_run_roll_table_dice(capsys, tables, argv, value, warning):
+    code, out, err = run_cli(capsys, "run", "events.city", "--ruleset", str(tables), *argv,
+                             "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and ("MPR152" in err) == warning
+    if value is not None:
+        assert data["value"] == value
+    else:
+        assert 2 <= data["value"]["roll"] <= 12 and data["seed"] == 1
+
+
+def test_run_too_few_dice(capsys, tables):
+    code, _, err = run_cli(capsys, "run", "events.city", "--ruleset", str(tables), "--dice", "3")
+    assert code == 1 and "MPR150" in err
+
+
+def test_test_command_reports_pass_fail_and_diff(capsys, tables):
+    code, out, _ = run_cli(capsys, "test", str(tables))
+    assert code == 1
+    assert "PASS" not in out and "FAIL" in out and "2 passed, 1 failed" in out
+    assert '-  "id": "odd_house"' in out and '+  "id": "individual"' in out
+    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
+    data = json.loads(out)
+    assert (data["passed"], data["failed"]) == (2, 1)
+
+
+def test_test_command_on_bundled_rulesets(capsys):
+    code, out, _ = run_cli(capsys, "test")
+    assert code == 0, out
+    assert " 0 failed" in out
+
+
+def test_run_reads_the_input_from_stdin(capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr("sys.stdin", io.StringIO(ITEM + "situation: -1\n"))
+    code, out, _ = run_cli(capsys, "run", "procurement.rarity", "--input", "-", "--format", "json")
+    assert code == 0 and json.loads(out)["value"] == 4
+
+
+def test_test_command_on_one_file_of_a_ruleset(capsys, tables):
+    (tables / "other.yaml").write_text(TABLE.replace("events.city", "events.other"), encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables / "other.yaml"), "--format", "json")
+    data = json.loads(out)
+    assert code == 1 and {e["rule"] for e in data["examples"]} == {"events.other"}
+
+
+def test_validate_without_path_covers_every_bundled_ruleset():
+    from interpreter.documents.resources import rulesets_dir
+    from interpreter.checks.validation import bundled_targets
+
+    root = rulesets_dir() / "examples"
+    examples = sorted(p for p in root.iterdir() if p.is_dir() and p.name != "house_rules")
+    house_rules = sorted(p for p in (root / "house_rules").iterdir() if p.is_dir())
+    assert examples and house_rules
+    assert bundled_targets() == [rulesets_dir() / "magipunk", *sorted(examples + house_rules)]
+
+
+def test_github_format_escapes_the_file_property(capsys, tmp_path):
+    """Workflow-command properties escape ``%``, CR, LF, ``:`` and ``,``; the message the first three."""
+    broken = tmp_path / "a,b: 100%.yaml"
+    broken.write_text("id: t.x\nid: t.y\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", str(broken), "--format", "github")
+    escaped = str(broken).replace("%", "%25").replace(":", "%3A").replace(",", "%2C")
+    assert code == 1 and out.startswith(f"::error file={escaped},line=2,col=1,title=MPR207::")
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("rulesets", "0 failed"), ("rulesets/examples", "0 failed"),
+    ("tests/broken/semantic", "ruleset(s) with errors")])
+def test_test_command_searches_directories_like_validate(capsys, monkeypatch, path, expected):
+    monkeypatch.chdir(BROKEN.parent.parent.parent)
+    code, out, _ = run_cli(capsys, "test", path)
+    assert expected in out and "None" not in out
+    assert "PASS " not in out  # quiet: failures and the summary only
+    if code:
+        assert "tests/broken/semantic/duplicate_id/b.yaml:2:5: MPR408" in out
+
+
+def test_test_command_unreadable_path_is_usage_error(capsys):
+    code, _, err = run_cli(capsys, "test", "no/such/dir")
+    assert code == 2 and "MPR020" in err
+
+
+EXAMPLE_PARAM = TABLE.replace(
+    "examples:\n", "examples:\n  - {name: broken roll, params: {roll: '2d6 +'}, expect: 1}\n")
+
+
+EXAMPLE_PARAM_NAME = TABLE.replace(
+    "examples:\n", "examples:\n  - {name: unknown name, params: {roll: '2d6 + nope'}, expect: 1}\n")
+
+
+def test_an_example_param_error_is_found_by_validate_in_the_example(capsys, tables):
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", str(tables), "--format", "json")
+    line = EXAMPLE_PARAM.splitlines().index("  - {name: broken roll, params: {roll: '2d6 +'}, expect: 1}")
+    column = EXAMPLE_PARAM.splitlines()[line].index("+") + 1  # at the dangling operator
+    (finding,) = json.loads(out)
+    assert code == 1 and finding["code"] == "MPR112"
+    assert (finding["line"], finding["column"]) == (line + 1, column)
+
+
+def test_an_example_param_error_at_run_time_is_located_in_the_example(capsys, tables):
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM_NAME, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
+    (broken,) = [e for e in json.loads(out)["examples"] if e["name"] == "unknown name"]
+    assert code == 1 and broken["actual"]["error"].startswith("MPR")
+    assert broken["actual"]["at"].startswith(f"{tables / 'events.yaml'}:")
+
+
+def test_an_example_param_leaves_the_rule_as_written(tables):
+    from interpreter.checks.examples import run_examples
+    from interpreter.checks.loading import load_ruleset
+
+    (tables / "events.yaml").write_text(EXAMPLE_PARAM_NAME, encoding="utf-8")
+    ruleset = load_ruleset(tables)
+    before = dict(ruleset.rules["events.city"].positions)
+    run_examples(ruleset)
+    assert ruleset.rules["events.city"].positions == before
+
+
+@pytest.mark.parametrize("written, value", [("no", "false"), ("'1:30'", None), ("1:30", "90")])
+def test_run_input_yaml11_trap_says_to_quote(capsys, tmp_path, written, value):
+    (tmp_path / "in.yaml").write_text(ITEM.replace("quality: 傑作", f"quality: {written}"),
+                                      encoding="utf-8")
+    code, _, err = run_cli(capsys, "run", "procurement.rarity", "--input", str(tmp_path / "in.yaml"))
+    assert code == 1 and "MPR500" in err
+    assert ("write it in quotes" in err) == (value is not None)
+    if value:
+        assert f"YAML reads {written} as {value}" in err
+
+
+def test_a_dangling_link_in_a_searched_folder_is_located(capsys, tmp_path):
+    (tmp_path / "gone.yaml").symlink_to(tmp_path / "nowhere.yaml")
+    code, out, _ = run_cli(capsys, "validate", str(tmp_path), "--format", "json")
+    (finding,) = json.loads(out)
+    assert code == 1 and (finding["code"], finding["file"]) == ("MPR407", str(tmp_path / "gone.yaml"))
+
+
+QUOTED = """\
+id: answers.count
+kind: SumTable
+source: R9
+title: {en: Answers}
+inputs: {type: object, properties: {answer: {enum: ["no", "yes"]}, at: {type: string}}}
+rows:
+  - {id: no_answer, when: "answer == 'no'", value: 1}
+examples:
+  - {name: unquoted no, input: {answer: no}, expect: 1}
+  - {name: unquoted time, input: {answer: "no", at: 1:30}, expect: 1}
+"""
+
+
+@pytest.mark.parametrize("name, words", [
+    ("unquoted no", "YAML reads no as false, not as text: write it in quotes: 'no'"),
+    ("unquoted time", "YAML reads 1:30 as 90, not as text: write it in quotes: '1:30'")])
+def test_an_example_input_yaml11_trap_says_to_quote(capsys, tables, name, words):
+    (tables / "events.yaml").write_text(QUOTED, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "test", str(tables), "--format", "json")
+    (example,) = [e for e in json.loads(out)["examples"] if e["name"] == name]
+    assert code == 1 and example["actual"]["error"] == "MPR500"
+    assert words in example["actual"]["message"]

@@ -1,0 +1,151 @@
+"""Editors work offline: yaml-language-server (the engine of VS Code's YAML extension) finds the
+schema from a bundled file's modeline, resolves every ``$ref`` locally, completes the kind's
+fields and reports a misspelt field. The server is installed with npm into pytest's cache the
+first time (skipped, with the reason, when node/npm or the package are not available);
+``check-jsonschema`` (in the ``test`` extra) validates a rule file with the command of
+docs/validate.md."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import shutil
+import sys
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from lsp_client import LspClient
+
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
+ROOT = Path(__file__).resolve().parents[2]
+RULE_FILE = ROOT / "rulesets" / "magipunk" / "equipment.yaml"  # one document, kind Equipment
+SETTINGS = {"yaml": {"validate": True, "completion": True, "hover": True,
+                     "schemaStore": {"enable": False}, "schemas": {}}}
+
+
+@pytest.fixture(scope="module")
+def yaml_language_server(request: pytest.FixtureRequest) -> list[str]:
+    """The command that starts yaml-language-server on stdio, installing it once if needed."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if not node or not npm:
+        pytest.skip("node and npm are needed to run yaml-language-server")
+    config_cache = getattr(request.config, "cache", None)  # absent under -p no:cacheprovider
+    cache = Path(config_cache.mkdir("yaml-language-server")) if config_cache is not None \
+        else Path(os.environ.get("TMPDIR", "/tmp")) / "mprules-yaml-language-server"
+    cache.mkdir(parents=True, exist_ok=True)
+    server = cache / "node_modules" / "yaml-language-server" / "bin" / "yaml-language-server"
+    with open(cache / ".lock", "w") as lock:  # xdist workers install once, one at a time
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not server.exists():
+            try:
+                done = subprocess.run([npm, "install", "--prefix", str(cache), "--no-audit",
+                                       "--no-fund", "yaml-language-server"], capture_output=True,
+                                      stdin=subprocess.DEVNULL, text=True, timeout=180)
+            except subprocess.TimeoutExpired:
+                pytest.skip("npm install yaml-language-server timed out (offline?)")
+            if done.returncode != 0 or not server.exists():
+                pytest.skip(f"npm could not install yaml-language-server (offline?): "
+                            f"{(done.stderr or done.stdout).strip().splitlines()[-1:]}")
+    return [node, str(server), "--stdio"]
+
+
+def _open(client: LspClient, text: str) -> list[dict]:
+    client.request("initialize", {
+        "processId": os.getpid(), "rootUri": ROOT.as_uri(),
+        "capabilities": {"textDocument": {"completion": {"completionItem": {"snippetSupport": False}},
+                                          "publishDiagnostics": {}},
+                         "workspace": {"configuration": True}}}, timeout=60)
+    client.notify("initialized", {})
+    client.notify("workspace/didChangeConfiguration", {"settings": SETTINGS})
+    uri = RULE_FILE.as_uri()
+    client.notify("textDocument/didOpen", {"textDocument": {
+        "uri": uri, "languageId": "yaml", "version": 1, "text": text}})
+    message = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                          and m["params"]["uri"] == uri, timeout=60)
+    return message["params"]["diagnostics"]
+
+
+def test_editor_completes_the_kinds_fields_and_flags_a_misspelt_one(yaml_language_server) -> None:
+    original = RULE_FILE.read_text(encoding="utf-8")
+    assert original.startswith("# yaml-language-server: $schema=../../schemas/rule.json")
+    kind_schema = json.loads((ROOT / "schemas" / "kinds" / "equipment.json").read_text(encoding="utf-8"))
+    field = next(name for name in kind_schema["required"] if name not in ("kind", "inputs")
+                 and re.search(rf"^{name}:", original, re.M))
+    lines = original.splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(f"{field}:"))
+    misspelt = field[:-2] + field[-1] + field[-2]
+    text = "\n".join(lines[:at] + [lines[at].replace(field, misspelt, 1)] + lines[at + 1:]) + "\n"
+    client = LspClient(yaml_language_server, SETTINGS)
+    try:
+        diagnostics = _open(client, text)
+        flagged = [d for d in diagnostics if misspelt in d["message"]]
+        assert flagged and flagged[0]["range"]["start"]["line"] == at, diagnostics
+        assert all("ENOTFOUND" not in d["message"] and "Unable to load" not in d["message"]
+                   for d in diagnostics), diagnostics
+        blank = "\n".join(lines[:at] + [""] + lines[at + 1:]) + "\n"  # the field left out
+        client.notify("textDocument/didChange", {"textDocument": {"uri": RULE_FILE.as_uri(), "version": 2},
+                                                 "contentChanges": [{"text": blank}]})
+        result = client.request("textDocument/completion", {
+            "textDocument": {"uri": RULE_FILE.as_uri()}, "position": {"line": at, "character": 0}},
+            timeout=60)
+        labels = {item["label"] for item in (result["items"] if isinstance(result, dict) else result)}
+        assert field in labels, labels
+    finally:
+        client.close()
+
+
+def test_check_jsonschema_validates_a_rule_file(tmp_path: Path) -> None:
+    beside = Path(sys.executable).parent / "check-jsonschema"
+    exe = str(beside) if beside.is_file() else shutil.which("check-jsonschema")
+    if exe is None:
+        pytest.skip("check-jsonschema is not installed (pip install -e '.[test]' installs it)")
+    command = [exe, "--schemafile", str(ROOT / "schemas" / "rule.json")]
+    good = subprocess.run([*command, str(RULE_FILE)], capture_output=True, text=True, timeout=120)
+    assert good.returncode == 0, good.stdout + good.stderr
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(RULE_FILE.read_text(encoding="utf-8").replace("kind: Equipment", "kind: Equipmnt"),
+                   encoding="utf-8")
+    found = subprocess.run([*command, str(bad)], capture_output=True, text=True, timeout=120)
+    assert found.returncode == 1 and "Equipmnt" in found.stdout
+
+
+def test_schemas_resolve_offline() -> None:
+    """No schema names a host: every ``$ref`` is relative to the file it is in."""
+    for path in sorted((ROOT / "schemas").rglob("*.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        assert "invalid" not in str(schema.get("$id", "")), path
+        for ref in re.findall(r'"\$ref":\s*"([^"]*)"', path.read_text(encoding="utf-8")):
+            target = ref.split("#", 1)[0]
+            assert "://" not in ref and (not target or (path.parent / target).resolve().exists()), (path, ref)
+
+
+def _fields(node: object, path: str = "") -> list[tuple[str, dict]]:
+    """Every property schema under ``node`` (the fields a GM writes), with its path."""
+    found: list[tuple[str, dict]] = []
+    if isinstance(node, dict):
+        for name, sub in (node.get("properties") or {}).items():
+            if isinstance(sub, dict):
+                found.append((f"{path}.{name}", sub))
+        for key, sub in node.items():
+            found.extend(_fields(sub, f"{path}/{key}"))
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            found.extend(_fields(sub, f"{path}/{i}"))
+    return found
+
+
+JAPANESE = re.compile(r"[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+@pytest.mark.parametrize("name", ["common.json", "ruleset.json", "rule.json"])
+def test_every_field_has_a_japanese_description(name: str) -> None:
+    schema = json.loads((ROOT / "schemas" / name).read_text(encoding="utf-8"))
+    missing = [path for path, field in _fields(schema) if "/if" not in path  # conditions, not fields
+               and (not JAPANESE.search(field.get("description", ""))
+                    or not JAPANESE.search(field.get("markdownDescription", "").split(" / ")[0])
+                    or " / " not in field.get("markdownDescription", ""))]
+    assert missing == []

@@ -1,0 +1,114 @@
+"""A non-editable install of the wheel into a fresh virtual environment, then ``mprules validate``
+and ``mprules run procurement.rarity`` from another directory: the wheel carries schemas and rulesets.
+
+Offline, and true on a new machine: the wheel is built by the running interpreter with the build
+backend the project's ``[test]`` extras installed (``pip wheel --no-build-isolation --no-index``),
+then installed with the running pip into a venv that has no site-packages of its own beyond the
+wheel; its dependencies (PyYAML, jsonschema, lark) come from the running environment through a
+``.pth`` file, which never names the checkout. Skipped only when no build backend can be had
+offline (hatchling is not installed where the tests run)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow  # crash, kill, fuzz or install runs: skip with -m 'not slow'
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPENDENCIES = ("yaml", "jsonschema", "referencing", "lark")
+
+
+def _dependency_dirs() -> list[str]:
+    """The folders the running interpreter imports the project's dependencies from (never the
+    checkout: the installed package must be the wheel's)."""
+    folders = {sysconfig.get_paths()[key] for key in ("purelib", "platlib")}
+    for name in DEPENDENCIES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.origin:
+            folders.add(str(Path(spec.origin).resolve().parent.parent))
+    root = ROOT.resolve()
+    return sorted(f for f in folders if Path(f).resolve() != root and Path(f).is_dir())
+
+
+def _clean_env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory) -> Path:
+    if importlib.util.find_spec("hatchling") is None:
+        pytest.skip("no build backend offline: hatchling is not installed in the running "
+                    "environment (pip install -e '.[test]' installs it)")
+    wheels = tmp_path_factory.mktemp("wheels")
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index",
+         "--no-cache-dir", "--wheel-dir", str(wheels), str(ROOT)],
+        cwd=wheels, capture_output=True, text=True, timeout=300, env=_clean_env())
+    assert built.returncode == 0, built.stdout + built.stderr
+    wheel = next(wheels.glob("mprules-*.whl"))
+    env_dir = tmp_path_factory.mktemp("venv")
+    try:
+        venv.EnvBuilder(system_site_packages=False, with_pip=False).create(env_dir)
+    except Exception as error:  # noqa: BLE001 - any failure to create a venv means: cannot test here
+        pytest.skip(f"cannot create a virtual environment: {error}")
+    bindir = env_dir / ("Scripts" if os.name == "nt" else "bin")
+    python = bindir / "python"
+    purelib = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             capture_output=True, text=True, check=True, env=_clean_env()).stdout.strip()
+    Path(purelib, "_mprules_test_dependencies.pth").write_text(
+        "".join(f"{folder}\n" for folder in _dependency_dirs()), encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index",
+         "--no-cache-dir", str(wheel)],
+        cwd=wheels, capture_output=True, text=True, timeout=300, env=_clean_env())
+    assert result.returncode == 0, result.stdout + result.stderr
+    return bindir
+
+
+def mprules(bindir: Path, cwd: Path, *argv: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(bindir / "mprules"), *argv], cwd=cwd, capture_output=True,
+                          text=True, timeout=120, env=_clean_env())
+
+
+def test_installed_package_is_not_the_checkout(installed, tmp_path):
+    code = ("import sys, interpreter, interpreter.documents.resources as r; "
+            "print(r.schemas_dir()); print(interpreter.__file__); print('\\n'.join(sys.path))")
+    out = subprocess.run([str(installed / "python"), "-c", code], cwd=tmp_path, capture_output=True,
+                         text=True, env=_clean_env())
+    assert out.returncode == 0, out.stderr
+    schemas, package, *path = out.stdout.splitlines()
+    root = ROOT.resolve()
+    assert "_data" in Path(schemas).parts and root not in Path(schemas).resolve().parents
+    assert root not in Path(package).resolve().parents
+    assert str(root) not in [str(Path(p).resolve()) for p in path if p]
+    assert (Path(schemas) / "rule.json").is_file()
+
+
+def test_installed_validate(installed, tmp_path):
+    result = mprules(installed, tmp_path, "validate", "--format", "json")
+    findings = json.loads(result.stdout)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert [f for f in findings if f["severity"] == "error"] == []
+
+
+def test_installed_run_rarity(installed, tmp_path):
+    (tmp_path / "item.yaml").write_text(
+        "item: {materials: [魔銀糸], quality: 傑作, design: 絢爛, ma_gear: null, vehicle: null}\n",
+        encoding="utf-8")
+    result = mprules(installed, tmp_path, "run", "procurement.rarity", "--input", "item.yaml",
+                     "--format", "json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)["value"] == 2 + 3 + 2
+
+
+def test_installed_version(installed, tmp_path):
+    result = mprules(installed, tmp_path, "--version")
+    assert result.returncode == 0 and result.stdout.startswith("mprules ")

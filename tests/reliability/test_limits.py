@@ -1,0 +1,247 @@
+"""Limits of rules_dsl/limits.py that no other test file checks at and past their bound (the table
+of docs/limits.md names the test of every limit): exact distributions, file sizes, the core
+check, sleep hours and variant layers. Bounds too costly to reach for real (5 million pairs,
+256 MB) are checked past the real bound and, at the bound, with the limit lowered to the exact
+amount of work one computation needs."""
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+
+from campaign_support import make_campaign  # noqa: E402
+
+from rules_dsl import compile_expression, distribution as distribution_module, limits  # noqa: E402
+from rules_dsl import prob as prob_module  # noqa: E402
+from rules_dsl.distribution import Distribution  # noqa: E402
+from rules_dsl.errors import MprError  # noqa: E402
+
+
+def refused(call, *args, **kwargs) -> MprError:
+    with pytest.raises(MprError) as caught:
+        call(*args, **kwargs)
+    return caught.value
+
+
+# -- exact distributions ----------------------------------------------------------------------------
+
+def test_distribution_size_at_and_past_the_bound() -> None:
+    n = limits.MAX_DISTRIBUTION_SIZE
+    assert len(Distribution({i: Fraction(1, n) for i in range(n)})) == n
+    assert refused(Distribution, {i: Fraction(1, n + 1) for i in range(n + 1)}).code == "MPR160"
+
+
+def test_distribution_work_at_and_past_the_bound(monkeypatch) -> None:
+    side = int(limits.MAX_DISTRIBUTION_WORK ** 0.5) + 1  # side * side > the real limit
+    big = Distribution({i: Fraction(1, side) for i in range(side)})
+    assert refused(big.combine, big, lambda x, y: x + y).code == "MPR160"
+    monkeypatch.setattr(distribution_module, "MAX_DISTRIBUTION_WORK", 12 * 12)
+    d12, d13 = Distribution.die(12), Distribution.die(13)
+    assert len(d12.combine(d12, lambda x, y: x + y)) == 23
+    assert refused(d12.combine, d13, lambda x, y: x + y).code == "MPR160"
+
+
+def test_prob_work_at_and_past_the_bound(monkeypatch) -> None:
+    """The work is estimated from the sizes of the supports before any is spent: the estimate is
+    never below the work really done, the bound accepts it and one less refuses it at once."""
+    expression = compile_expression("d100 * d100 + d6")
+    charged: list[int] = []
+    charge = prob_module._Prob._charge
+
+    def counting(self, pairs: int) -> None:
+        charge(self, pairs)
+        charged.append(self.work)
+
+    monkeypatch.setattr(prob_module._Prob, "_charge", counting)
+    expression.distribution({})
+    estimate = prob_module.estimated_work(expression.ast, prob_module.random_nodes(expression.ast))
+    assert charged[-1] <= estimate
+    monkeypatch.setattr(prob_module, "MAX_PROB_WORK", estimate)
+    assert expression.distribution({}).total() == 1
+    monkeypatch.setattr(prob_module, "MAX_PROB_WORK", estimate - 1)
+    charged.clear()
+    assert refused(expression.distribution, {}).code == "MPR160"
+    assert charged == []
+    monkeypatch.undo()
+    assert refused(compile_expression("d1000 * d1000 * d1000").distribution, {}).code == "MPR160"
+
+
+# -- files --------------------------------------------------------------------------------------------
+
+def _sized(path: Path, size: int, head: str = "a: 1\n") -> Path:
+    path.write_text(head + "#" * (size - len(head) - 1) + "\n", encoding="utf-8")
+    assert path.stat().st_size == size
+    return path
+
+
+def test_rule_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.documents.loader import load_file
+
+    n = limits.MAX_RULE_FILE_BYTES
+    assert load_file(_sized(tmp_path / "at.yaml", n))[0].data == {"a": 1}
+    error = refused(load_file, _sized(tmp_path / "past.yaml", n + 1))
+    assert (error.code, error.loc.line) == ("MPR201", 1)
+
+
+def test_input_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.cli._expr import load_input
+    from interpreter.cli.run import read_input
+
+    n = limits.MAX_INPUT_FILE_BYTES
+    at, past = _sized(tmp_path / "at.yaml", n), _sized(tmp_path / "past.yaml", n + 1)
+    assert read_input(str(at))[0] == {"a": 1} and load_input(str(at)) == {"a": 1}
+    assert refused(read_input, str(past)).code == "MPR201"
+    assert refused(load_input, str(past)).code == "MPR014"
+
+
+def test_characters_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.campaign.characters import load_roster
+
+    n = limits.MAX_INPUT_FILE_BYTES
+    head = "characters: [{id: a, hand_size: 1}]\n"
+    at, past = _sized(tmp_path / "at.yaml", n, head), _sized(tmp_path / "past.yaml", n + 1, head)
+    assert [seat.holder for seat in load_roster(str(at)).seats][:1] == ["a"]
+    assert refused(load_roster, str(past)).code == "MPR201"
+
+
+def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -> None:
+    from functools import partial
+
+    from interpreter.campaign import files as store
+    from interpreter.campaign.store import SCHEMA_VERSION
+
+    inspect = partial(store.inspect, known_version=SCHEMA_VERSION)
+
+    path = Path(make_campaign(tmp_path))
+    huge = tmp_path / "huge.db"
+    with open(huge, "wb") as stream:  # sparse: one byte past the real limit, no disk used
+        stream.write(store.SQLITE_HEADER)
+        stream.truncate(limits.MAX_CAMPAIGN_FILE_BYTES + 1)
+    error = refused(inspect, str(huge))
+    assert (error.code, error.exit_code) == ("MPR620", 3) and "too large" in error.message("en")
+    size = path.stat().st_size
+    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size)
+    inspect(str(path))
+    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size - 1)
+    assert refused(inspect, str(path)).code == "MPR620"
+
+
+# -- the core check, sleep, variant layers ---------------------------------------------------------------
+
+@pytest.mark.parametrize("at, past", [
+    (f"{limits.MAX_CHECK_DICE}MP15", f"{limits.MAX_CHECK_DICE + 1}MP15"),
+    (f"1MP{limits.MAX_CHECK_NUMBER}", f"1MP{limits.MAX_CHECK_NUMBER + 1}"),
+    (f"1MP15C{limits.MAX_CHECK_NUMBER}", f"1MP15C{limits.MAX_CHECK_NUMBER + 1}"),
+])
+def test_core_check_at_and_past_the_bound(at: str, past: str) -> None:
+    from interpreter.solvers import pool_notation as core_check
+
+    core_check.success_probability(core_check.parse_notation(at))
+    assert refused(core_check.parse_notation, past).code == "MPR011"
+
+
+def test_sleep_hours_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.campaign import commands
+    from interpreter.campaign.store import Store
+
+    path = make_campaign(tmp_path)
+    with Store.open(path) as campaign:
+        error = refused(commands.sleep, campaign, "alice", limits.MAX_SLEEP_HOURS + 1, seed=1)
+        assert error.loc.path and error.exit_code in (1, 2)
+        commands.sleep(campaign, "alice", limits.MAX_SLEEP_HOURS, seed=1)
+
+
+def _chain(root: Path, layers: int) -> Path:
+    for n in range(layers):
+        folder = root / f"l{n}"
+        folder.mkdir(parents=True)
+        extends = f"extends: ../l{n - 1}\n" if n else "parameters:\n  clock: {dawn: '06:00'}\n"
+        (folder / "ruleset.yaml").write_text(
+            f'id: l{n}\nversion: "1.0.0"\ntitle: {{en: l{n}}}\n{extends}', encoding="utf-8")
+    return root / f"l{layers - 1}"
+
+
+def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
+    from interpreter.checks.loading import collect
+
+    n = limits.MAX_VARIANT_LAYERS
+    _, findings = collect(_chain(tmp_path / "at", n), "en")
+    assert not [d for d in findings if d.code == "MPR909"]
+    _, findings = collect(_chain(tmp_path / "past", n + 1), "en")
+    errors = [d for d in findings if d.severity == "error"]
+    assert [d.code for d in errors][:1] == ["MPR909"]
+    assert errors[0].file and errors[0].file.endswith("ruleset.yaml") and errors[0].line  # located
+
+
+@pytest.mark.parametrize("text", ["+d91 -d926 +7d926 +71 +-+1 +-+ 1+ 1", "d1000 * d1000 * d1000"])
+def test_a_distribution_past_its_limits_is_located(text: str) -> None:
+    """Found by fuzz/fuzz_expression.py: the limits of a whole computation had no location."""
+    from rules_dsl.errors import Location
+
+    error = refused(compile_expression(text, origin=Location("r.yaml", 4, 11)).distribution, {})
+    assert (error.code, error.loc.file, error.loc.line, error.loc.column) == ("MPR160", "r.yaml", 4, 11)
+    error = refused(compile_expression(text).distribution, {})
+    assert (error.loc.line, error.loc.column) == (1, 1)
+
+
+def test_dice_per_evaluation_at_the_bound() -> None:
+    from rules_dsl.dice import SeededDice
+
+    terms = limits.MAX_DICE_PER_EVALUATION // limits.MAX_DICE_PER_TERM
+    at = " + ".join([f"{limits.MAX_DICE_PER_TERM}d6"] * terms)
+    assert compile_expression(at).evaluate({}, SeededDice(1)) >= limits.MAX_DICE_PER_EVALUATION
+    assert refused(compile_expression(at + " + d6").evaluate, {}, SeededDice(1)).code == "MPR153"
+
+
+def test_exponent_string_and_list_at_and_past_the_bound() -> None:
+    n, s, k = limits.MAX_EXPONENT, limits.MAX_STRING_LENGTH, limits.MAX_LIST_LENGTH
+    assert compile_expression(f"2 ** {n}").evaluate({}) == 2 ** n
+    assert refused(compile_expression(f"2 ** {n + 1}").evaluate, {}).code == "MPR144"
+    half = {"s": "鋼" * (s // 2), "l": [0] * (k // 2)}
+    assert len(compile_expression("s + s").evaluate(half)) == s
+    assert len(compile_expression("l + l").evaluate(half)) == k
+    assert refused(compile_expression("s + s + 'x'").evaluate, half).code == "MPR149"
+    assert refused(compile_expression("l + l + [0]").evaluate, half).code == "MPR149"
+
+
+@pytest.mark.parametrize("extra, warned", [(0, False), (1, True)])
+def test_diff_probes_at_and_past_the_bound(extra: int, warned: bool, monkeypatch) -> None:
+    from interpreter.reports import diff as diff_module
+    from interpreter.documents.resources import rulesets_dir
+    from interpreter.checks.loading import load_ruleset
+
+    count = limits.MAX_DIFF_PROBES + extra
+    found = diff_module.probes
+    ran: dict[str, int] = {}
+
+    def many(new, old):
+        some = found(new, old)
+        return (some * count)[:count] if some else some
+
+    def cheap(diff, ruleset, rule, probe, side):
+        ran[rule.id] = ran.get(rule.id, 0) + 1
+        return 0
+
+    monkeypatch.setattr(diff_module, "probes", many)
+    monkeypatch.setattr(diff_module, "_run_probe", cheap)
+    base = load_ruleset(rulesets_dir() / "magipunk")
+    variant = load_ruleset(rulesets_dir() / "examples" / "strict_procurement")
+    diff = diff_module.compare(base, variant, "en")
+    assert ran and max(ran.values()) == 2 * limits.MAX_DIFF_PROBES
+    assert any(w.code == "MPR951" for w in diff.warnings) == warned
+
+
+def test_every_limit_is_documented() -> None:
+    """docs/limits.md lists every constant with its value, and every test it names exists."""
+    import re
+
+    root = Path(__file__).resolve().parents[2]
+    page = (root / "docs" / "limits.md").read_text(encoding="utf-8")
+    constants = {name: value for name, value in vars(limits).items() if name.isupper()}
+    rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([A-Z_]+)` \| ([0-9,]+) \|", page, re.M)}
+    assert set(rows) == set(constants)
+    for name, value in constants.items():
+        assert int(rows[name].replace(",", "")) == value, name
+    for file, test in re.findall(r"`(tests/[a-z_]+\.py)::([a-z_0-9]+)`", page):
+        assert f"def {test}(" in (root / file).read_text(encoding="utf-8"), f"{file}::{test}"

@@ -1,0 +1,84 @@
+"""What players read: ``diff`` and ``doc`` show lists, rows (by their labels) and means in words,
+not JSON; the HTML handout has a table of contents whose links resolve and print CSS; a quoted
+text a variant makes untrue is marked ★ with the variant's value."""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from html.parser import HTMLParser
+
+import pytest
+
+from interpreter.reports.diff_render import readable
+from interpreter.reports.handout import handout, stale_quotes
+from interpreter.cli import main
+from interpreter.documents.resources import rulesets_dir
+
+EXAMPLES = rulesets_dir() / "examples"
+BASE = rulesets_dir() / "magipunk"
+
+
+@pytest.mark.parametrize("value, lang, params, text", [
+    (["合金", "魔殻"], "ja", None, "合金、魔殻"),
+    (["a", "b"], "en", None, "a, b"),
+    ([], "ja", None, "なし"),
+    ({"ja": "静かな日", "en": "A quiet day"}, "en", None, "A quiet day"),
+    ({"id": "x", "label": {"ja": "素材が{params.n}つ以上"}, "when": "len(x) >= 3", "value": 1}, "ja",
+     {"n": 3}, "素材が3つ以上（1）"),
+    ([{"id": "scout", "title": {"ja": "偵察", "en": "Scout"}}], "ja", None, "偵察"),
+    ({"effect": "sleep", "hours": 8}, "ja", None, "effect: sleep、hours: 8"),
+    (Fraction(7, 2), "ja", None, "7/2"), (True, "ja", None, "はい"),
+])
+def test_values_in_words(value, lang, params, text) -> None:
+    assert readable(value, lang, params) == text
+
+
+@pytest.mark.parametrize("variant", sorted(p.name for p in EXAMPLES.iterdir() if (p / "ruleset.yaml").is_file()))
+@pytest.mark.parametrize("fmt", ["text", "markdown"])
+def test_diff_has_no_json(capsys, variant: str, fmt: str) -> None:
+    assert main(["--lang", "ja", "diff", str(BASE), str(EXAMPLES / variant), "--format", fmt]) == 0
+    out = capsys.readouterr().out
+    assert not re.search(r'\[["{]|\{"|": ', out), out
+    assert " in params." not in out
+
+
+class _Links(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.ids: set[str] = set()
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag, attrs) -> None:
+        attrs = dict(attrs)
+        if attrs.get("id"):
+            self.ids.add(attrs["id"])
+        if tag == "a" and attrs.get("href", "").startswith("#"):
+            self.hrefs.append(attrs["href"][1:])
+
+
+@pytest.mark.parametrize("path", [BASE, EXAMPLES / "strict_procurement", EXAMPLES / "long_rest_sleep"])
+def test_html_toc_links_resolve_and_print_css(path) -> None:
+    page = handout(path, as_html=True)
+    links = _Links()
+    links.feed(page)
+    assert len(links.hrefs) >= 10 and set(links.hrefs) <= links.ids
+    assert '<nav class="toc">' in page and "@media print" in page
+
+
+def test_a_quoted_text_the_variant_makes_untrue_is_marked() -> None:
+    md = handout(EXAMPLES / "long_rest_sleep")
+    section = md.split("## R1 睡眠による魔煌の循環")[1].split("\n## ")[0]
+    assert "★4（基本: 1）時間以上の睡眠" in section
+    assert "min_sleep_hours は 1 ではなく 4" in section
+    assert "★" not in handout(BASE)
+
+
+@pytest.mark.parametrize("text, old, new, stale", [
+    ("1時間以上の睡眠", {"h": 1}, {"h": 4}, [("h", "1", "4")]),
+    ("１時間以上の睡眠", {"h": 1}, {"h": 4}, [("h", "1", "4")]),
+    ("10時間以上", {"h": 1}, {"h": 4}, []),
+    ("1時間以上", {"h": 1}, {"h": 1}, []),
+    ("〈強化結晶〉は希少度1", {"m": "強化結晶"}, {"m": "魔殻"}, [("m", "強化結晶", "魔殻")]),
+])
+def test_stale_quotes(text, old, new, stale) -> None:
+    assert stale_quotes(text, old, new) == stale

@@ -1,0 +1,155 @@
+"""The compiled-ruleset cache: an entry is used only while every file it was built from is
+unchanged; a damaged entry is rebuilt; it can be turned off; concurrent writers are safe."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from interpreter.ruleset import cache as ruleset_cache
+from rules_dsl import cachefile
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.checks.loading import load_ruleset
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    directory = tmp_path / "cache"
+    monkeypatch.setenv(ruleset_cache.DIR_ENV, str(directory))
+    monkeypatch.delenv(ruleset_cache.DISABLE_ENV, raising=False)
+    monkeypatch.setattr(cachefile, "_disabled", False)
+    return directory
+
+
+@pytest.fixture
+def ruleset_copy(tmp_path):
+    target = tmp_path / "rs"
+    shutil.copytree(bundled_ruleset(), target)
+    return target
+
+
+def _builds(monkeypatch) -> list[int]:
+    """Count the loads that did not come from the cache."""
+    from interpreter.checks import loading as module
+
+    calls: list[int] = []
+    original = module._load_checked
+
+    def counting(*args, **kwargs):
+        calls.append(1)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(module, "_load_checked", counting)
+    return calls
+
+
+def _same(a, b) -> None:
+    assert a.id == b.id and a.content_hash == b.content_hash and a.parameters == b.parameters
+    assert set(a.rules) == set(b.rules)
+    for rule_id, rule in a.rules.items():
+        other = b.rules[rule_id]
+        assert (rule.doc, rule.params, rule.positions, rule.adopted, rule.param_layers) == (
+            other.doc, other.params, other.positions, other.adopted, other.param_layers)
+
+
+def test_second_load_comes_from_the_cache_and_is_equal(cache, ruleset_copy, monkeypatch):
+    builds = _builds(monkeypatch)
+    first = load_ruleset(ruleset_copy)
+    second = load_ruleset(ruleset_copy)
+    assert len(builds) == 1
+    _same(first, second)
+    assert len(list(cache.glob("*.bin"))) == 1
+
+
+@pytest.mark.parametrize("change", ["edit", "add", "remove"])
+def test_any_change_to_its_files_rebuilds(cache, ruleset_copy, monkeypatch, change):
+    builds = _builds(monkeypatch)
+    load_ruleset(ruleset_copy)
+    if change == "edit":
+        path = ruleset_copy / "rest.yaml"
+        path.write_text(path.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    elif change == "add":
+        (ruleset_copy / "extra.yaml").write_text(
+            (ruleset_copy / "rest.yaml").read_text(encoding="utf-8").replace("id: rest.", "id: extra."),
+            encoding="utf-8")
+    else:
+        (ruleset_copy / "equipment.yaml").unlink()
+    load_ruleset(ruleset_copy)
+    assert len(builds) == 2
+
+
+def test_the_schemas_are_among_its_dependencies(ruleset_copy):
+    deps = ruleset_cache._dependencies(load_ruleset(ruleset_copy))
+    names = {Path(name).name for name, _ in deps["files"]}
+    assert {"rule.json", "ruleset.json", "rest.yaml", "ruleset.yaml"} <= names
+    assert all(digest for _, digest in deps["files"])
+
+
+@pytest.mark.parametrize("damage", [b"", b"MPRC2", b"garbage" * 10, None])
+def test_a_damaged_entry_is_rebuilt_never_trusted(cache, ruleset_copy, monkeypatch, damage):
+    builds = _builds(monkeypatch)
+    load_ruleset(ruleset_copy)
+    (entry,) = cache.glob("*.bin")
+    blob = entry.read_bytes()
+    if damage is None:  # one byte flipped in the payload: the checksum no longer matches
+        blob = blob[:-10] + bytes([blob[-10] ^ 0xFF]) + blob[-9:]
+    else:
+        blob = damage
+    entry.write_bytes(blob)
+    again = load_ruleset(ruleset_copy)
+    assert len(builds) == 2 and "procurement.rarity" in again.rules
+
+
+def test_the_cache_can_be_turned_off(cache, ruleset_copy, monkeypatch):
+    builds = _builds(monkeypatch)
+    monkeypatch.setenv(ruleset_cache.DISABLE_ENV, "1")
+    load_ruleset(ruleset_copy)
+    load_ruleset(ruleset_copy)
+    assert len(builds) == 2 and not cache.exists()
+
+
+def test_overrides_and_adoption_are_separate_entries(cache, ruleset_copy, monkeypatch):
+    builds = _builds(monkeypatch)
+    plain = load_ruleset(ruleset_copy)
+    off = load_ruleset(ruleset_copy, adopt={"procurement.rarity": False})
+    assert plain.rules["procurement.rarity"].adopted and not off.rules["procurement.rarity"].adopted
+    load_ruleset(ruleset_copy, adopt={"procurement.rarity": False})
+    assert len(builds) == 2
+
+
+def test_an_unwritable_cache_is_no_error(tmp_path, ruleset_copy, monkeypatch):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    monkeypatch.setenv(ruleset_cache.DIR_ENV, str(blocker / "cache"))
+    monkeypatch.setattr(cachefile, "_disabled", False)
+    assert "procurement.rarity" in load_ruleset(ruleset_copy).rules
+
+
+def test_concurrent_writers_leave_one_good_entry(cache, ruleset_copy):
+    script = ("import sys; from interpreter.checks.loading import load_ruleset; "
+              "print(len(load_ruleset(sys.argv[1]).rules))")
+    env_cache = {"MPRULES_CACHE_DIR": str(cache), "PATH": "/usr/bin:/bin"}
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(ruleset_copy)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env=env_cache, cwd=Path(__file__).resolve().parents[2])
+             for _ in range(4)]
+    outputs = [p.communicate(timeout=120) for p in procs]
+    assert all(p.returncode == 0 for p in procs), outputs
+    assert len({out for out, _ in outputs}) == 1
+    assert [p.name for p in cache.iterdir() if not p.name.endswith(".bin")] == []
+
+
+def test_the_no_cache_option_turns_it_off(cache, ruleset_copy, monkeypatch, capsys, tmp_path):
+    from interpreter.cli import main
+
+    item = tmp_path / "item.yaml"
+    item.write_text("item: {materials: [鋼], quality: 標準}\n", encoding="utf-8")
+    builds = _builds(monkeypatch)
+    for _ in range(2):
+        assert main(["--no-cache", "run", "procurement.rarity", "--ruleset", str(ruleset_copy),
+                     "--format", "json", "--input", str(item)]) == 0
+    monkeypatch.setattr(cachefile, "_disabled", False)
+    assert len(builds) == 2 and not cache.exists()
