@@ -86,18 +86,57 @@ def compile_expression(text: str, origin: Location | None = None,
     """Parse, check and compile ``text``; raises the first MprError found (located in its file).
 
     ``names``, when given, are the root names the expression may use (others are an error now
-    rather than at evaluation).
+    rather than at evaluation). Each distinct text (with its names) is compiled once; the same
+    text written at another place is the same compiled expression with that place attached, so
+    its errors still point there.
     """
-    return _compile_cached(text, origin, None if names is None else frozenset(names))
+    key = None if names is None else frozenset(names)
+    try:
+        compiled = _compile_text(text, key)
+    except MprError as error:
+        raise relocated(error, origin) from None
+    return compiled if origin is None else _located(compiled, origin)
+
+
+def relocated(error: MprError, origin: Location | None) -> MprError:
+    """``error``, raised by an expression compiled without a place, at its place ``origin``."""
+    loc = error.loc
+    if origin is None or loc is None or loc.file is not None or loc.path is not None:
+        return error
+    return MprError(error.code, at(origin, loc.line or 1, loc.column or 1), **error.args_)
 
 
 @functools.lru_cache(maxsize=4096)
-def _compile_cached(text: str, origin: Location | None,
-                    names: frozenset[str] | None) -> Expression:
-    node = parse(text, origin)
-    findings = check(node, origin, names)
+def _compile_text(text: str, names: frozenset[str] | None) -> Expression:
+    node = parse(text, None)
+    findings = check(node, None, names)
     if findings:
         raise findings[0]
     free = frozenset(n.name for n in ast.walk(node) if isinstance(n, ast.Name))
     has_dice = any(isinstance(n, (ast.Dice, ast.D66)) for n in ast.walk(node))
-    return Expression(text, node, free, has_dice, origin, compile_ast(node, origin))
+    return Expression(text, node, free, has_dice, None, compile_ast(node, None))
+
+
+@functools.lru_cache(maxsize=16384)
+def _located(compiled: Expression, origin: Location) -> Expression:
+    """``compiled`` at ``origin``: the same code, its errors relocated (nothing compiled again)."""
+    slow = compiled._fn
+
+    def located_slow(env: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
+        try:
+            return slow(env, dice)
+        except MprError as error:
+            raise relocated(error, origin) from None
+
+    view = Expression(compiled.text, compiled.ast, compiled.names, compiled.has_dice, origin)
+    fast = compiled.__dict__.get("evaluate")
+    setter = object.__setattr__
+    setter(view, "_fn", located_slow)
+    if fast is not None:  # the generated function again, falling back to the located closures
+        import types
+
+        namespace = dict(fast.__globals__)
+        namespace["_slow"] = located_slow
+        setter(view, "evaluate", types.FunctionType(fast.__code__, namespace, fast.__name__,
+                                                    fast.__defaults__))
+    return view
