@@ -10,11 +10,13 @@ See ``docs/api.md``.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from rules_dsl.dice import ScriptedDice, SeededDice
     from rules_dsl.errors import Diagnostic, MprError
     from rules_dsl.expression import Expression, compile_expression

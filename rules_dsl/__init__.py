@@ -4,9 +4,10 @@ Text -> checked AST (with spans) -> compiled closure, or -> exact probability di
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .expression import Expression, compile_expression, parse
 
 __all__ = ["Expression", "compile_expression", "parse"]

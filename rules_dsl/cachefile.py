@@ -1,15 +1,86 @@
-"""Cache files written whole or not at all, shared by the stored parser tables and the ruleset
-cache (no import beyond the standard library, so any command may use it at no start-up cost)."""
+"""Cache files written whole or not at all, shared by the stored parser tables, the ruleset cache
+and small data read from one file (no import beyond the standard library, so any command may use
+it at no start-up cost).
+
+The cache lives in ``$MPRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/mprules``, else
+``~/.cache/mprules``; ``MPRULES_NO_CACHE=1`` (or ``mprules --no-cache``) turns it off.
+"""
 from __future__ import annotations
 
 import os
-import tempfile
-from pathlib import Path
+from collections.abc import Callable
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from pathlib import Path
+
+DISABLE_ENV = "MPRULES_NO_CACHE"
+DIR_ENV = "MPRULES_CACHE_DIR"
+_disabled = False
+
+
+def disable() -> None:
+    """Turn the cache off for this process (``mprules --no-cache``)."""
+    global _disabled
+    _disabled = True
+
+
+def enabled() -> bool:
+    return not _disabled and os.environ.get(DISABLE_ENV, "").strip() not in ("1", "true", "yes")
+
+
+def cache_root() -> str:
+    explicit = os.environ.get(DIR_ENV)
+    if explicit:
+        return explicit
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base = xdg if xdg and os.path.isabs(xdg) else os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "mprules")
+
+
+def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
+    """``make()``, a value computed from the file ``source`` alone, kept as JSON in the cache and
+    used again while the file keeps its path, size and modification time. A value JSON cannot
+    hold exactly (keys that are not text, tuples) is simply not kept."""
+    import json
+    import zlib
+
+    if not enabled():
+        return make()
+    try:
+        st = os.stat(source)
+        stamp = [os.path.abspath(source), st.st_size, st.st_mtime_ns, label]
+        name = f"{label}-{zlib.crc32(stamp[0].encode('utf-8', 'surrogatepass')):08x}.json"
+    except (OSError, ValueError):
+        return make()
+    path = os.path.join(cache_root(), name)
+    try:
+        with open(path, "rb") as handle:
+            stored = json.loads(handle.read())
+        if isinstance(stored, dict) and stored.get("stamp") == stamp:
+            return stored["value"]
+    except (OSError, ValueError, KeyError):
+        pass
+    value = make()
+    try:
+        blob = json.dumps({"stamp": stamp, "value": value}, ensure_ascii=False)
+        exact = json.loads(blob)["value"] == value
+    except (TypeError, ValueError):
+        exact = False
+    if exact:
+        from pathlib import Path
+
+        write_atomically(Path(path), blob.encode("utf-8"))
+    return value
 
 
 def write_atomically(path: Path, blob: bytes) -> None:
     """Write a cache file whole or not at all (a temporary file renamed over it), so readers never
     see half a file and two writers never mix; a read-only or full disk leaves no cache, no error."""
+    import tempfile
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".cache-", suffix=".tmp")

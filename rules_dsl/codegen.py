@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Callable
-from typing import Any
 
 from . import ast
 from .compiler import _constant, compile_ast
@@ -18,7 +17,14 @@ from .functions import FUNCTIONS, fn_floor, fn_ceil
 from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
 from .operators import BINARY, COMPARE, UNARY, contains, field, index
 
-Fn = Callable[..., Any]
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Fn = Callable[..., Any]
+else:
+    Fn = Callable  # the precise type is for the type checker only
+
 _SMALL = 2 ** (MAX_INT_BITS // 2)
 _LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT
 _MAX_GENERATED_NODES = 400

@@ -3,7 +3,6 @@ paths, and every error located at the node that caused it (origin shifted by the
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from . import ast
 from .dice import DiceSource
@@ -15,13 +14,20 @@ from .operators import (BINARY, COMPARE, DIVISION_BY_ZERO, UNARY, div, field,
 from .limits import MAX_INT_BITS
 from .loops import LoopCompiler, scoped
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 UNKNOWN_NAME = define(
     "MPR140", "unknown name '{name}'{hint}", "'{name}' という名前はありません{hint}")
 NO_DICE_SOURCE = define(
     "MPR145", "this expression rolls dice ({text}) but no dice were given (use --seed or --dice)",
     "この式はダイス（{text}）を振りますが、ダイスが与えられていません（--seed か --dice を指定してください）")
 
-Fn = Callable[[Mapping[str, Any], "DiceSource | None"], Any]
+if TYPE_CHECKING:
+    Fn = Callable[[Mapping[str, Any], "DiceSource | None"], Any]
+else:
+    Fn = Callable  # the precise type is for the type checker only
 _NOT_CONSTANT = object()
 _SMALL = 2 ** (MAX_INT_BITS // 2)
 _LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from .errors import EXIT_USAGE, Location, MprError, define
+from .frozen import Frozen
 from .limits import MAX_DICE_PER_EVALUATION
 
 SCRIPT_EXHAUSTED = define(
@@ -36,8 +36,10 @@ TWO_SOURCES = define(
     exit_code=EXIT_USAGE)
 
 
-@dataclass(frozen=True)
-class Die:
+class Die(Frozen):
+    """One die given: its number of faces and the face it shows."""
+
+    __slots__ = ("faces", "value")
     faces: int
     value: int
 

@@ -12,8 +12,12 @@ MPR6xx campaign and deck, MPR7xx packages and actions, MPR8xx procedures, MPR9xx
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time: this module loads with every command
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .diagnostic import Diagnostic
 
 # Exit codes, the same for every command.
 EXIT_OK = 0
@@ -23,12 +27,18 @@ EXIT_STATE = 3  # state or I/O error (campaign file, unreadable file)
 EXIT_INTERNAL = 70  # a bug
 
 
-@dataclass(frozen=True)
 class Message:
-    en: str
-    ja: str
-    exit_code: int = EXIT_FINDINGS
-    severity: str = "error"
+    """The English and Japanese text of a code, its exit code and its severity."""
+
+    __slots__ = ("en", "ja", "exit_code", "severity")
+
+    def __init__(self, en: str, ja: str, exit_code: int = EXIT_FINDINGS,
+                 severity: str = "error") -> None:
+        self.en, self.ja, self.exit_code, self.severity = en, ja, exit_code, severity
+
+    def __repr__(self) -> str:
+        return (f"Message(en={self.en!r}, ja={self.ja!r}, exit_code={self.exit_code!r}, "
+                f"severity={self.severity!r})")
 
 
 MESSAGES: dict[str, Message] = {}
@@ -53,14 +63,47 @@ def default_lang() -> str:
     return "en"
 
 
-@dataclass(frozen=True)
 class Location:
-    """Where something is: a file position, a path inside a value, or a command-line argument."""
+    """Where something is: a file position, a path inside a value, or a command-line argument.
+    Immutable and hashable (a value, compared by its four fields)."""
 
-    file: str | None = None
-    line: int | None = None
-    column: int | None = None
-    path: str | None = None
+    __slots__ = ("file", "line", "column", "path")
+    file: str | None
+    line: int | None
+    column: int | None
+    path: str | None
+
+    def __init__(self, file: str | None = None, line: int | None = None,
+                 column: int | None = None, path: str | None = None) -> None:
+        setter = object.__setattr__
+        setter(self, "file", file)
+        setter(self, "line", line)
+        setter(self, "column", column)
+        setter(self, "path", path)
+
+    def _key(self) -> tuple[Any, ...]:
+        return (self.file, self.line, self.column, self.path)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not Location:
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return (f"Location(file={self.file!r}, line={self.line!r}, column={self.column!r}, "
+                f"path={self.path!r})")
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Location, self._key())
 
     def __str__(self) -> str:
         parts = []
@@ -177,6 +220,8 @@ class MprError(Exception):
     def diagnostic(self, lang: str = "en") -> "Diagnostic":
         loc = self.loc or Location()
         message = MESSAGES.get(self.code)
+        from .diagnostic import Diagnostic
+
         return Diagnostic(loc.file, loc.line, loc.column, self.code,
                           message.severity if message else "error", self.message(lang),
                           path=loc.path)
@@ -186,29 +231,14 @@ class MprError(Exception):
         return f"{where}{self.code} {self.message('en')}"
 
 
-@dataclass(frozen=True)
-class Diagnostic:
-    """One finding of ``validate``; the JSON form is the contract of DESIGN.md."""
-
-    file: str | None
-    line: int | None
-    column: int | None
-    code: str
-    severity: str  # "error" | "warning" | "info"
-    message: str
-    path: str | None = field(default=None, compare=False)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "column": self.column,
-                "code": self.code, "severity": self.severity, "message": self.message}
-
-
 def diagnostic(code: str, loc: Location | None, lang: str = "en", *,
                severity: str | None = None, **args: Any) -> Diagnostic:
     """Build a finding directly (for generators of diagnostics that do not raise)."""
     loc = loc or Location()
     message = MESSAGES.get(code)
     sev = severity or (message.severity if message else "error")
+    from .diagnostic import Diagnostic
+
     return Diagnostic(loc.file, loc.line, loc.column, code, sev, render(code, args, lang),
                       path=loc.path)
 
@@ -217,3 +247,12 @@ INTERNAL = define(
     "MPR000", "internal error: {detail}. Please report this as a bug (run with --debug for details).",
     "内部エラー: {detail}。不具合として報告してください（詳細は --debug で表示）。",
     exit_code=EXIT_INTERNAL)
+
+
+def __getattr__(name: str) -> Any:
+    # ``Diagnostic`` is a dataclass: made on first use, so commands that report none skip the cost.
+    if name == "Diagnostic":
+        from .diagnostic import Diagnostic
+
+        return Diagnostic
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 from .errors import MprError, define
+from .frozen import Frozen
 from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_ARGUMENT = define(
     "MPR170", "{function}() takes {wanted}, got {kind}",
@@ -275,11 +278,12 @@ def fn_all(xs: Any) -> bool:
     return all(_booleans("all", xs))
 
 
-@dataclass(frozen=True)
-class Function:
+class Function(Frozen):
     """A built-in: its arity (``max_args`` None: any number) and what each argument must be
     (``args``: one kind per position, the last repeating; ``"value"`` for anything)."""
 
+    __slots__ = ("name", "impl", "min_args", "max_args", "args", "doc_en", "doc_ja", "returns")
+    _defaults = {"returns": "number"}
     name: str
     impl: Callable[..., Any]
     min_args: int
@@ -287,7 +291,7 @@ class Function:
     args: tuple[str, ...]
     doc_en: str
     doc_ja: str
-    returns: str = "number"
+    returns: str
 
     def arity(self) -> str:
         if self.max_args == self.min_args:

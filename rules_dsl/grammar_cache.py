@@ -1,109 +1,178 @@
-"""The LALR parser of ``grammar.lark`` without rebuilding its tables in every process.
+"""The parse tables of ``grammar.lark``, made by lark once and read by ``rules_dsl.lalr`` ever after.
 
-lark computes the LALR tables of a grammar each time a parser is made (tens of milliseconds). The
-tables are stored instead as JSON (data only: reading it runs no code), in
-``grammar_tables.json`` next to the grammar (written at build time by
-``python -m rules_dsl.grammar_cache``; read-only installs use it as it is) and, when that file does
-not fit the installed grammar and lark, in the user's cache directory (written atomically: a
-temporary file renamed into place, so two processes at once never see half a file).
-
-A stored file is used only when its key (the grammar text, the lark version and the parser options)
-matches and the SHA-256 of its contents is the one in its first line; anything else (missing,
-damaged, from another version) is ignored and the tables are built again.
+lark computes the LALR tables of a grammar each time a parser is made (tens of milliseconds, plus
+importing lark). Here lark runs only at build time: ``python -m rules_dsl.grammar_cache`` writes
+``grammar_tables.json`` next to the grammar, holding the grammar text it was made from, the
+terminals, the lexer of each parser state, the rules and the states. At run time the file is read
+as data (reading it runs no code) and used only when its grammar text is exactly the installed
+``grammar.lark``; otherwise (a changed grammar, a damaged file) lark builds the tables again and
+they are kept in the user's cache directory (written atomically: a temporary file renamed into
+place, so two processes at once never see half a file; a file whose SHA-256 does not match its
+header is never trusted).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
-from importlib import resources
-from pathlib import Path
-from typing import Any
+import re
 
 from .cachefile import write_atomically
+from .lalr import Tables
 
-import lark
-from lark import Lark
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True,
                            "maybe_placeholders": False}
+FORMAT = 1
 PACKAGED = "grammar_tables.json"
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def grammar_text() -> str:
-    return resources.files("rules_dsl").joinpath("grammar.lark").read_text(encoding="utf-8")
+    with open(os.path.join(_HERE, "grammar.lark"), encoding="utf-8") as handle:
+        return handle.read()
 
 
 def grammar_digest(grammar: str) -> str:
+    import hashlib
+
     return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
 
 
-def _key(grammar: str) -> str:
-    options = json.dumps(OPTIONS, sort_keys=True)
-    return hashlib.sha256(f"{grammar_digest(grammar)}|{lark.__version__}|{options}".encode()).hexdigest()
+def build_tables(grammar: str) -> dict[str, Any]:
+    """The tables of ``grammar`` as data, made by lark (the only place lark is imported)."""
+    from lark import Lark
+
+    parser = Lark(grammar, **OPTIONS)
+    table = parser.parser.parser._parse_table
+    terminals = {t.name: t for t in parser.terminals}
+    ignore = list(parser.ignore_tokens)
+    lexers: list[Any] = []
+    index: dict[frozenset[str], int] = {}
+
+    def lexer_of(names: frozenset[str]) -> int:
+        if names not in index:
+            index[names] = len(lexers)
+            lexers.append(_lexer([terminals[n] for n in names | set(ignore)]))
+        return index[names]
+
+    states = [[lexer_of(frozenset(n for n in table.states[s] if n in terminals)),
+               {symbol: _action(action, arg, parser.rules) for symbol, (action, arg)
+                in table.states[s].items()}] for s in range(len(table.states))]
+    return {"format": FORMAT, "grammar": grammar,
+            "terminals": {name: t.pattern.to_regexp() for name, t in terminals.items()},
+            "ignore": ignore, "lexers": lexers, "root": lexer_of(frozenset(terminals)),
+            "states": states, "rules": [_rule(rule) for rule in parser.rules],
+            "start": table.start_states["start"], "end": table.end_states["start"]}
 
 
-def _serialize(parser: Lark, grammar: str) -> bytes:
-    data, memo = parser.memo_serialize([lark.lexer.TerminalDef, lark.grammar.Rule])
-    body = json.dumps({"data": data, "memo": memo}, ensure_ascii=False,
-                      separators=(",", ":")).encode("utf-8")
-    header = {"key": _key(grammar), "grammar": grammar_digest(grammar), "lark": lark.__version__,
-              "sha256": hashlib.sha256(body).hexdigest()}
+def _action(action: Any, arg: Any, rules: list[Any]) -> int:
+    """A shift (or goto) as the state it leads to, a reduction as -(1 + the rule's index)."""
+    return arg if action.name == "Shift" else -1 - rules.index(arg)
+
+
+def _lexer(terminals: list[Any]) -> list[Any]:
+    """[names in matching order, {pattern terminal: {keyword: keyword terminal}}]: lark's order
+    (priority, then the longest possible match, then the longest pattern, then the name), with
+    the keywords that a pattern matches whole read through that pattern."""
+    ordered = sorted(terminals, key=lambda t: (-t.priority, -t.pattern.max_width,
+                                               -len(t.pattern.value), t.name))
+    if any(t.pattern.flags for t in ordered):
+        raise ValueError("terminal flags are not supported by rules_dsl.lalr")
+    unless: dict[str, dict[str, str]] = {}
+    embedded: set[str] = set()
+    for pattern in (t for t in ordered if t.pattern.type == "re"):
+        for word in (t for t in ordered if t.pattern.type == "str"):
+            match = re.match(pattern.pattern.to_regexp(), word.pattern.value)
+            if word.priority == pattern.priority and match and match.group() == word.pattern.value:
+                unless.setdefault(pattern.name, {})[word.pattern.value] = word.name
+                embedded.add(word.name)
+    return [[t.name for t in ordered if t.name not in embedded], unless]
+
+
+def _rule(rule: Any) -> list[Any]:
+    """[node name, rule name, length, kept children or None, spliced into parent, collapsed]."""
+    if not rule.expansion:
+        raise ValueError(f"empty rule {rule.origin.name} is not supported by rules_dsl.lalr")
+    options = rule.options
+    kept = [[i, not symbol.is_term and symbol.name.startswith("_")]
+            for i, symbol in enumerate(rule.expansion)
+            if options.keep_all_tokens or not (symbol.is_term and symbol.filter_out)]
+    plain = len(kept) == len(rule.expansion) and not any(splice for _, splice in kept)
+    name = rule.alias or options.template_source or rule.origin.name
+    return [name, rule.origin.name, len(rule.expansion), None if plain else kept,
+            rule.origin.name.startswith("_"), bool(options.expand1 and not rule.alias)]
+
+
+def serialize(tables: dict[str, Any]) -> bytes:
+    """A header line (format, SHA-256 of the body), then the tables as JSON."""
+    import hashlib
+
+    body = json.dumps(tables, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    header = {"format": FORMAT, "sha256": hashlib.sha256(body).hexdigest()}
     return json.dumps(header).encode("utf-8") + b"\n" + body
 
 
-def _deserialize(blob: bytes, grammar: str) -> Lark | None:
-    """The parser stored in ``blob``, or None when it is not for this grammar or is damaged."""
+def deserialize(blob: bytes, grammar: str, verify: bool = True) -> Tables | None:
+    """The tables in ``blob``, or None when they are not for ``grammar`` or are damaged."""
     try:
         first, body = blob.split(b"\n", 1)
         header = json.loads(first)
-        if header.get("key") != _key(grammar) or \
-                header.get("sha256") != hashlib.sha256(body).hexdigest():
+        if header.get("format") != FORMAT:
             return None
-        stored = json.loads(body)
-        stored["memo"] = {int(k): v for k, v in stored["memo"].items()}
-        table = stored["data"]["parser"]["parser"]
-        table["tokens"] = {int(k): v for k, v in table["tokens"].items()}
-        table["states"] = {int(state): {int(token): action for token, action in actions.items()}
-                           for state, actions in table["states"].items()}
-        parser = Lark.__new__(Lark)
-        parser._load(stored)
-        return parser
+        if verify:
+            import hashlib
+
+            if header.get("sha256") != hashlib.sha256(body).hexdigest():
+                return None
+        data = json.loads(body)
+        if data.get("grammar") != grammar:
+            return None
+        return Tables(data)
     except Exception:  # a damaged or foreign file is never trusted: build the tables instead
         return None
 
 
-def _user_cache() -> Path:
+def _user_cache() -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "mprules"
+    return os.path.join(base, "mprules")
 
 
-def _read(path: Path | Any, grammar: str) -> Lark | None:
+def _read(path: str) -> bytes | None:
     try:
-        blob = path.read_bytes()
+        with open(path, "rb") as handle:
+            return handle.read()
     except (OSError, ValueError):
         return None
-    return _deserialize(blob, grammar)
 
 
-def load_parser() -> Lark:
-    """The parser of grammar.lark, from stored tables when they fit, else built (and stored)."""
+def load_tables() -> Tables:
+    """The tables of grammar.lark: packaged when they fit, else cached, else built (and cached)."""
     grammar = grammar_text()
-    cached = _user_cache() / f"grammar-{_key(grammar)[:16]}.json"
-    for source in (resources.files("rules_dsl").joinpath(PACKAGED), cached):
-        parser = _read(source, grammar)
-        if parser is not None:
-            return parser
-    parser = Lark(grammar, **OPTIONS)
-    write_atomically(cached, _serialize(parser, grammar))
-    return parser
+    packaged = _read(os.path.join(_HERE, PACKAGED))
+    # The packaged file ships with the code; comparing its grammar text is the check that matters.
+    tables = deserialize(packaged, grammar, verify=False) if packaged is not None else None
+    if tables is not None:
+        return tables
+    from pathlib import Path
+
+    cached = Path(_user_cache()) / f"grammar-{grammar_digest(grammar)[:16]}-v{FORMAT}.json"
+    blob = _read(str(cached))
+    tables = deserialize(blob, grammar) if blob is not None else None
+    if tables is not None:
+        return tables
+    data = build_tables(grammar)
+    write_atomically(cached, serialize(data))
+    return Tables(data)
 
 
-def write_packaged() -> Path:
+def write_packaged() -> str:
     """Write ``grammar_tables.json`` next to the grammar (run after changing grammar.lark)."""
-    grammar = grammar_text()
-    path = Path(__file__).with_name(PACKAGED)
-    path.write_bytes(_serialize(Lark(grammar, **OPTIONS), grammar))
+    path = os.path.join(_HERE, PACKAGED)
+    with open(path, "wb") as handle:
+        handle.write(serialize(build_tables(grammar_text())))
     return path
 
 

@@ -8,13 +8,16 @@ one evaluation share one budget (``MAX_LOOP_ITERATIONS``), so nested comprehensi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Any
 
 from . import ast
 from .errors import Location, MprError, define
 from .functions import KIND_JA, kind
 from .limits import MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
 from .operators import TOO_LONG, truth
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 NOT_A_LIST = define(
     "MPR128", "'for' goes through a list, got {kind}{hint}",
@@ -23,7 +26,10 @@ TOO_MANY_ROUNDS = define(
     "MPR134", "the 'for' clauses go round more than {limit} times in one evaluation",
     "'for' の繰り返しが1回の評価で上限 {limit} 回を超えました")
 
-Fn = Callable[[Mapping[str, Any], Any], Any]
+if TYPE_CHECKING:
+    Fn = Callable[[Mapping[str, Any], Any], Any]
+else:
+    Fn = Callable  # the precise type is for the type checker only
 BUDGET = "$rounds"  # the scope key of the shared round counter (no name can contain '$')
 _MISSING = object()
 

@@ -8,11 +8,14 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
 
 from .errors import MprError, define, did_you_mean
 from .functions import KIND_JA, exact, is_number, kind, simplest
 from .limits import MAX_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 DIVISION_BY_ZERO = define(
     "MPR141", "division by zero ({op} by 0)", "0 で割っています（{op} の右側が 0）")

@@ -1,7 +1,9 @@
-"""Expression text -> AST (``rules_dsl.ast``) with spans, through the LALR grammar ``grammar.lark``.
+"""Expression text -> AST (``rules_dsl.ast``) with spans, through the LALR grammar ``grammar.lark``
+(its tables stored by ``grammar_cache``, driven by ``lalr``: lark is not imported to parse).
 
-Limits are enforced before lark runs (length, bracket nesting, runs of prefix operators) and while
-the tree is built (depth and node count), so hostile text meets a coded error, never deep recursion.
+Limits are enforced before the parser runs (length, bracket nesting, runs of prefix operators) and
+while the tree is built (depth and node count), so hostile text meets a coded error, never deep
+recursion.
 """
 from __future__ import annotations
 
@@ -9,14 +11,13 @@ import functools
 import re
 from fractions import Fraction
 
-from lark import Lark, Transformer_NonRecursive, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
-
 from . import ast
 from .errors import Location, MprError, define
+from .grammar_cache import load_tables
+from .lalr import Tables, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from .lalr import parse as parse_tables
 from .limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_TERM, MAX_EXPRESSION_LENGTH,
                      MAX_FACES, MAX_INT_BITS)
-from .grammar_cache import load_parser
 from .scopes import resolve
 from .normalize import at, locate, normalize, position
 
@@ -71,8 +72,8 @@ _SHOWN = {"RPAR": ")", "RSQB": "]", "COMMA": ",", "ELSE": "else", "IF": "if", "I
 
 
 @functools.lru_cache(maxsize=1)
-def _lark() -> Lark:
-    return load_parser()
+def _tables() -> Tables:
+    return load_tables()
 
 
 def _span(meta) -> ast.Span:
@@ -87,18 +88,31 @@ def _join(first: ast.Span, last: ast.Span) -> ast.Span:
     return ast.Span(first.line, first.column, last.end_column, last.last_line)
 
 
-@v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
-    """Lark tree -> AST, folding flat chains; tracks depth and node count as it builds."""
+class _ToAst:
+    """Parse-tree nodes -> AST, folding flat chains; tracks depth and node count as it builds.
+
+    Called for each node as the parser reduces it (children first, left to right); the first
+    MprError is kept and reported once the whole text has parsed, so a syntax error anywhere wins
+    over a bound broken earlier in the text, as when the tree was built before being read.
+    """
 
     def __init__(self, origin: Location | None, text: str) -> None:
-        super().__init__()
+        self.failed: MprError | None = None
         self.origin = origin
         self.text = text
         self.line_starts = [0] + [i + 1 for i, ch in enumerate(text) if ch == "\n"]
         self.depth: dict[int, int] = {}
         self.count = 0
         self.binds = False  # a let or a comprehension was seen: names need resolving
+
+    def __call__(self, name: str, meta, children: list):
+        if self.failed is not None:
+            return None
+        try:
+            return getattr(self, name)(meta, children)
+        except MprError as error:
+            self.failed = error
+            return None
 
     def _made(self, node: ast.Node, *kids: ast.Node) -> ast.Node:
         depth = 1 + max((self.depth.get(id(k), 1) for k in kids), default=0)
@@ -307,7 +321,7 @@ def _short(text: str) -> str:
 
 
 def precheck(text: str, origin: Location | None) -> None:
-    """Cheap checks on normalised text before lark runs: balanced brackets, bracket depth and
+    """Cheap checks on normalised text before the parser runs: balanced brackets, bracket depth and
     runs of prefix operators within MAX_AST_DEPTH (so nothing later can recurse deeply)."""
     masked = _STRING_RE.sub(lambda m: m.group()[0] + " " * (len(m.group()) - 2) + m.group()[-1],
                             text)
@@ -361,7 +375,7 @@ def _expected(names: set[str]) -> tuple[str, str]:
     return " or ".join(en) or "something else", "・".join(ja) or "別のもの"
 
 
-def _lark_error(error: UnexpectedInput, text: str, origin: Location | None) -> MprError:
+def _syntax_error(error: UnexpectedInput, text: str, origin: Location | None) -> MprError:
     if isinstance(error, UnexpectedCharacters):
         en, ja = _expected(set(error.allowed or ()))
         return MprError(BAD_CHARACTER, at(origin, error.line, error.column),
@@ -410,15 +424,11 @@ def parse(text: str, origin: Location | None = None) -> ast.Node:
     if not normal.strip():
         raise MprError(EMPTY, at(origin, 1, 1))
     precheck(normal, origin)
-    try:
-        tree = _lark().parse(normal)
-    except UnexpectedInput as error:
-        raise _lark_error(error, normal, origin) from None
     builder = _ToAst(origin, normal)
     try:
-        node = builder.transform(tree)
-    except VisitError as error:
-        if isinstance(error.orig_exc, MprError):
-            raise error.orig_exc from None
-        raise
+        node = parse_tables(_tables(), normal, builder)
+    except UnexpectedInput as error:
+        raise _syntax_error(error, normal, origin) from None
+    if builder.failed is not None:
+        raise builder.failed
     return resolve(node, origin) if builder.binds else node

@@ -9,7 +9,6 @@ their branches' distributions, so a branch is only computed when some roll reach
 """
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
@@ -211,17 +210,17 @@ class _Prob:
         if isinstance(node, ast.Call) and len(node.args) == 1 and isinstance(
                 node.args[0], ast.Comprehension):
             return self._comprehension(node.args[0],
-                                       lambda inner: dataclasses.replace(node, args=(inner,)))
+                                       lambda inner: ast.replace(node, args=(inner,)))
         if isinstance(node, ast.Logical):
             return self._logical(node)
         if isinstance(node, ast.Call) and node.name in _FOLDABLE:
             if len(node.args) == 1 and isinstance(node.args[0], ast.ListLiteral) \
                     and len(node.args[0].items) >= 2:
                 listed = node.args[0]
-                return self._folded(node, listed.items, lambda a, b: dataclasses.replace(
-                    node, args=(dataclasses.replace(listed, items=(a, b)),)))
+                return self._folded(node, listed.items, lambda a, b: ast.replace(
+                    node, args=(ast.replace(listed, items=(a, b)),)))
             if len(node.args) >= 2 and node.name in ("min", "max"):
-                return self._folded(node, node.args, lambda a, b: dataclasses.replace(node, args=(a, b)))
+                return self._folded(node, node.args, lambda a, b: ast.replace(node, args=(a, b)))
         return self._lifted(node)
 
     def _dice(self, count: int, faces: int) -> _Weights:
@@ -297,8 +296,8 @@ class _Prob:
 
         def build() -> tuple[ast.Name, Closure]:
             placeholder = self._placeholder(first.iterable)
-            clauses = (dataclasses.replace(first, iterable=placeholder), *node.clauses[1:])
-            return placeholder, self.compile_node(wrap(dataclasses.replace(node, clauses=clauses)))
+            clauses = (ast.replace(first, iterable=placeholder), *node.clauses[1:])
+            return placeholder, self.compile_node(wrap(ast.replace(node, clauses=clauses)))
 
         placeholder, closure = self._cached("comprehension", node, build)
         scope = self.scope
@@ -312,7 +311,7 @@ class _Prob:
     def _logical(self, node: ast.Logical) -> _Weights:
         def build() -> tuple[ast.Name, ast.Name, Closure]:
             a, b = self._placeholder(node.left), self._placeholder(node.right)
-            return a, b, self.compile_node(dataclasses.replace(node, left=a, right=b))
+            return a, b, self.compile_node(ast.replace(node, left=a, right=b))
 
         a, b, closure = self._cached("logical", node, build)
         scope = self.scope
@@ -366,13 +365,13 @@ class _Prob:
                 return child
 
             changes = {}
-            for f in dataclasses.fields(node):
-                value = getattr(node, f.name)
-                if isinstance(value, ast.Node) and f.name != "span":
-                    changes[f.name] = swap(value)
+            for name in ast.fields(node):
+                value = getattr(node, name)
+                if isinstance(value, ast.Node) and name != "span":
+                    changes[name] = swap(value)
                 elif isinstance(value, tuple):
-                    changes[f.name] = tuple(swap(v) for v in value)
-            return names, self.compile_node(dataclasses.replace(node, **changes))
+                    changes[name] = tuple(swap(v) for v in value)
+            return names, self.compile_node(ast.replace(node, **changes))
 
         names, closure = self._cached("lifted", node, build)
         parts = [self.of(child) for child in node.children() if id(child) in self.random]

@@ -8,7 +8,6 @@ nesting more ``for`` clauses than ``MAX_LOOP_NESTING``.
 """
 from __future__ import annotations
 
-import dataclasses
 
 from . import ast
 from .errors import Location, MprError, define
@@ -50,7 +49,7 @@ class _Resolver:
         if isinstance(node, ast.Let):
             value = self.visit(node.value, bound, loops)
             inner = self._bind(node.name, node.name_span, bound)
-            return dataclasses.replace(node, value=value, body=self.visit(node.body, inner, loops))
+            return ast.replace(node, value=value, body=self.visit(node.body, inner, loops))
         if isinstance(node, ast.Comprehension):
             clauses: list[ast.Node] = []
             for clause in node.clauses:
@@ -62,19 +61,19 @@ class _Resolver:
                                                           clause.span.column),
                                        limit=MAX_LOOP_NESTING)
                     bound = self._bind(clause.name, clause.name_span, bound)
-                    clauses.append(dataclasses.replace(clause, iterable=iterable))
+                    clauses.append(ast.replace(clause, iterable=iterable))
                 else:
                     clauses.append(self.visit(clause, bound, loops))
-            return dataclasses.replace(node, clauses=tuple(clauses),
+            return ast.replace(node, clauses=tuple(clauses),
                                        element=self.visit(node.element, bound, loops))
         changes = {}
-        for f in dataclasses.fields(node):
-            value = getattr(node, f.name)
-            if isinstance(value, ast.Node) and f.name != "span":
-                changes[f.name] = self.visit(value, bound, loops)
+        for name in ast.fields(node):
+            value = getattr(node, name)
+            if isinstance(value, ast.Node) and name != "span":
+                changes[name] = self.visit(value, bound, loops)
             elif isinstance(value, tuple) and value and isinstance(value[0], ast.Node):
-                changes[f.name] = tuple(self.visit(v, bound, loops) for v in value)
-        return dataclasses.replace(node, **changes) if changes else node
+                changes[name] = tuple(self.visit(v, bound, loops) for v in value)
+        return ast.replace(node, **changes) if changes else node
 
 
 def check_shadowing(node: ast.Node, names: frozenset[str],

@@ -9,7 +9,6 @@ from typing import Any
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
-from interpreter.engine.runner import NOT_ADOPTED
 from interpreter.kinds.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
 from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
@@ -73,6 +72,13 @@ Body = Callable[[Outcome, SeededDice], dict[str, Any]]
 DECK, SPECIAL, RESTS, BRIEFINGS = "deck", "special", "rests", "briefings"
 FLAGS = {"all": "--all", "count": "--count", "cards": "--cards", "selection": "--select",
          "hours": "--hours"}  # the command-line flag of each input a lower layer names
+
+
+def _not_adopted(rule_id: str, rule: dict[str, Any]) -> MprError:
+    # The engine's error, imported only when raised: a campaign command does not load the engine.
+    from interpreter.engine.runner import NOT_ADOPTED
+
+    return MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(rule, rule_id))
 
 
 def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, body: Body, *,
@@ -248,7 +254,7 @@ def _package(state: State, command: str, slot: str, tier: str) -> str:
                        hint=did_you_mean(tier, names), known=", ".join(names) or "-")
     rule = state.pin.rules[require(state.pin.rules, rule_id, f"{slot}.{tier}", state.pin.manifest)]
     if not rule.get("adopted", True):
-        raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(rule, rule_id))
+        raise _not_adopted(rule_id, rule)
     return rule_id
 
 
@@ -269,7 +275,7 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
         params = rule_params(out.state, rule_id)
         if params is None:
             rule = out.state.pin.rules.get(rule_id, {})
-            raise MprError(NOT_ADOPTED, Location(path=rule_id), rule=rule_id, title=_title(rule, rule_id))
+            raise _not_adopted(rule_id, rule)
         state = out.state
         try:
             result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,

@@ -4,7 +4,6 @@ packages), so that a ruleset changed on disk is noticed and re-pinned on purpose
 from __future__ import annotations
 
 import copy
-import json
 import os
 from dataclasses import replace
 from pathlib import Path
@@ -37,22 +36,12 @@ CAMPAIGN_KINDS = ("Deck", "Circulation", "Package")
 DAY_MINUTES = 24 * 60
 
 
-_LOADED: dict[tuple, Any] = {}
-
-
 def load(path: str, adopt: dict[str, bool], param_overrides: dict[str, dict]) -> Any:
-    """The ruleset at ``path`` ("" is the bundled one) with the campaign's switches; loaded again
-    only when one of its files changed (see ``_fingerprint``)."""
+    """The ruleset at ``path`` ("" is the bundled one) with the campaign's switches (from the
+    ruleset cache while none of its files changed)."""
     from interpreter.checks.loading import load_ruleset
 
-    key = (path, json.dumps(adopt, sort_keys=True), json.dumps(param_overrides, sort_keys=True),
-           _fingerprint(path))
-    if key not in _LOADED:
-        if len(_LOADED) > 16:
-            _LOADED.clear()
-        _LOADED[key] = load_ruleset(path or None, param_overrides=param_overrides or None,
-                                    adopt=adopt or None)
-    return _LOADED[key]
+    return load_ruleset(path or None, param_overrides=param_overrides or None, adopt=adopt or None)
 
 
 def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
@@ -108,24 +97,6 @@ def _pinned_rule(rule: Any) -> dict[str, Any]:
             "effect_types": copy.deepcopy(rule.doc.get("effect_types"))}
 
 
-def _fingerprint(path: str) -> tuple:
-    """Name, size and modification time of every YAML file a ruleset at ``path`` can draw on (its
-    directory, its siblings, the bundled rulesets): a change to any of them reloads the ruleset."""
-    from interpreter.documents.resources import bundled_ruleset, rulesets_dir
-
-    root = (Path(path) if path else bundled_ruleset()).resolve()
-    base = root if root.is_dir() else root.parent
-    seen = []
-    for folder in sorted({base, base.parent, rulesets_dir().resolve()}):
-        for file in sorted([*folder.glob("*.yaml"), *folder.glob("*/*.yaml")]):
-            try:
-                info = file.stat()
-            except OSError:
-                continue
-            seen.append((str(file), info.st_size, info.st_mtime_ns))
-    return tuple(seen)
-
-
 def pinned_path(pin: Pin, file: str) -> str:
     """Where the pinned ruleset is: an absolute path as stored ("" is the bundled one); a relative
     one (pinned by an older mprules) is taken relative to the campaign file, never to the
@@ -136,9 +107,14 @@ def pinned_path(pin: Pin, file: str) -> str:
 
 
 def check_pin(pin: Pin, file: str) -> None:
-    """Refuse to go on when the pinned ruleset's content changed on disk (or cannot be loaded)."""
+    """Refuse to go on when the pinned ruleset's content changed on disk (or cannot be loaded).
+    While its cache entry is true, the entry's header tells the content hash: no ruleset is loaded."""
+    from interpreter.ruleset import cache
+
+    path = pinned_path(pin, file)
+    known = cache.content_hash(path or None, pin.param_overrides or None, pin.adopt or None)
     try:
-        now = load(pinned_path(pin, file), pin.adopt, pin.param_overrides).content_hash
+        now = known or load(path, pin.adopt, pin.param_overrides).content_hash
     except MprError as error:
         raise MprError(RULESET_UNUSABLE, Location(path=pin.path or "ruleset"),
                        path=pin.path or "(bundled)", detail=str(error), file=file) from None

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import secrets
 import sqlite3
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
@@ -84,7 +83,7 @@ class Store:
             raise MprError(EXISTS, Location(path), file=path)
         wal.check(path, replacing=True)
         folder = os.path.dirname(os.path.abspath(path)) or "."
-        temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+        temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
             store = cls(path, _connect(temp, "rwc"))
             try:

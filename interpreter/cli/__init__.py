@@ -1,17 +1,17 @@
 """The ``mprules`` command: parses arguments, calls the library, prints. No rule logic here.
 
-Each verb is a module of this package exposing ``register(subparsers)``; the parser it adds sets
-``handler`` to a function ``(args) -> int`` (the exit code). Modules import heavy things inside
-their handler so that ``mprules --version`` starts fast.
+Each verb is a module of this package (listed in ``VERBS``) exposing ``register(subparsers)``; the
+parser it adds sets ``handler`` to a function ``(args) -> int`` (the exit code). Only the verb on
+the command line is imported and registered (all of them only for the overall help or an unknown
+verb), and modules import heavy things inside their handler, so every command starts fast.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import re
 import sys
-import traceback
 
 from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, MprError,
                               default_lang, define, render)
@@ -28,11 +28,41 @@ USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules -
 _EXPRESSION = re.compile(r"-[\s\d(０-９（]|-[dD]\d")
 
 
+# The verb modules of this package, in the order the help lists them.
+VERBS = ("campaign", "check", "diff", "doc", "eval", "export", "prob", "run", "test", "validate")
+_HELP = ("-h", "--help")
+
+
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it, without importing shutil."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
+class _Formatter(argparse.HelpFormatter):
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
+                 width: int | None = None) -> None:
+        super().__init__(prog, indent_increment, max_help_position,
+                         _columns() - 2 if width is None else width)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as coded errors with exit 2, in the chosen language,
     and reads an argument like ``-2d6`` as a value, not as an unknown option."""
 
     lang = "en"
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
 
     def error(self, message: str) -> None:  # type: ignore[override]
         raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
@@ -43,8 +73,28 @@ class _Parser(argparse.ArgumentParser):
         return super()._parse_optional(arg_string)
 
 
-def build_parser(lang: str = "en") -> argparse.ArgumentParser:
-    """The whole command tree, its help texts and argparse's own texts in ``lang``."""
+def verbs_needed(argv: list[str]) -> tuple[str, ...]:
+    """The verbs whose parsers ``argv`` can reach: the one it names, none for ``--version`` alone,
+    every verb for the overall help, no verb or an unknown one."""
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
+        if arg in _HELP or arg == "--":
+            return VERBS
+        if arg == "--version":
+            return ()
+        if arg == "--lang":
+            i += 2
+            continue
+        if not arg.startswith("-"):
+            return (arg,) if arg in VERBS else VERBS
+        i += 1
+    return VERBS
+
+
+def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS) -> argparse.ArgumentParser:
+    """The command tree of ``verbs`` (all by default), its help texts and argparse's own texts in
+    ``lang``."""
     use_language(lang)
     _Parser.lang = lang
     parser = _Parser(prog="mprules", description="Rules interpreter for the MagicPunk TRPG optional rules")
@@ -55,11 +105,8 @@ def build_parser(lang: str = "en") -> argparse.ArgumentParser:
     parser.add_argument("--no-cache", action="store_true",
                         help="do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("_") or info.name == "output":
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        module.register(sub)
+    for verb in verbs:
+        importlib.import_module(f"{__name__}.{verb}").register(sub)
     localize(parser, lang)
     return parser
 
@@ -89,15 +136,15 @@ def main(argv: list[str] | None = None) -> int:
     lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
     try:
-        parser = build_parser(lang)
+        parser = build_parser(lang, verbs_needed(argv))
         args = parser.parse_args(argv)
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang
         args.lang = lang
         if getattr(args, "no_cache", False):
-            from interpreter.ruleset import cache as ruleset_cache
+            from rules_dsl import cachefile
 
-            ruleset_cache.disable()
+            cachefile.disable()
         if not getattr(args, "handler", None):
             parser.print_help()
             return EXIT_USAGE
@@ -124,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
 
 def _internal(error: Exception, debug: bool, lang: str) -> int:
     if debug:
+        import traceback
+
         traceback.print_exc()
     detail = f"{type(error).__name__}: {error}"
     print(f"mprules: {INTERNAL} {render(INTERNAL, {'detail': detail}, lang)}", file=sys.stderr)

@@ -2,22 +2,22 @@
 error shown with a caret under its column, probability rows as aligned text, and value display."""
 from __future__ import annotations
 
-import datetime
 import json
 import re
 import sys
 import unicodedata
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
-from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 
-from interpreter.engine.trace import jsonable
 from interpreter.cli.output import print_error
 from interpreter.reports.bars import bar
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _NUMBER = re.compile(r"-?\d+(/\d+)?")
 _SHOWN = 72  # characters of an expression line shown under an error
@@ -43,6 +43,8 @@ def plain(value: Any) -> Any:
         if exact is None:
             raise ValueError(f"{value} is not a finite number")
         return exact.numerator if exact.denominator == 1 else exact
+    import datetime
+
     if isinstance(value, (datetime.date, datetime.datetime)):
         return value.isoformat()
     if isinstance(value, dict):
@@ -107,6 +109,8 @@ def load_input(file: str | None) -> dict[str, Any]:
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
             from interpreter.documents.loader import open_regular
+
+            from pathlib import Path
 
             with open_regular(Path(file)) as stream:
                 text = stream.read(MAX_INPUT_FILE_BYTES + 1).decode("utf-8")
@@ -180,6 +184,8 @@ def show_exact(value: Any, lang: str) -> str:
 
 def show(value: Any) -> str:
     """A value as a GM reads it: text as written, other values as JSON (true, null, 7/2)."""
+    from rules_dsl.plain import jsonable
+
     data = jsonable(value)
     return data if isinstance(data, str) else json.dumps(data, ensure_ascii=False)
 

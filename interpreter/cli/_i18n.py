@@ -6,7 +6,6 @@ rendering, and ``localize`` swaps them in over the whole parser tree."""
 from __future__ import annotations
 
 import argparse
-import gettext
 import re
 from collections.abc import Iterator
 
@@ -193,9 +192,13 @@ def use_language(lang: str) -> None:
         argparse._ = _translate  # type: ignore[attr-defined]
         argparse.ngettext = lambda one, many, n: ARGPARSE_JA.get(one if n == 1 else many,  # type: ignore[attr-defined]
                                                                 one if n == 1 else many)
-    else:
-        argparse._ = gettext.gettext  # type: ignore[attr-defined]
-        argparse.ngettext = gettext.ngettext  # type: ignore[attr-defined]
+    else:  # as written: gettext would look for a catalogue on disk at every text argparse makes
+        argparse._ = _as_written  # type: ignore[attr-defined]
+        argparse.ngettext = lambda one, many, n: one if n == 1 else many  # type: ignore[attr-defined]
+
+
+def _as_written(message: str) -> str:
+    return message
 
 
 def usage_error_text(message: str, lang: str) -> str:

@@ -42,7 +42,7 @@ def check_rules(ruleset: str | None) -> Any:
 
 def odds_json(odds: Any) -> dict[str, Any]:
     """``{probability, percent}`` of success, then each special result and every outcome."""
-    from interpreter.engine.trace import fraction_text
+    from rules_dsl.plain import fraction_text
 
     def chance(p: Any) -> dict[str, Any]:
         return {"probability": fraction_text(p), "percent": round(float(p) * 100, 2)}
@@ -55,7 +55,7 @@ def odds_json(odds: Any) -> dict[str, Any]:
 def odds_lines(odds: Any, lang: str) -> list[str]:
     """``(3MP15C10) 成功率 657/1000 (65.70%)``, then one line per special result."""
     from interpreter.solvers import pool_notation as core_check
-    from interpreter.engine.trace import fraction_text
+    from rules_dsl.plain import fraction_text
 
     def chance(p: Any) -> str:
         return f"{fraction_text(p)} ({float(p) * 100:.2f}%)"

@@ -8,13 +8,13 @@ import json
 import os
 import stat
 import sys
-import tempfile
 from contextlib import suppress
-from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, Location, Message, MprError, define
 
-from interpreter.engine.trace import jsonable
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 STDOUT_LOST = define(
     "MPR050", "cannot write to standard output ({detail}); the output was lost",
@@ -40,6 +40,8 @@ _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.
 
 
 def print_json(data: Any) -> None:
+    from rules_dsl.plain import jsonable
+
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
 
 
@@ -123,6 +125,8 @@ def write_file(path: str, text: str, option: str, unwritable: Message) -> None:
     synced, then renamed over ``path`` (over the target of a symbolic link), so that a failure (a
     full disk, a kill) leaves the file as it was, or no file, never half of one. A file that cannot
     be written is ``unwritable`` (the command's own code; ``{file}`` and ``{reason}``)."""
+    import tempfile  # only here: every command imports this module at start-up
+
     target = os.path.realpath(path)
     info = _target(target, path, option, unwritable)
     temp = None

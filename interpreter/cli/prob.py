@@ -102,7 +102,7 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
     from rules_dsl import prob
 
     from interpreter.reports.svg import Section
-    from interpreter.engine.trace import fraction_text
+    from rules_dsl.plain import fraction_text
     from interpreter.cli._expr import print_rows, show, show_expression_error
     from interpreter.cli.output import print_json
 

@@ -111,7 +111,7 @@ def handle(args: argparse.Namespace) -> int:
     else:
         import yaml
 
-        from interpreter.engine.trace import jsonable
+        from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
         if isinstance(value, (dict, list)) and value:

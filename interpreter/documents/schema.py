@@ -24,7 +24,7 @@ from interpreter.documents import schema_messages as msg
 from interpreter.documents.loader import KEY, Document, locate
 from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
 from interpreter.documents.resources import schemas_dir
-from interpreter.documents.schema_dispatch import BASE, dispatch_schema, write_rule_json
+from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_schema, kind_schemas, write_rule_json
 from interpreter.documents.schema_keywords import Validator as _Validator
 from interpreter.documents.yaml_events import FULLWIDTH_NUMBER, fullwidth_number
 
@@ -112,7 +112,7 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
     where = _Where(positions or {}, file, lang, tuple(path_prefix), texts or {},
                    schema if isinstance(schema, str) else None)
     if isinstance(schema, str):
-        validator = validator_for(schema)
+        validator = validator_for(direct_schema(schema, data))
     else:
         problems = _meta_problems(json.dumps(schema, sort_keys=True, default=str))
         if problems:
@@ -384,6 +384,7 @@ def _meta_problems(inputs_json: str) -> tuple[tuple[Path_, str], ...]:
 def write_dispatch(root: Path | None = None) -> Path:
     """Regenerate ``schemas/rule.json`` from ``schemas/kinds/*.json``; returns its path."""
     target = write_rule_json(root or schemas_dir())
+    kind_schemas.cache_clear()
     _registry.cache_clear()
     validator_for.cache_clear()
     return target

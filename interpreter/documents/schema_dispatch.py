@@ -1,9 +1,13 @@
 """``schemas/rule.json``, generated: it dispatches a rule document on ``kind`` to the schema
 ``kinds/<module>.json`` that names that kind in ``properties.kind.const``; the command
-``python3 -m interpreter.documents.schema --write-dispatch | --check`` keeps it current."""
+``python3 -m interpreter.documents.schema --write-dispatch | --check`` keeps it current.
+
+Validation takes the same branch without evaluating the others: ``direct_schema`` sends a rule
+document of a known kind straight to its kind's schema."""
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -55,3 +59,28 @@ def write_rule_json(root: Path) -> Path:
     target.write_text(json.dumps(dispatch_schema(root), indent=2, ensure_ascii=False) + "\n",
                       encoding="utf-8")
     return target
+
+
+@cache
+def kind_schemas() -> dict[str, str]:
+    """Each kind's own schema as the installed ``rule.json`` dispatches to it
+    (``{kind: "kinds/<module>.json"}``)."""
+    from interpreter.documents.resources import schemas_dir
+
+    rule = json.loads((schemas_dir() / "rule.json").read_text(encoding="utf-8"))
+    kinds = {}
+    for branch in rule.get("allOf", ()):
+        name = branch.get("if", {}).get("properties", {}).get("kind", {}).get("const")
+        target = branch.get("then", {}).get("$ref")
+        if isinstance(name, str) and isinstance(target, str):
+            kinds[name] = target
+    return kinds
+
+
+def direct_schema(schema: str, data: Any) -> str:
+    """The schema to validate ``data`` against: a rule document of a known kind goes straight to
+    its kind's schema (the branch ``rule.json`` takes, with the same findings); anything else
+    (another schema, no kind, an unknown kind) keeps ``schema``."""
+    if schema != "rule.json" or not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+        return schema
+    return kind_schemas().get(data["kind"], schema)

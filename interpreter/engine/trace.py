@@ -7,28 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterator
 
-
-def jsonable(value: Any) -> Any:
-    """Plain JSON data: exact fractions as ``"7/2"`` strings, integral fractions as integers."""
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
-        return value
-    if isinstance(value, Fraction):
-        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
-    if isinstance(value, float):
-        return value
-    if isinstance(value, dict):
-        return {str(k): jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [jsonable(v) for v in value]
-    if hasattr(value, "to_json"):
-        return value.to_json()
-    return str(value)
-
-
-def fraction_text(p: Fraction) -> str:
-    """A probability as a string: ``"1/36"``, ``"1"``, ``"0"``."""
-    p = Fraction(p)
-    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+from rules_dsl.plain import fraction_text, jsonable
 
 
 @dataclass

@@ -2,59 +2,48 @@
 YAML, validating schemas and running the semantic checks.
 
 An entry is keyed by what was asked (the ruleset's path, the working directory that its messages'
-paths are relative to, the caller's parameter overrides and adoption switches) and holds the ruleset with the content hash of every file it was built from
-(every layer's manifest and rule files, the schemas) and the listing of every layer's directory.
+paths are relative to, the caller's parameter overrides and adoption switches). It holds a header
+(the content hash of every file the ruleset was built from: every layer's manifest and rule files,
+the schemas; the listing of every layer's directory; the ruleset's own content hash) and then the
+ruleset. The header alone answers ``content_hash`` (a campaign checking the ruleset it pinned
+reads no more than that).
 It is used only when all of them are unchanged and the mprules code is the same (its version and,
 in a checkout, the size and time of its source files). Entries are written to a temporary file
 and renamed, so two processes may write at once; an entry that is damaged (its checksum does not
-match) or from another format is ignored and rebuilt, never trusted. Only rulesets without errors
+match, for the header or the ruleset) or from another format is ignored and rebuilt, never
+trusted. Only rulesets without errors
 are cached.
 
 The cache lives in ``$MPRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/mprules``, else
-``~/.cache/mprules``; ``MPRULES_NO_CACHE=1`` (or ``mprules --no-cache``) turns it off.
+``~/.cache/mprules``; ``MPRULES_NO_CACHE=1`` (or ``mprules --no-cache``) turns it off (both are
+decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
-import copy
-import dataclasses
 import hashlib
 import json
-import pickle
 import os
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from rules_dsl.cachefile import write_atomically
+from rules_dsl import cachefile
+from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, write_atomically
 
-from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC3"
-DISABLE_ENV = "MPRULES_NO_CACHE"
-DIR_ENV = "MPRULES_CACHE_DIR"
+if TYPE_CHECKING:
+    from interpreter.ruleset.model import Ruleset
+
+FORMAT = b"MPRC4"
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-
-_disabled = False
-
-
-def disable() -> None:
-    """Turn the cache off for this process (``mprules --no-cache``)."""
-    global _disabled
-    _disabled = True
-
-
-def enabled() -> bool:
-    return not _disabled and os.environ.get(DISABLE_ENV, "").strip() not in ("1", "true", "yes")
+__all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "content_hash", "disable", "enabled", "load"]
+disable = cachefile.disable
+enabled = cachefile.enabled
 
 
 def cache_dir() -> Path:
-    explicit = os.environ.get(DIR_ENV)
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".cache"
-    return base / "mprules"
+    return Path(cachefile.cache_root())
 
 
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
@@ -128,7 +117,12 @@ def _still_true(deps: dict[str, Any]) -> bool:
     return all(_listing(d, globs) == listed for d, globs, listed in deps["listings"])
 
 
-def _encode(ruleset: Ruleset) -> bytes:
+def _encode(ruleset: Ruleset) -> tuple[bytes, bytes]:
+    """(header, payload): the dependencies and content hash as JSON, the ruleset pickled."""
+    import copy
+    import dataclasses
+    import pickle
+
     plain = copy.copy(ruleset)
     plain.rules = {}
     for rule_id, rule in ruleset.rules.items():
@@ -137,45 +131,74 @@ def _encode(ruleset: Ruleset) -> bytes:
             if f.name.startswith("_") and isinstance(getattr(kept, f.name), dict):
                 setattr(kept, f.name, {})  # compiled expressions: made again on use
         plain.rules[rule_id] = kept
-    return pickle.dumps({"deps": _dependencies(ruleset), "ruleset": plain},
-                        protocol=pickle.HIGHEST_PROTOCOL)
+    header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
+                        ensure_ascii=False).encode("utf-8")
+    return header, pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def _decode(payload: bytes) -> Ruleset | None:
-    # Only an entry whose checksum matched reaches here: written by mprules into the user's own
-    # cache directory, never a file from elsewhere.
-    data = pickle.loads(payload)
-    if not isinstance(data, dict) or not _still_true(data["deps"]):
+def _header(handle: Any) -> dict[str, Any] | None:
+    """The entry's header, when its format and checksum are right and its files unchanged."""
+    head = handle.read(len(FORMAT) + 36)
+    if len(head) != len(FORMAT) + 36 or not head.startswith(FORMAT):
         return None
-    ruleset = data["ruleset"]
-    return ruleset if isinstance(ruleset, Ruleset) else None
+    checksum, size = head[len(FORMAT):-4], int.from_bytes(head[-4:], "big")
+    if size > MAX_ENTRY_BYTES:
+        return None
+    body = handle.read(size)
+    if hashlib.sha256(body).digest() != checksum:
+        return None
+    header = json.loads(body)
+    if not isinstance(header, dict) or not _still_true(header["deps"]):
+        return None
+    return header
 
 
 def _read(entry: Path) -> Ruleset | None:
+    # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
+    # cache directory, never a file from elsewhere.
+    import pickle
+
     try:
         with open(entry, "rb") as handle:
-            blob = handle.read(MAX_ENTRY_BYTES + 1)
-    except OSError:
+            if _header(handle) is None:
+                return None
+            head = handle.read(32)
+            payload = handle.read(MAX_ENTRY_BYTES + 1)
+        if len(payload) > MAX_ENTRY_BYTES or hashlib.sha256(payload).digest() != head:
+            return None
+        ruleset = pickle.loads(payload)
+        from interpreter.ruleset.model import Ruleset
+    except (OSError, pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError,
+            AttributeError, ImportError, IndexError):
         return None
-    head = len(FORMAT) + 32
-    if len(blob) <= head or len(blob) > MAX_ENTRY_BYTES or not blob.startswith(FORMAT):
-        return None
-    checksum, payload = blob[len(FORMAT):head], blob[head:]
-    if hashlib.sha256(payload).digest() != checksum:
+    return ruleset if isinstance(ruleset, Ruleset) else None
+
+
+def content_hash(path: str | Path | None, param_overrides: dict | None,
+                 adopt: dict | None) -> str | None:
+    """The content hash of the ruleset ``load`` would give, read from its cache entry without
+    loading the ruleset (None when there is no true entry: load it to know)."""
+    if not enabled():
         return None
     try:
-        return _decode(payload)
-    except (pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError, AttributeError,
-            ImportError, IndexError):
+        entry = cache_dir() / f"{_key(path, param_overrides, adopt)}.bin"
+        with open(entry, "rb") as handle:
+            header = _header(handle)
+    except (OSError, RuntimeError, TypeError, ValueError, KeyError):
         return None
+    value = header.get("content_hash") if header else None
+    return value if isinstance(value, str) else None
 
 
 def _write(entry: Path, ruleset: Ruleset) -> None:
+    import pickle
+
     try:
-        payload = _encode(ruleset)
+        header, payload = _encode(ruleset)
     except (pickle.PicklingError, ValueError, TypeError, AttributeError):
         return  # a value that cannot be kept: this ruleset is simply not cached
-    blob = FORMAT + hashlib.sha256(payload).digest() + payload
+    blob = (FORMAT + hashlib.sha256(header).digest() + len(header).to_bytes(4, "big") + header
+            + hashlib.sha256(payload).digest() + payload)
     if len(blob) > MAX_ENTRY_BYTES:
         return
     write_atomically(entry, blob)  # a cache that cannot be written is no cache, never an error

@@ -32,13 +32,26 @@ CheckRules = PoolRules
 
 @cache
 def bundled_rules() -> PoolRules:
-    """The check data of the bundled ruleset manifest (read without loading every rule)."""
+    """The check data of the bundled ruleset manifest (read without loading every rule; its
+    parameters kept as JSON in the cache, so a check does not import the YAML reader)."""
+    import os
+
+    from rules_dsl.cachefile import derived_json
+
+    from interpreter.documents.resources import bundled_ruleset_dir
+
+    manifest = os.path.join(bundled_ruleset_dir(), "ruleset.yaml")
+    return PoolRules.from_parameters(derived_json(manifest, "manifest-parameters",
+                                                  lambda: _manifest_parameters(manifest)))
+
+
+def _manifest_parameters(path: str) -> dict[str, Any]:
     import yaml
 
-    from interpreter.documents.resources import bundled_ruleset
-
-    manifest = yaml.safe_load((bundled_ruleset() / "ruleset.yaml").read_text(encoding="utf-8"))
-    return PoolRules.from_parameters((manifest or {}).get("parameters") or {})
+    with open(path, encoding="utf-8") as handle:
+        manifest = yaml.safe_load(handle.read())
+    parameters = (manifest or {}).get("parameters") if isinstance(manifest, dict) else None
+    return parameters or {}
 
 
 def rules_of(parameters: Mapping[str, Any] | None) -> PoolRules:

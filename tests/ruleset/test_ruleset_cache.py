@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.ruleset import cache as ruleset_cache
+from rules_dsl import cachefile
 from interpreter.documents.resources import bundled_ruleset
 from interpreter.checks.loading import load_ruleset
 
@@ -19,7 +20,7 @@ def cache(tmp_path, monkeypatch):
     directory = tmp_path / "cache"
     monkeypatch.setenv(ruleset_cache.DIR_ENV, str(directory))
     monkeypatch.delenv(ruleset_cache.DISABLE_ENV, raising=False)
-    monkeypatch.setattr(ruleset_cache, "_disabled", False)
+    monkeypatch.setattr(cachefile, "_disabled", False)
     return directory
 
 
@@ -123,7 +124,7 @@ def test_an_unwritable_cache_is_no_error(tmp_path, ruleset_copy, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("not a directory")
     monkeypatch.setenv(ruleset_cache.DIR_ENV, str(blocker / "cache"))
-    monkeypatch.setattr(ruleset_cache, "_disabled", False)
+    monkeypatch.setattr(cachefile, "_disabled", False)
     assert "procurement.rarity" in load_ruleset(ruleset_copy).rules
 
 
@@ -150,5 +151,5 @@ def test_the_no_cache_option_turns_it_off(cache, ruleset_copy, monkeypatch, caps
     for _ in range(2):
         assert main(["--no-cache", "run", "procurement.rarity", "--ruleset", str(ruleset_copy),
                      "--format", "json", "--input", str(item)]) == 0
-    monkeypatch.setattr(ruleset_cache, "_disabled", False)
+    monkeypatch.setattr(cachefile, "_disabled", False)
     assert len(builds) == 2 and not cache.exists()

@@ -1,0 +1,32 @@
+"""Expression values as plain JSON data (exact fractions as ``"7/2"`` text), in a module that
+imports nothing heavy, so printing a value costs no start-up."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data: exact fractions as ``"7/2"`` strings, integral fractions as integers."""
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, Fraction):
+        return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, float):
+        return value
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [jsonable(v) for v in value]
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return str(value)
+
+
+def fraction_text(p: Fraction) -> str:
+    """A probability as a string: ``"1/36"``, ``"1"``, ``"0"``."""
+    p = Fraction(p)
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"

@@ -1,0 +1,71 @@
+"""What the fast commands import: only the verb's own parser, no lark (the parse tables are
+stored), no YAML reader for ``check`` (the bundled check data is cached as JSON), and no
+dataclasses or typing for ``--version`` and ``eval``. Module sets, never timings."""
+from __future__ import annotations
+
+import json
+import os
+import pkgutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import interpreter.cli as cli
+
+ROOT = Path(__file__).resolve().parents[2]
+HEAVY = ["lark", "yaml", "dataclasses", "typing", "jsonschema", "pathlib", "pickle"]
+
+
+def test_the_verb_list_names_every_verb_module() -> None:
+    found = sorted(info.name for info in pkgutil.iter_modules(cli.__path__)
+                   if not info.name.startswith("_") and info.name != "output")
+    assert sorted(cli.VERBS) == found
+
+
+@pytest.mark.parametrize("argv, needed", [
+    (["eval", "1+1"], ("eval",)),
+    (["--lang", "ja", "check", "2MP12"], ("check",)),
+    (["--lang=en", "--debug", "prob", "2d6"], ("prob",)),
+    (["--version"], ()),
+    (["--no-cache", "--version", "eval"], ()),
+    ([], cli.VERBS),
+    (["--help"], cli.VERBS),
+    (["-h", "eval"], cli.VERBS),
+    (["nosuchverb"], cli.VERBS),
+    (["--lang", "eval"], cli.VERBS),  # "eval" is the value of --lang: argparse reports it
+])
+def test_only_the_parsers_the_command_line_can_reach_are_built(argv, needed) -> None:
+    assert cli.verbs_needed(argv) == needed
+
+
+def _imported(argv: list[str], tmp_path: Path) -> set[str]:
+    code = ("import sys, json; from interpreter.cli import main; status = main(%r); "
+            "print(json.dumps([status, sorted(sys.modules)]))" % (argv,))
+    env = dict(os.environ, MPRULES_CACHE_DIR=str(tmp_path / "cache"))
+    for _ in range(2):  # the first run may fill the cache
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                             cwd=ROOT, env=env)
+    status, modules = json.loads(out.stdout.strip().splitlines()[-1])
+    assert status == 0, out.stderr
+    return {name for name in modules if name.split(".")[0] in HEAVY}
+
+
+@pytest.mark.parametrize("argv, allowed", [
+    (["eval", "1+1"], set()),
+    (["eval", "2d6 + 1", "--seed", "3"], set()),
+    (["check", "2MP12", "--dice", "5,9"], {"dataclasses", "typing"}),
+])
+def test_fast_commands_leave_heavy_modules_alone(argv, allowed, tmp_path) -> None:
+    heavy = {name.split(".")[0] for name in _imported(argv, tmp_path)}
+    assert heavy <= allowed, sorted(heavy - allowed)
+
+
+def test_version_prints_without_heavy_modules(tmp_path) -> None:
+    code = "from interpreter.cli import main; main(['--version'])"
+    out = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True,
+                         text=True, cwd=ROOT)
+    imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if "|" in line}
+    assert out.stdout.startswith("mprules ")
+    assert not {name for name in imported if name.split(".")[0] in HEAVY}
