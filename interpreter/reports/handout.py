@@ -14,6 +14,7 @@ from rules_dsl.errors import MprError
 from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, probes
 from interpreter.reports.diff_render import show
 from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.ruleset.texts import named_values
 from interpreter.engine.trace import ProbTable
 
 MARK = "★"
@@ -164,19 +165,14 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]
 def stale_quotes(text: str, old_params: dict[str, Any], params: dict[str, Any]
                  ) -> list[tuple[str, str, str]]:
     """The parameters whose base value a quoted text still states while the variant changed it:
-    ``(name, old, new)`` for each number (half- or full-width) or word of the text equal to a
-    changed parameter's base value."""
-    plain = text.translate(_HALF_WIDTH_DIGITS)
+    ``(name, old, new)``, found the way ``validate`` finds them (``texts.named_values``)."""
     stale = []
     for name, old in old_params.items():
         new = params.get(name)
         if isinstance(old, bool) or not isinstance(old, (int, str)) or old == new or old == "":
             continue
-        shown = str(old)
-        boundary = r"(?<![0-9.])" + re.escape(shown) + r"(?![0-9.])" if isinstance(old, int) \
-            else re.escape(shown)
-        if re.search(boundary, plain):
-            stale.append((name, shown, localized(new)))
+        if named_values(old, new, text):
+            stale.append((name, str(old), localized(new)))
     return stale
 
 

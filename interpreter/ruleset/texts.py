@@ -142,7 +142,7 @@ def _mentions(text: str, value: Any) -> bool:
     return False
 
 
-def _named_values(old: Any, new: Any, text: str) -> list[Any]:
+def named_values(old: Any, new: Any, text: str) -> list[Any]:
     """The old values a text names that the new value no longer holds; for lists, an element
     removed, or (when the text lists at least two elements) an element added and not named."""
     if isinstance(old, list) and isinstance(new, list):
@@ -169,7 +169,7 @@ def stale_texts(rule: Rule) -> list[StaleText]:
         texts = value.items() if isinstance(value, dict) else [(None, value)]
         for lang, text in texts:
             for name, (old, new) in changed.items():
-                if f"params.{name}" in text or not _named_values(old, new, text):
+                if f"params.{name}" in text or not named_values(old, new, text):
                     continue
                 found.append(StaleText(path if lang is None else (*path, lang), lang or "ja",
                                        name, old, new, rule.param_layers.get(name, rule.layer)))
