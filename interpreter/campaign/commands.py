@@ -8,6 +8,7 @@ from typing import Any
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
+from rules_dsl.words import localized
 
 from interpreter.engine.runner import NOT_ADOPTED
 from interpreter.kinds.circulation import ordered
@@ -252,8 +253,7 @@ def _package(state: State, command: str, slot: str, tier: str) -> str:
 
 
 def _title(rule: dict[str, Any], rule_id: str) -> str:
-    title = rule.get("title")
-    return title.get("ja", rule_id) if isinstance(title, dict) else str(title or rule_id)
+    return localized(rule.get("title"), "ja") or rule_id
 
 
 def circulate(store: Store, holder: str, *, take_all: bool = False, count: int | None = None,

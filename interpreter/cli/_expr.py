@@ -18,6 +18,9 @@ from rules_dsl.limits import MAX_INPUT_FILE_BYTES
 from interpreter.engine.trace import jsonable
 from interpreter.cli.output import print_error
 from interpreter.reports.bars import bar
+from rules_dsl.words import define_word, word
+
+ROUNDED_DOWN = define_word("cli.rounded_down", "rounded down", "切り捨て")
 
 _NUMBER = re.compile(r"-?\d+(/\d+)?")
 _SHOWN = 72  # characters of an expression line shown under an error
@@ -173,8 +176,7 @@ def _window(line: str, column: int) -> tuple[str, int]:
 def show_exact(value: Any, lang: str) -> str:
     """A value as ``show`` does; a fraction also with its rounded-down value: ``7/2 (切り捨て 3)``."""
     if isinstance(value, Fraction) and value.denominator != 1:
-        word = "切り捨て" if lang == "ja" else "rounded down"
-        return f"{show(value)} ({word} {value.numerator // value.denominator})"
+        return f"{show(value)} ({word(ROUNDED_DOWN, lang)} {value.numerator // value.denominator})"
     return show(value)
 
 

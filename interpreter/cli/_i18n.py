@@ -6,9 +6,10 @@ rendering, and ``localize`` swaps them in over the whole parser tree."""
 from __future__ import annotations
 
 import argparse
-import gettext
 import re
 from collections.abc import Iterator
+
+from rules_dsl.words import define_translations, define_word, translated, word
 
 ARGPARSE_JA: dict[str, str] = {
     "usage: ": "使い方: ",
@@ -39,8 +40,8 @@ ARGPARSE_JA: dict[str, str] = {
 }
 
 # Messages of argparse type functions (``ArgumentTypeError``), matched by pattern.
-TYPE_ERRORS_JA: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"not a number: ('.*')"), r"\1 は数ではありません"),
+TYPE_ERRORS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"not a number: ('.*')"), define_word("cli.not_a_number", r"not a number: \1", r"\1 は数ではありません")),
 ]
 
 HELP_JA: dict[str, str] = {
@@ -182,27 +183,20 @@ HELP_JA: dict[str, str] = {
     "pin the ruleset as it is on disk now": "ディスク上の今のルールセットで固定し直す",
 }
 
-
-def _translate(message: str) -> str:
-    return ARGPARSE_JA.get(message, message)
+define_translations(ARGPARSE_JA)
+define_translations(HELP_JA)
 
 
 def use_language(lang: str) -> None:
     """argparse's own texts (usage, section titles, errors) in ``lang`` from now on."""
-    if lang == "ja":
-        argparse._ = _translate  # type: ignore[attr-defined]
-        argparse.ngettext = lambda one, many, n: ARGPARSE_JA.get(one if n == 1 else many,  # type: ignore[attr-defined]
-                                                                one if n == 1 else many)
-    else:
-        argparse._ = gettext.gettext  # type: ignore[attr-defined]
-        argparse.ngettext = gettext.ngettext  # type: ignore[attr-defined]
+    argparse._ = lambda message: translated(message, lang)  # type: ignore[attr-defined]
+    argparse.ngettext = lambda one, many, n: translated(one if n == 1 else many, lang)  # type: ignore[attr-defined]
 
 
 def usage_error_text(message: str, lang: str) -> str:
     """A usage error with the messages of type functions (``not a number: 'abc'``) in ``lang``."""
-    if lang == "ja":
-        for pattern, replacement in TYPE_ERRORS_JA:
-            message = pattern.sub(replacement, message)
+    for pattern, replacement in TYPE_ERRORS:
+        message = pattern.sub(word(replacement, lang), message)
     return message
 
 
@@ -229,14 +223,12 @@ def help_texts(parser: argparse.ArgumentParser) -> Iterator[str]:
 
 def localize(parser: argparse.ArgumentParser, lang: str) -> None:
     """Swap every help text of the tree for its ``lang`` rendering (English as registered)."""
-    if lang != "ja":
-        return
     for p in parsers(parser):
         if p.description:
-            p.description = HELP_JA.get(p.description, p.description)
+            p.description = translated(p.description, lang)
         for action in p._actions:
             if action.help and action.help is not argparse.SUPPRESS:
-                action.help = HELP_JA.get(action.help, action.help)
+                action.help = translated(action.help, lang)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
-                    choice.help = HELP_JA.get(choice.help, choice.help)
+                    choice.help = translated(choice.help, lang)

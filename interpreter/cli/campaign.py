@@ -9,6 +9,7 @@ from typing import Any
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define, render
 
 from interpreter.cli import common
+from rules_dsl.words import bilingual, define_word
 
 BAD_CARDS = define(
     "MPR040", "--cards takes card names separated by commas, e.g. SA,H10; got {text!r}",
@@ -24,6 +25,10 @@ BAD_NUMBER = define(
     "{option} には{expected[ja]}を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 
 SEED_MAX = 2**63 - 1
+HOURS = define_word("cli.hours", "a finite number of hours, e.g. 8 or 0.5", "有限の時間数（例: 8、0.5）")
+SEED = define_word("cli.seed", f"a whole number from 0 to {SEED_MAX}", f"0〜{SEED_MAX} の整数")
+COUNT = define_word("cli.count", "a whole number of entries, 1 or more", "1以上の件数（整数）")
+MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整数）")
 READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
 
 
@@ -96,8 +101,7 @@ def _number(text: str) -> int | float:
         value = math.nan
     if not math.isfinite(value):
         raise MprError(BAD_NUMBER, Location(path="--hours"), option="--hours",
-                       expected={"en": "a finite number of hours, e.g. 8 or 0.5",
-                                 "ja": "有限の時間数（例: 8、0.5）"}, text=text)
+                       expected=bilingual(HOURS), text=text)
     return int(value) if value.is_integer() else value
 
 
@@ -112,19 +116,16 @@ def _whole(text: str, option: str, expected: dict[str, str], low: int, high: int
 
 def _seed(text: str) -> int:
     """``--seed``: a whole number a campaign file can store (SQLite's 64-bit integers)."""
-    return _whole(text, "--seed", {"en": f"a whole number from 0 to {SEED_MAX}",
-                                   "ja": f"0〜{SEED_MAX} の整数"}, 0, SEED_MAX)
+    return _whole(text, "--seed", bilingual(SEED), 0, SEED_MAX)
 
 
 def _count(text: str) -> int:
     """``log --last N``: how many entries, 1 or more."""
-    return _whole(text, "--last", {"en": "a whole number of entries, 1 or more",
-                                   "ja": "1以上の件数（整数）"}, 1, SEED_MAX)
+    return _whole(text, "--last", bilingual(COUNT), 1, SEED_MAX)
 
 
 def _minutes(text: str) -> int:
-    return _whole(text, "--minutes", {"en": "a whole number of minutes", "ja": "分数（整数）"},
-                  -SEED_MAX, SEED_MAX)
+    return _whole(text, "--minutes", bilingual(MINUTES), -SEED_MAX, SEED_MAX)
 
 
 def _cards(text: str | None) -> list[str] | None:

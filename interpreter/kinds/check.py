@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.words import define_word, localized, word
 
 from interpreter.solvers import pool_notation as core_check
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
@@ -27,14 +28,11 @@ UNKNOWN_FORMULA_NAME = define(
     "{rule} の {field} が使う {name!r} は入力・導出値・先の式のいずれでもありません{hint}")
 
 FORMULAS = ("required", "dice_bonus", "dice", "challenge")
-_WORDS = {
-    "en": {"head": "{dice} dice, challenge {challenge}",
-           "no_check": "no check", "by": "chance of success by",
-           "separate": "each row is a separate chance; the rows do not sum to 1"},
-    "ja": {"head": "ダイス{dice}個、チャレンジ値{challenge}",
-           "no_check": "判定なし", "by": "成功率：",
-           "separate": "各行は別々の確率です（合計は1になりません）"},
-}
+HEAD = define_word("check.head", "{dice} dice, challenge {challenge}", "ダイス{dice}個、チャレンジ値{challenge}")
+NO_CHECK = define_word("check.no_check", "no check", "判定なし")
+BY = define_word("check.by", "chance of success by", "成功率：")
+SEPARATE = define_word("check.separate", "each row is a separate chance; the rows do not sum to 1",
+                       "各行は別々の確率です（合計は1になりません）")
 
 
 def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
@@ -94,7 +92,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
         return value
     ability = whole(inputs[attribute], attribute)
     if not env["required"]:
-        ctx.trace.add("note", _WORDS["ja" if ctx.lang == "ja" else "en"]["no_check"], 1)
+        ctx.trace.add("note", word(NO_CHECK, ctx.lang), 1)
         value["probability"] = _probability(1)
         return value
     rules = core_check.rules_of(ctx.ruleset.parameters)
@@ -115,10 +113,9 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     env = _formulas(rule, inputs, ctx)
     attribute = rule.doc["attribute"]
     rules = core_check.rules_of(ctx.ruleset.parameters)
-    words = _WORDS["ja" if ctx.lang == "ja" else "en"]
-    head = f"{rule.title(ctx.lang)}: " + words["head"].format(dice=env["dice"], challenge=env["challenge"])
+    head = f"{rule.title(ctx.lang)}: " + word(HEAD, ctx.lang).format(dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
-        return [ProbTable(head, [ProbRow("success", Fraction(1), words["no_check"])])]
+        return [ProbTable(head, [ProbRow("success", Fraction(1), word(NO_CHECK, ctx.lang))])]
     if inputs.get(attribute) is not None:
         spec = _spec(rule, env, whole(inputs[attribute], attribute))
         outcomes = core_check.success_distribution(spec, rules=rules)
@@ -132,15 +129,15 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
                           note=f"{_label(rules, 'success', ctx.lang)} = {fraction_text(success)}")]
     rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
                                f"{attribute} {m}") for m in range(1, rules.faces + 1)]
-    return [ProbTable(f"{head}: {words['by']} {attribute}", rows_by_ability, note=words["separate"])]
+    return [ProbTable(f"{head}: {word(BY, ctx.lang)} {attribute}", rows_by_ability, note=word(SEPARATE, ctx.lang))]
 
 
 def _label(rules: Any, key: str, lang: str) -> str:
     """The data's word for a verdict (``success``/``failure``) or the label of a special result."""
     if key in rules.words:
-        return rules.words[key].get(lang) or rules.words[key]["ja"]
+        return localized(rules.words[key], lang)
     special = rules.special(key)
-    effect = rules.words[special.effect].get(lang) or rules.words[special.effect]["ja"]
+    effect = localized(rules.words[special.effect], lang)
     return f"{core_check.special_label(rules, key, lang)} ({effect})"
 
 

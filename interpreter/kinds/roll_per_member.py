@@ -13,7 +13,7 @@ from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mea
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
-from interpreter.kinds._reasons import text as localized
+from rules_dsl.words import define_word, localized, word
 from interpreter.kinds._amounts import check_members, whole
 from interpreter.solvers.repeat_policy import (FALLBACKS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
                             Resolution, TableRows, session_distribution, taken_after, resolve_roll)
@@ -45,14 +45,13 @@ NO_POLICY = define(
 
 OUTPUT = ("member", "rolled", "final_roll", "row", "text", "once", "how", "options", "roll",
           "results", "taken")
-_TITLES = {
-    "en": {"sets": "the set of once-only results", "each": "chance of each once-only result",
-           "mean": "mean = the expected number of once-only results", "how": "how the roll was resolved"},
-    "ja": {"sets": "一度きりの結果の組み合わせ", "each": "一度きりの各結果が出る確率",
-           "mean": "平均 = 一度きりの結果の期待個数", "how": "出目の扱い"},
-}
-_LABELS = {"en": {None: "a row of no id", UNRESOLVED: "unresolved (to be decided)"},
-           "ja": {None: "IDのない行", UNRESOLVED: "未解決（要判断）"}}
+SETS = define_word("roll_per_member.sets", "the set of once-only results", "一度きりの結果の組み合わせ")
+EACH = define_word("roll_per_member.each", "chance of each once-only result", "一度きりの各結果が出る確率")
+MEAN = define_word("roll_per_member.mean", "mean = the expected number of once-only results",
+                   "平均 = 一度きりの結果の期待個数")
+HOW = define_word("roll_per_member.how", "how the roll was resolved", "出目の扱い")
+_LABELS = {None: define_word("roll_per_member.no_id", "a row of no id", "IDのない行"),
+           UNRESOLVED: define_word("roll_per_member.unresolved", "unresolved (to be decided)", "未解決（要判断）")}
 
 
 def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
@@ -228,16 +227,14 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     head = f"{rule.title(lang)} ({table_rule.id}, {len(members)}{window})"
     sets = [ProbRow(list(s), p) for s, p in sorted(exact.taken_sets.items(), key=lambda sp: (-sp[1], sp[0]))]
     count = sum((len(s) * p for s, p in exact.taken_sets.items()), Fraction(0))
-    words = _TITLES["ja" if lang == "ja" else "en"]
-    tables = [ProbTable(f"{head}: {words['sets']}", sets, count, note=words["mean"]),
-              ProbTable(f"{head}: {words['each']}",
+    tables = [ProbTable(f"{head}: {word(SETS, lang)}", sets, count, note=word(MEAN, lang)),
+              ProbTable(f"{head}: {word(EACH, lang)}",
                         [ProbRow(e, exact.row_probability(e), texts.get(e, e)) for e in table.once_ids()])]
-    names = _LABELS["ja" if lang == "ja" else "en"]
     for member, rows, hows in zip(members, exact.per_member, exact.per_member_how):
-        shown = [ProbRow(v, p, texts.get(v) or names.get(v))
+        shown = [ProbRow(v, p, texts.get(v) or (word(_LABELS[v], lang) if v in _LABELS else None))
                  for v, p in sorted(rows.items(), key=lambda vp: (-vp[1], str(vp[0])))]
         how_note = ", ".join(f"{h} {fraction_text(p)}" for h, p in hows.items())
-        tables.append(ProbTable(f"{head}: {member}", shown, note=f"{words['how']}: {how_note}"))
+        tables.append(ProbTable(f"{head}: {member}", shown, note=f"{word(HOW, lang)}: {how_note}"))
     return tables
 
 

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+from rules_dsl.words import localized
 
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable
@@ -174,7 +175,7 @@ def _label(row: dict[str, Any] | None, lang: str) -> str | None:
         return None
     text = row.get("text")
     if isinstance(text, dict):
-        return text.get(lang) or text.get("ja") or row.get("id")
+        return localized(text, lang) or row.get("id")
     return row.get("id") if text is None else str(text)
 
 

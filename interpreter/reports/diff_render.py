@@ -9,29 +9,30 @@ from typing import Any
 
 from interpreter.reports.diff import Diff
 from interpreter.engine.trace import jsonable
+from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_words, is_text, localized, vocabulary, word
 
-WORDS = {
-    "en": {"params": "Ruleset parameters", "added": "Rules added", "removed": "Rules removed",
-           "not_adopted": "Rules not adopted", "adopted": "Rules now adopted", "none": "none",
-           "changes": "Changed rules", "probabilities": "Probabilities and values that move",
-           "param": "parameter", "row": "row", "field": "field", "replaced": "document replaced",
-           "added_row": "added", "removed_row": "removed", "changed_row": "changed",
-           "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
-           "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
-           "warnings": "Warnings"},
-    "ja": {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
-           "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
-           "changes": "変更されたルール", "probabilities": "変わる確率と値",
-           "param": "パラメータ", "row": "行", "field": "項目", "replaced": "文書ごと置き換え",
-           "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
-           "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
-           "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
-           "warnings": "警告"},
-}
+WORDS = define_words(
+    "diff",
+    {"params": "Ruleset parameters", "added": "Rules added", "removed": "Rules removed",
+     "not_adopted": "Rules not adopted", "adopted": "Rules now adopted", "none": "none",
+     "changes": "Changed rules", "probabilities": "Probabilities and values that move",
+     "param": "parameter", "row": "row", "field": "field", "replaced": "document replaced",
+     "added_row": "added", "removed_row": "removed", "changed_row": "changed",
+     "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
+     "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
+     "warnings": "Warnings"},
+    {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
+     "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
+     "changes": "変更されたルール", "probabilities": "変わる確率と値",
+     "param": "パラメータ", "row": "行", "field": "項目", "replaced": "文書ごと置き換え",
+     "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
+     "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
+     "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
+     "warnings": "警告"})
 
 
 def words(lang: str) -> dict[str, str]:
-    return WORDS["ja" if lang == "ja" else "en"]
+    return vocabulary(WORDS, lang)
 
 
 def show(value: Any) -> str:
@@ -60,17 +61,17 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None) -> 
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        return ("、" if lang == "ja" else ", ").join(readable(v, lang, params) for v in value)
+        return word(LIST_SEPARATOR, lang).join(readable(v, lang, params) for v in value)
     if isinstance(value, dict):
-        if set(value) <= {"ja", "en"}:
-            return _fill(str(value.get(lang) or value.get("ja") or value.get("en")), lang, params)
+        if is_text(value):
+            return _fill(localized(value, lang), lang, params)
         for key in LABEL_FIELDS:
             if key in value:
                 label = readable(value[key], lang, params)
                 extra = value.get("value")
                 return label if extra is None or isinstance(extra, (dict, list)) else \
-                    f"{label}（{readable(extra, lang)}）" if lang == "ja" else f"{label} ({readable(extra, lang)})"
-        return ("、" if lang == "ja" else ", ").join(
+                    word(ASIDE, lang).format(text=label, aside=readable(extra, lang))
+        return word(LIST_SEPARATOR, lang).join(
             f"{k}: {readable(v, lang, params)}" for k, v in value.items())
     return show(value)
 
@@ -204,7 +205,7 @@ def _mean(value: Any) -> str:
 def _notes(table: dict[str, Any], w: dict[str, str], lang: str = "en") -> list[str]:
     notes = []
     if table["old_mean"] != table["new_mean"]:
-        notes.append(f"{w['mean']}（{table['title']}）: " if lang == "ja" else f"{w['mean']} ({table['title']}): ")
+        notes.append(word(ASIDE, lang).format(text=w["mean"], aside=table["title"]) + ": ")
         notes[-1] += f"{_mean(table['old_mean'])} -> {_mean(table['new_mean'])}"
     if table.get("old_note") != table.get("new_note"):
         notes.append(f"{table.get('old_note') or '-'} -> {table.get('new_note') or '-'}")

@@ -11,6 +11,9 @@ from typing import Any
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
 from interpreter.ruleset.model import Rule, Ruleset
+from rules_dsl.words import define_word, localized, word
+
+NOT_IN_TABLE = define_word("export.not_in_table", "(not in the table)", "（表になし）")
 
 NOT_A_TABLE = define(
     "MPR910", "{rule} is a {kind} rule; a BCDice table is written from a RollTable rule ({tables})",
@@ -52,9 +55,9 @@ def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
 
     text = (entry or {}).get("text")
     if isinstance(text, dict):
-        text = text.get(lang) or text.get("ja") or text.get("en")
+        text = localized(text, lang) or None
     if text is None:
-        text = (entry or {}).get("id") or ("（表になし）" if lang == "ja" else "(not in the table)")
+        text = (entry or {}).get("id") or word(NOT_IN_TABLE, lang)
     shown = compile_template(str(text), rule.loc("rows")).render({"params": rule.params}, lang)
     return shown.replace("\r\n", "\n").replace("\n", "\\n").strip()
 

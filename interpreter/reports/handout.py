@@ -15,6 +15,7 @@ from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, prob
 from interpreter.reports.diff_render import show
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.trace import ProbTable
+from rules_dsl.words import localized
 
 MARK = "★"
 _HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９－", "0123456789-")
@@ -68,19 +69,19 @@ def base_of(root: Path) -> Path | None:
     return None
 
 
-def localized(value: Any) -> str:
+def player_text(value: Any) -> str:
     """A value as a player reads it: the Japanese of a ``{ja, en}`` text, a list joined by 、, an
     entry by its ``title`` (a package's options) or as ``key: value`` pairs (its effects)."""
     if isinstance(value, dict) and ("ja" in value or "en" in value):
-        return str(value.get("ja") or value.get("en"))
+        return localized(value, "ja")
     if isinstance(value, dict) and "title" in value:
-        return localized(value["title"])
+        return player_text(value["title"])
     if isinstance(value, dict) and value and all(not isinstance(v, (dict, list)) for v in value.values()):
         return "、".join(f"{k}: {show(v)}" for k, v in value.items())
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
         return "、".join(show(v) for v in value) or "（なし）"
     if isinstance(value, list) and all(isinstance(v, dict) for v in value):
-        return "／".join(localized(v) for v in value)
+        return "／".join(player_text(v) for v in value)
     return show(value)
 
 
@@ -91,14 +92,14 @@ def _source_key(rule: Rule) -> tuple:
 
 def build(ruleset: Ruleset, diff: Diff | None) -> list[Block]:
     """The handout's blocks, rule by rule in the order of the rules (R0..R21)."""
-    title = localized(ruleset.manifest.get("title") or ruleset.id)
+    title = player_text(ruleset.manifest.get("title") or ruleset.id)
     blocks = [Block("heading", title, level=1)]
     intro = WORDS["intro"]
     if diff is not None:
         intro += WORDS["marks"].format(base=diff.base.id)
     blocks.append(Block("para", intro))
     if ruleset.manifest.get("text"):
-        blocks.append(Block("para", localized(ruleset.manifest["text"])))
+        blocks.append(Block("para", player_text(ruleset.manifest["text"])))
     adopted = sorted((r for r in ruleset.rules.values() if r.adopted), key=_source_key)
     blocks.append(Block("heading", WORDS["contents"], level=2))
     blocks.append(Block("table", header=["", "ルール", "ID"], rows=[
@@ -139,15 +140,15 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]
     old_params = {p["name"]: p["old"] for p in change.params} if change else {}
     text = rule.doc.get("text")
     if text:
-        blocks.extend(_text_blocks(localized(text), old_params, rule.params))
+        blocks.extend(_text_blocks(player_text(text), old_params, rule.params))
     if rule.params:
         docs = rule.doc.get("param_docs") or {}
         rows, marks = [], []
         for name, value in rule.params.items():
             changed = name in old_params
-            cell = localized(value) + (f"（{WORDS['base']}: {localized(old_params[name])}）"
+            cell = player_text(value) + (f"（{WORDS['base']}: {player_text(old_params[name])}）"
                                        if changed else "")
-            rows.append([name + (f" {MARK}" if changed else ""), cell, localized(docs.get(name, ""))])
+            rows.append([name + (f" {MARK}" if changed else ""), cell, player_text(docs.get(name, ""))])
             marks.append(changed)
         blocks.append(Block("heading", WORDS["params"], level=3))
         blocks.append(Block("table", header=[WORDS["params"], WORDS["value"], WORDS["meaning"]],
@@ -173,7 +174,7 @@ def stale_quotes(text: str, old_params: dict[str, Any], params: dict[str, Any]
         boundary = r"(?<![0-9.])" + re.escape(shown) + r"(?![0-9.])" if isinstance(old, int) \
             else re.escape(shown)
         if re.search(boundary, plain):
-            stale.append((name, shown, localized(new)))
+            stale.append((name, shown, player_text(new)))
     return stale
 
 
