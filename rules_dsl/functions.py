@@ -14,6 +14,7 @@ from typing import Any
 
 from .errors import MprError, define
 from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
+from .words import define_words, vocabulary
 
 BAD_ARGUMENT = define(
     "MPR170", "{function}() takes {wanted}, got {kind}",
@@ -33,8 +34,14 @@ RESULT_TOO_LARGE = define(
     "MPR129", "the result of {function}() would be larger than {limit} bits",
     "{function}() の結果が {limit} ビットを超えてしまいます")
 
-KIND_JA = {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
-           "list": "リスト", "mapping": "マップ", "value": "値"}
+KINDS = define_words(
+    "expression.kind",
+    {"number": "number", "string": "string", "boolean": "boolean", "null": "null",
+     "list": "list", "mapping": "mapping", "value": "value"},
+    {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
+     "list": "リスト", "mapping": "マップ", "value": "値"})
+KIND_JA = vocabulary(KINDS, "ja")
+"""The Japanese name of each kind of value (messages show the English name as it is)."""
 
 
 def kind(value: Any) -> str:

@@ -379,7 +379,7 @@ def _differences(now: State, then: State) -> list[dict[str, Any]]:
 
 
 def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
-    from rules_dsl.limits import MAX_JOURNAL_SHOWN
+    from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
 
     entries = store.entries()
     shown = entries[-min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN):]

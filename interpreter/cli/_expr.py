@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
-from rules_dsl.limits import MAX_INPUT_FILE_BYTES
+from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
 from interpreter.engine.trace import jsonable
 from interpreter.cli.output import print_error

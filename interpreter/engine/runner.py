@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
-from rules_dsl.limits import MAX_VARIANT_LAYERS
+from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.engine import registry as kinds

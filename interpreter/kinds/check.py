@@ -63,7 +63,7 @@ def _formulas(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
 
 
 def _spec(rule: Any, values: dict[str, Any], ability: int) -> core_check.CheckSpec:
-    from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+    from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 
     attribute = rule.doc["attribute"]
     for field, value, limit in ((attribute, ability, MAX_CHECK_NUMBER),

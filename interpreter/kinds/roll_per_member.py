@@ -113,7 +113,7 @@ def chosen_policy(rule: Any, env: dict[str, Any], dice: Any) -> tuple[tuple, Pol
 def table_rows(table_rule: Any, rule: Any, path: tuple, env: dict[str, Any]) -> TableRows:
     """The entries of every roll in the roll table's range; ``once`` (an expression of a row's
     ``tags``, ``id``, ``roll`` and ``value``) says which rows may come up once per session."""
-    from rules_dsl.limits import MAX_SESSION_TABLE_SPAN
+    from interpreter.solvers.limits import MAX_SESSION_TABLE_SPAN
 
     lo, hi = table_range(table_rule)
     if hi - lo + 1 > MAX_SESSION_TABLE_SPAN:

@@ -11,7 +11,7 @@ from typing import Any
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define, did_you_mean
-from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
+from interpreter.solvers.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
 UNKNOWN_CARD = define(
     "MPR600", "card {card!r} is not in the deck (the deck has {count} cards, e.g. {example})",

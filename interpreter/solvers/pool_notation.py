@@ -16,7 +16,7 @@ from typing import Any
 from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 from rules_dsl.words import localized
 
 from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
