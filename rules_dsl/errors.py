@@ -188,7 +188,8 @@ class MprError(Exception):
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """One finding of ``validate``; the JSON form is the contract of DESIGN.md."""
+    """One finding of ``validate``; its JSON form (``to_json``) is a fixed contract that editors and CI
+    scripts read: keep its keys and their meaning."""
 
     file: str | None
     line: int | None

@@ -187,7 +187,8 @@ def _require_holder(state: State, holder: str) -> str:
 
 
 def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict[str, Any]:
-    """R1 for one character (the clock does not move: use rest or advance for time)."""
+    """One character slept: the campaign's wired sleep rule for that character (the clock does not
+    move: use rest or advance for time)."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         who = _require_pc(out.state, pc)
         check_hours(hours, "--hours")
@@ -200,7 +201,7 @@ def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict
 
 
 def dawn(store: Store, *, seed: int | None = None) -> dict[str, Any]:
-    """Advance the clock to the next dawn, which applies R2 once."""
+    """Advance the clock to the next dawn, which applies the dawn's rules once."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         minutes = next_dawn(out.state)
         pass_time(out, minutes, dice)
@@ -209,7 +210,7 @@ def dawn(store: Store, *, seed: int | None = None) -> dict[str, Any]:
 
 
 def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str, Any]:
-    """Advance the clock; every dawn crossed applies R2 once."""
+    """Advance the clock; every dawn crossed applies the dawn's rules once."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         pass_time(out, check_minutes(minutes, "--minutes"), dice)
         return {"minutes": minutes}
@@ -217,7 +218,7 @@ def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str,
 
 
 def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
-    """R4: advance the clock by the wired package's duration and apply its effects (an effect
+    """Advance the clock by the wired package's duration and apply its effects (an effect
     whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         rule_id = _package(out.state, "rest", RESTS, tier)
@@ -259,7 +260,7 @@ def _title(rule: dict[str, Any], rule_id: str) -> str:
 def circulate(store: Store, holder: str, *, take_all: bool = False, count: int | None = None,
               select: str | None = None, cards: list[str] | None = None,
               seed: int | None = None) -> dict[str, Any]:
-    """R3: the GM orders all or some of a holder's cards discarded and redrawn."""
+    """The GM orders all or some of a holder's cards discarded and redrawn."""
     selection = select or ("gm" if cards else "random")
 
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
@@ -289,7 +290,7 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
 
 def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
           seed: int | None = None) -> dict[str, Any]:
-    """R5: record one use of an option by a character in the current briefing (the package the
+    """Record one use of an option by a character in the current briefing (the package the
     wiring gives the tier, as its first side) and refuse the use past the tier's allowance. A new
     briefing starts with ``new``, or when the tier changes."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:

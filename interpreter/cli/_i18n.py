@@ -98,7 +98,7 @@ HELP_JA: dict[str, str] = {
     # check
     "roll or resolve the core check nMPmCx (e.g. 3MP15C10), or its probability":
         "基本判定 nMPmCx（例: 3MP15C10）を振る・解決する、またはその確率を出す",
-    "The core check (RULES.md Rc): n dice against the ability value m, with the challenge value x "
+    "The core check: n dice against the ability value m, with the challenge value x "
     "(BCDice notation nMPmCx).":
         "基本判定: 能力値 m に対してダイスを n 個振り、挑戦値は x（BCDice の記法 nMPmCx）。",
     "e.g. 3MP15C10, MP12, 0MP15C5": "例: 3MP15C10、MP12、0MP15C5",
@@ -164,18 +164,18 @@ HELP_JA: dict[str, str] = {
         "キャンペーンを作る: ルールセットを固定し、山札を切り、カードを置いて配る",
     "replace an existing file": "既存のファイルを置き換えます",
     "clock at the start (default: dawn)": "開始時刻（既定: 夜明け）",
-    "adopt RULE in this campaign (R0); RULE=no leaves it out; recorded in the file":
+    "adopt RULE in this campaign; RULE=no leaves it out; recorded in the file":
         "このキャンペーンで RULE を採用します。RULE=no なら不採用。ファイルに記録されます",
-    "leave RULE out of this campaign (R0); recorded in the file":
+    "leave RULE out of this campaign; recorded in the file":
         "このキャンペーンでは RULE を採用しません。ファイルに記録されます",
     "the clock, the deck, the discard pile and every holder's cards":
         "時刻、山札、捨て札、持ち主ごとのカード",
-    "R1: a character slept H hours": "キャラクターが H 時間眠った",
-    "advance the clock to the next dawn (R2)": "次の夜明けまで時刻を進める",
-    "R3: discard and redraw some or all of a holder's cards": "持ち主のカードの一部または全部を捨てて引き直す",
-    "R4: take a rest package (short, medium, long)": "休息パッケージ（短・中・長）を取る",
-    "advance the clock; each dawn crossed applies R2": "時刻を進める。越えた夜明けごとに夜明けの処理をする",
-    "R5: record one use of a briefing option by a PC": "PC によるブリーフィングの選択肢の使用を1回記録する",
+    "a character slept H hours": "キャラクターが H 時間眠った",
+    "advance the clock to the next dawn": "次の夜明けまで時刻を進める",
+    "discard and redraw some or all of a holder's cards": "持ち主のカードの一部または全部を捨てて引き直す",
+    "take a rest package (short, medium, long)": "休息パッケージ（短・中・長）を取る",
+    "advance the clock, applying each dawn it crosses": "時刻を進める。越えた夜明けごとに夜明けの処理をする",
+    "record one use of a briefing option by a PC": "PC によるブリーフィングの選択肢の使用を1回記録する",
     "start a new briefing": "新しいブリーフィングを始めます",
     "the journal of commands": "コマンドの記録",
     "revert the last command": "最後のコマンドを取り消す",

@@ -91,7 +91,7 @@ def _source_key(rule: Rule) -> tuple:
 
 
 def build(ruleset: Ruleset, diff: Diff | None) -> list[Block]:
-    """The handout's blocks, rule by rule in the order of the rules (R0..R21)."""
+    """The handout's blocks, rule by rule in the order of their ``source`` numbers."""
     title = player_text(ruleset.manifest.get("title") or ruleset.id)
     blocks = [Block("heading", title, level=1)]
     intro = WORDS["intro"]

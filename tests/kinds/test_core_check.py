@@ -1,4 +1,5 @@
-"""The core check (RULES.md Rc): every case of the rules as (notation, dice, expected JSON), and its
+"""The core check nMPmCx (n d20 against the ability value m, challenge x; a die equal to m is a
+jackpot, all ones a bad beat, otherwise any die in [x, m] succeeds): every case of the rules as (notation, dice, expected JSON), and its
 exact probabilities cross-checked against brute-force enumeration of every dice tuple."""
 from __future__ import annotations
 
