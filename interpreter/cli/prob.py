@@ -6,7 +6,7 @@ import argparse
 import re
 from typing import Any
 
-from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
 from rules_dsl.words import define_word, word
 
 OUTCOME = define_word("cli.outcome", "outcome", "結果")
@@ -41,7 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli._expr import load_input, parse_vars
+    from interpreter.cli.output import refuse_special_file
 
+    if args.svg is not None:
+        refuse_special_file(args.svg, "--svg", SVG_UNWRITABLE)
     if core_check.is_notation(args.target):
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
@@ -145,13 +148,9 @@ def _write_svg(file: str | None, sections: list, lang: str) -> None:
     import sys
 
     from interpreter.reports.svg import render
+    from interpreter.cli.output import write_file
 
-    try:
-        with open(file, "w", encoding="utf-8") as stream:
-            stream.write(render(sections))
-    except OSError as error:
-        raise MprError(SVG_UNWRITABLE, Location(file=file), file=file,
-                       reason=error.strerror or str(error)) from None
+    write_file(file, render(sections), "--svg", SVG_UNWRITABLE)
     where = os.path.abspath(file)
     print(word(WROTE_CHART, lang).format(where=where),
           file=sys.stderr)
