@@ -13,6 +13,7 @@ from fractions import Fraction
 from .errors import MprError, define
 from .frozen import Frozen
 from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
+from .words import define_words, vocabulary
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -36,8 +37,14 @@ RESULT_TOO_LARGE = define(
     "MPR129", "the result of {function}() would be larger than {limit} bits",
     "{function}() の結果が {limit} ビットを超えてしまいます")
 
-KIND_JA = {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
-           "list": "リスト", "mapping": "マップ", "value": "値"}
+KINDS = define_words(
+    "expression.kind",
+    {"number": "number", "string": "string", "boolean": "boolean", "null": "null",
+     "list": "list", "mapping": "mapping", "value": "value"},
+    {"number": "数", "string": "文字列", "boolean": "真偽値", "null": "null",
+     "list": "リスト", "mapping": "マップ", "value": "値"})
+KIND_JA = vocabulary(KINDS, "ja")
+"""The Japanese name of each kind of value (messages show the English name as it is)."""
 
 
 def kind(value: Any) -> str:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .errors import Location, MprError, define
 from .normalize import at
+from .words import LIST_SEPARATOR, NO, YES, word
 
 if TYPE_CHECKING:
     from .expression import Expression
@@ -31,10 +32,6 @@ EMPTY_PLACEHOLDER = define(
 NOT_TEXT = define(
     "MPR183", "the placeholder {{{text}}} gives a {kind}, which cannot be shown as text",
     "プレースホルダ {{{text}}} の値（{kind}）は文として表示できません")
-
-LIST_SEPARATOR = {"ja": "、", "en": ", "}
-BOOLEAN_WORDS = {"ja": ("はい", "いいえ"), "en": ("yes", "no")}
-
 
 @dataclass(frozen=True)
 class Template:
@@ -73,15 +70,13 @@ def show(value: Any, lang: str = "ja", text: str = "") -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
-        yes, no = BOOLEAN_WORDS.get(lang, BOOLEAN_WORDS["en"])
-        return yes if value else no
+        return word(YES if value else NO, lang)
     if isinstance(value, (int, str)):
         return str(value)
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, (list, tuple)):
-        separator = LIST_SEPARATOR.get(lang, LIST_SEPARATOR["en"])
-        return separator.join(show(item, lang, text) for item in value)
+        return word(LIST_SEPARATOR, lang).join(show(item, lang, text) for item in value)
     if isinstance(value, Mapping) and lang in value and isinstance(value[lang], str):
         return value[lang]  # a {ja, en} text given as a value
     from .functions import kind

@@ -11,7 +11,8 @@ from typing import Any
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_HOLDERS, MAX_INPUT_FILE_BYTES
+from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
+from interpreter.solvers.limits import MAX_HOLDERS
 
 from interpreter.solvers.cards import CARD_TWICE, DeckSpec, DeckState, draw
 from interpreter.campaign.state import Holder

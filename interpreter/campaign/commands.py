@@ -8,6 +8,7 @@ from typing import Any
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
+from rules_dsl.words import localized
 
 from interpreter.kinds.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
@@ -193,7 +194,8 @@ def _require_holder(state: State, holder: str) -> str:
 
 
 def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict[str, Any]:
-    """R1 for one character (the clock does not move: use rest or advance for time)."""
+    """One character slept: the campaign's wired sleep rule for that character (the clock does not
+    move: use rest or advance for time)."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         who = _require_pc(out.state, pc)
         check_hours(hours, "--hours")
@@ -206,7 +208,7 @@ def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict
 
 
 def dawn(store: Store, *, seed: int | None = None) -> dict[str, Any]:
-    """Advance the clock to the next dawn, which applies R2 once."""
+    """Advance the clock to the next dawn, which applies the dawn's rules once."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         minutes = next_dawn(out.state)
         pass_time(out, minutes, dice)
@@ -215,7 +217,7 @@ def dawn(store: Store, *, seed: int | None = None) -> dict[str, Any]:
 
 
 def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str, Any]:
-    """Advance the clock; every dawn crossed applies R2 once."""
+    """Advance the clock; every dawn crossed applies the dawn's rules once."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         pass_time(out, check_minutes(minutes, "--minutes"), dice)
         return {"minutes": minutes}
@@ -223,7 +225,7 @@ def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str,
 
 
 def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
-    """R4: advance the clock by the wired package's duration and apply its effects (an effect
+    """Advance the clock by the wired package's duration and apply its effects (an effect
     whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         rule_id = _package(out.state, "rest", RESTS, tier)
@@ -259,14 +261,13 @@ def _package(state: State, command: str, slot: str, tier: str) -> str:
 
 
 def _title(rule: dict[str, Any], rule_id: str) -> str:
-    title = rule.get("title")
-    return title.get("ja", rule_id) if isinstance(title, dict) else str(title or rule_id)
+    return localized(rule.get("title"), "ja") or rule_id
 
 
 def circulate(store: Store, holder: str, *, take_all: bool = False, count: int | None = None,
               select: str | None = None, cards: list[str] | None = None,
               seed: int | None = None) -> dict[str, Any]:
-    """R3: the GM orders all or some of a holder's cards discarded and redrawn."""
+    """The GM orders all or some of a holder's cards discarded and redrawn."""
     selection = select or ("gm" if cards else "random")
 
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
@@ -296,7 +297,7 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
 
 def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
           seed: int | None = None) -> dict[str, Any]:
-    """R5: record one use of an option by a character in the current briefing (the package the
+    """Record one use of an option by a character in the current briefing (the package the
     wiring gives the tier, as its first side) and refuse the use past the tier's allowance. A new
     briefing starts with ``new``, or when the tier changes."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
@@ -387,7 +388,7 @@ def _differences(now: State, then: State) -> list[dict[str, Any]]:
 
 
 def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
-    from rules_dsl.limits import MAX_JOURNAL_SHOWN
+    from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
 
     entries = store.entries()
     shown = entries[-min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN):]

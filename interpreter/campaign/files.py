@@ -13,7 +13,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
-from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
+from interpreter.campaign.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
 
 from interpreter.campaign import wal
 

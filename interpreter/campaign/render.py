@@ -3,23 +3,26 @@ from __future__ import annotations
 
 from typing import Any
 
-LABELS = {
-    "en": {"out": "out", "in": "in", "deck": "deck", "cards": "cards", "discard": "discard",
-           "clock": "clock", "dawn": "dawn", "none": "-", "seed": "seed", "undone": "undone by",
-           "no_change": "no cards changed", "used": "uses",
-           "changed": "the ruleset changed on disk: re-pin it with `mprules campaign repin FILE`"},
-    "ja": {"out": "捨て札", "in": "引いた札", "deck": "山札", "cards": "枚", "discard": "捨て札の山",
-           "clock": "時刻", "dawn": "夜明け", "none": "なし", "seed": "シード", "undone": "取り消し",
-           "no_change": "カードの変化なし", "used": "使用回数",
-           "changed": "ルールセットがディスク上で変更されています: `mprules campaign repin FILE` で固定し直してください"},
-}
+from rules_dsl.words import define_word, define_words, vocabulary, word
+
+LABELS = define_words(
+    "campaign.label",
+    {"out": "out", "in": "in", "deck": "deck", "cards": "cards", "discard": "discard",
+     "clock": "clock", "dawn": "dawn", "none": "-", "seed": "seed", "undone": "undone by",
+     "no_change": "no cards changed", "used": "uses",
+     "changed": "the ruleset changed on disk: re-pin it with `mprules campaign repin FILE`"},
+    {"out": "捨て札", "in": "引いた札", "deck": "山札", "cards": "枚", "discard": "捨て札の山",
+     "clock": "時刻", "dawn": "夜明け", "none": "なし", "seed": "シード", "undone": "取り消し",
+     "no_change": "カードの変化なし", "used": "使用回数",
+     "changed": "ルールセットがディスク上で変更されています: `mprules campaign repin FILE` で固定し直してください"})
+CLOCK = define_word("campaign.clock", "day {day} {time}", "{day}日目 {time}")
 
 
 def _clock(minutes: int, lang: str) -> str:
     """``day 2 06:00`` / ``2日目 06:00``."""
     day, rest = divmod(minutes, 24 * 60)
     time = f"{rest // 60:02d}:{rest % 60:02d}"
-    return f"{day + 1}日目 {time}" if lang == "ja" else f"day {day + 1} {time}"
+    return word(CLOCK, lang).format(day=day + 1, time=time)
 
 
 def _cards(cards: list[str], label: dict[str, str]) -> str:
@@ -35,21 +38,21 @@ def change_lines(changes: list[dict[str, Any]], label: dict[str, str], indent: s
     return lines
 
 
-LOG = {
-    "en": {"both": "{who} discarded {out} and drew {cards}", "out": "{who} discarded {out}",
-           "in": "{who} drew {cards}", "into": "{who} discarded {out}; {to} drew {cards}",
-           "sep": ", ", "seed": "seed {seed}", "undone": "undone by #{seq}", "open": " (", "close": ")"},
-    "ja": {"both": "{who}の{hand} {out} を捨て、{cards} を引いた", "out": "{who}の{hand} {out} を捨てた",
-           "in": "{who}が {cards} を引いた", "into": "{who}の{hand} {out} を捨て、{to}が {cards} を引いた",
-           "hand": "手札", "held": "札",
-           "sep": "、", "seed": "シード {seed}", "undone": "#{seq} で取り消し", "open": "（", "close": "）"},
-}
+LOG = define_words(
+    "campaign.log",
+    {"both": "{who} discarded {out} and drew {cards}", "out": "{who} discarded {out}",
+     "in": "{who} drew {cards}", "into": "{who} discarded {out}; {to} drew {cards}", "hand": "", "held": "",
+     "sep": ", ", "seed": "seed {seed}", "undone": "undone by #{seq}", "open": " (", "close": ")"},
+    {"both": "{who}の{hand} {out} を捨て、{cards} を引いた", "out": "{who}の{hand} {out} を捨てた",
+     "in": "{who}が {cards} を引いた", "into": "{who}の{hand} {out} を捨て、{to}が {cards} を引いた",
+     "hand": "手札", "held": "札",
+     "sep": "、", "seed": "シード {seed}", "undone": "#{seq} で取り消し", "open": "（", "close": "）"})
 
 
 def log_lines(result: dict[str, Any], lang: str) -> list[str]:
     """``campaign log`` as a log: one line per command with its arguments and seed, then one
     sentence per holder whose cards changed, holders shown by name when they have one."""
-    words = LOG.get(lang, LOG["en"])
+    words = vocabulary(LOG, lang)
     names = result.get("names") or {}
     characters = set(result.get("characters") or ())
     lines = []
@@ -102,7 +105,7 @@ def holder_lines(result: dict[str, Any], label: dict[str, str]) -> list[str]:
 
 
 def text_lines(command: str, result: dict[str, Any], lang: str) -> list[str]:
-    label = LABELS.get(lang, LABELS["en"])
+    label = vocabulary(LABELS, lang)
     if command == "show":
         head = f"{label['clock']}: {_clock(result['clock_minutes'], lang)} ({label['dawn']} {result['dawn']})"
         warning = [label["changed"]] if result.get("ruleset_changed") else []

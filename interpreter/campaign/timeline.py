@@ -8,7 +8,7 @@ from typing import Any
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
+from interpreter.campaign.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
 
 from interpreter.kinds.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
 from interpreter.ruleset.wiring import require, wired

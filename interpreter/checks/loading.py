@@ -1,5 +1,5 @@
 """Ruleset loading: a directory with ``ruleset.yaml`` and rule files becomes a ``Ruleset`` with
-layered parameters, adoption switches (R0) and ``extends`` (the layers are merged by
+layered parameters, adoption switches (which optional rules are used) and ``extends`` (the layers are merged by
 ``interpreter.ruleset.variants``), then checked by ``interpreter.checks.semantic``; ``collect`` reports every
 finding at once, ``load_ruleset`` refuses a ruleset with errors."""
 from __future__ import annotations

@@ -10,10 +10,13 @@ from fractions import Fraction
 from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
-from rules_dsl.limits import MAX_INPUT_FILE_BYTES
+from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
 from interpreter.cli.output import print_error
 from interpreter.reports.bars import bar
+from rules_dsl.words import define_word, word
+
+ROUNDED_DOWN = define_word("cli.rounded_down", "rounded down", "切り捨て")
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -177,8 +180,7 @@ def _window(line: str, column: int) -> tuple[str, int]:
 def show_exact(value: Any, lang: str) -> str:
     """A value as ``show`` does; a fraction also with its rounded-down value: ``7/2 (切り捨て 3)``."""
     if isinstance(value, Fraction) and value.denominator != 1:
-        word = "切り捨て" if lang == "ja" else "rounded down"
-        return f"{show(value)} ({word} {value.numerator // value.denominator})"
+        return f"{show(value)} ({word(ROUNDED_DOWN, lang)} {value.numerator // value.denominator})"
     return show(value)
 
 

@@ -9,6 +9,8 @@ import argparse
 import re
 from collections.abc import Iterator
 
+from rules_dsl.words import define_translations, define_word, translated, word
+
 ARGPARSE_JA: dict[str, str] = {
     "usage: ": "使い方: ",
     "positional arguments": "位置引数",
@@ -38,8 +40,8 @@ ARGPARSE_JA: dict[str, str] = {
 }
 
 # Messages of argparse type functions (``ArgumentTypeError``), matched by pattern.
-TYPE_ERRORS_JA: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"not a number: ('.*')"), r"\1 は数ではありません"),
+TYPE_ERRORS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"not a number: ('.*')"), define_word("cli.not_a_number", r"not a number: \1", r"\1 は数ではありません")),
 ]
 
 HELP_JA: dict[str, str] = {
@@ -96,7 +98,7 @@ HELP_JA: dict[str, str] = {
     # check
     "roll or resolve the core check nMPmCx (e.g. 3MP15C10), or its probability":
         "基本判定 nMPmCx（例: 3MP15C10）を振る・解決する、またはその確率を出す",
-    "The core check (RULES.md Rc): n dice against the ability value m, with the challenge value x "
+    "The core check: n dice against the ability value m, with the challenge value x "
     "(BCDice notation nMPmCx).":
         "基本判定: 能力値 m に対してダイスを n 個振り、挑戦値は x（BCDice の記法 nMPmCx）。",
     "e.g. 3MP15C10, MP12, 0MP15C5": "例: 3MP15C10、MP12、0MP15C5",
@@ -162,18 +164,18 @@ HELP_JA: dict[str, str] = {
         "キャンペーンを作る: ルールセットを固定し、山札を切り、カードを置いて配る",
     "replace an existing file": "既存のファイルを置き換えます",
     "clock at the start (default: dawn)": "開始時刻（既定: 夜明け）",
-    "adopt RULE in this campaign (R0); RULE=no leaves it out; recorded in the file":
+    "adopt RULE in this campaign; RULE=no leaves it out; recorded in the file":
         "このキャンペーンで RULE を採用します。RULE=no なら不採用。ファイルに記録されます",
-    "leave RULE out of this campaign (R0); recorded in the file":
+    "leave RULE out of this campaign; recorded in the file":
         "このキャンペーンでは RULE を採用しません。ファイルに記録されます",
     "the clock, the deck, the discard pile and every holder's cards":
         "時刻、山札、捨て札、持ち主ごとのカード",
-    "R1: a character slept H hours": "キャラクターが H 時間眠った",
-    "advance the clock to the next dawn (R2)": "次の夜明けまで時刻を進める",
-    "R3: discard and redraw some or all of a holder's cards": "持ち主のカードの一部または全部を捨てて引き直す",
-    "R4: take a rest package (short, medium, long)": "休息パッケージ（短・中・長）を取る",
-    "advance the clock; each dawn crossed applies R2": "時刻を進める。越えた夜明けごとに夜明けの処理をする",
-    "R5: record one use of a briefing option by a PC": "PC によるブリーフィングの選択肢の使用を1回記録する",
+    "a character slept H hours": "キャラクターが H 時間眠った",
+    "advance the clock to the next dawn": "次の夜明けまで時刻を進める",
+    "discard and redraw some or all of a holder's cards": "持ち主のカードの一部または全部を捨てて引き直す",
+    "take a rest package (short, medium, long)": "休息パッケージ（短・中・長）を取る",
+    "advance the clock, applying each dawn it crosses": "時刻を進める。越えた夜明けごとに夜明けの処理をする",
+    "record one use of a briefing option by a PC": "PC によるブリーフィングの選択肢の使用を1回記録する",
     "start a new briefing": "新しいブリーフィングを始めます",
     "the journal of commands": "コマンドの記録",
     "revert the last command": "最後のコマンドを取り消す",
@@ -181,31 +183,20 @@ HELP_JA: dict[str, str] = {
     "pin the ruleset as it is on disk now": "ディスク上の今のルールセットで固定し直す",
 }
 
-
-def _translate(message: str) -> str:
-    return ARGPARSE_JA.get(message, message)
+define_translations(ARGPARSE_JA)
+define_translations(HELP_JA)
 
 
 def use_language(lang: str) -> None:
     """argparse's own texts (usage, section titles, errors) in ``lang`` from now on."""
-    if lang == "ja":
-        argparse._ = _translate  # type: ignore[attr-defined]
-        argparse.ngettext = lambda one, many, n: ARGPARSE_JA.get(one if n == 1 else many,  # type: ignore[attr-defined]
-                                                                one if n == 1 else many)
-    else:  # as written: gettext would look for a catalogue on disk at every text argparse makes
-        argparse._ = _as_written  # type: ignore[attr-defined]
-        argparse.ngettext = lambda one, many, n: one if n == 1 else many  # type: ignore[attr-defined]
-
-
-def _as_written(message: str) -> str:
-    return message
+    argparse._ = lambda message: translated(message, lang)  # type: ignore[attr-defined]
+    argparse.ngettext = lambda one, many, n: translated(one if n == 1 else many, lang)  # type: ignore[attr-defined]
 
 
 def usage_error_text(message: str, lang: str) -> str:
     """A usage error with the messages of type functions (``not a number: 'abc'``) in ``lang``."""
-    if lang == "ja":
-        for pattern, replacement in TYPE_ERRORS_JA:
-            message = pattern.sub(replacement, message)
+    for pattern, replacement in TYPE_ERRORS:
+        message = pattern.sub(word(replacement, lang), message)
     return message
 
 
@@ -232,14 +223,12 @@ def help_texts(parser: argparse.ArgumentParser) -> Iterator[str]:
 
 def localize(parser: argparse.ArgumentParser, lang: str) -> None:
     """Swap every help text of the tree for its ``lang`` rendering (English as registered)."""
-    if lang != "ja":
-        return
     for p in parsers(parser):
         if p.description:
-            p.description = HELP_JA.get(p.description, p.description)
+            p.description = translated(p.description, lang)
         for action in p._actions:
             if action.help and action.help is not argparse.SUPPRESS:
-                action.help = HELP_JA.get(action.help, action.help)
+                action.help = translated(action.help, lang)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
-                    choice.help = HELP_JA.get(choice.help, choice.help)
+                    choice.help = translated(choice.help, lang)

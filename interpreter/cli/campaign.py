@@ -9,6 +9,7 @@ from typing import Any
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define, render
 
 from interpreter.cli import common
+from rules_dsl.words import bilingual, define_word
 
 BAD_CARDS = define(
     "MPR040", "--cards takes card names separated by commas, e.g. SA,H10; got {text!r}",
@@ -24,6 +25,10 @@ BAD_NUMBER = define(
     "{option} には{expected[ja]}を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 
 SEED_MAX = 2**63 - 1
+HOURS = define_word("cli.hours", "a finite number of hours, e.g. 8 or 0.5", "有限の時間数（例: 8、0.5）")
+SEED = define_word("cli.seed", f"a whole number from 0 to {SEED_MAX}", f"0〜{SEED_MAX} の整数")
+COUNT = define_word("cli.count", "a whole number of entries, 1 or more", "1以上の件数（整数）")
+MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整数）")
 READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
 
 
@@ -47,27 +52,27 @@ def register(subparsers: Any) -> None:
     p.add_argument("--force", action="store_true", help="replace an existing file")
     p.add_argument("--start", default=None, metavar="HH:MM", help="clock at the start (default: dawn)")
     p.add_argument("--adopt", action="append", default=[], metavar="RULE[=yes|no]",
-                   help="adopt RULE in this campaign (R0); RULE=no leaves it out; recorded in the file")
+                   help="adopt RULE in this campaign; RULE=no leaves it out; recorded in the file")
     p.add_argument("--no-adopt", action="append", default=[], metavar="RULE",
-                   help="leave RULE out of this campaign (R0); recorded in the file")
+                   help="leave RULE out of this campaign; recorded in the file")
     p.add_argument("--param", action="append", default=[], metavar="RULE.NAME=YAML")
     add("show", "the clock, the deck, the discard pile and every holder's cards")
-    p = add("sleep", "R1: a character slept H hours")
+    p = add("sleep", "a character slept H hours")
     p.add_argument("pc", metavar="PC")
     p.add_argument("--hours", required=True, type=_number, metavar="H")
-    add("dawn", "advance the clock to the next dawn (R2)")
-    p = add("circulate", "R3: discard and redraw some or all of a holder's cards")
+    add("dawn", "advance the clock to the next dawn")
+    p = add("circulate", "discard and redraw some or all of a holder's cards")
     p.add_argument("holder", metavar="HOLDER")
     group = p.add_mutually_exclusive_group()
     group.add_argument("--all", action="store_true")
     group.add_argument("--count", type=int, default=None, metavar="N")
     p.add_argument("--select", choices=["random", "player", "gm"], default=None)
     p.add_argument("--cards", default=None, metavar="SA,H10")
-    p = add("rest", "R4: take a rest package (short, medium, long)")
+    p = add("rest", "take a rest package (short, medium, long)")
     p.add_argument("tier", metavar="TIER")
-    p = add("advance", "advance the clock; each dawn crossed applies R2")
+    p = add("advance", "advance the clock, applying each dawn it crosses")
     p.add_argument("--minutes", required=True, type=_minutes, metavar="M")
-    p = add("brief", "R5: record one use of a briefing option by a PC")
+    p = add("brief", "record one use of a briefing option by a PC")
     p.add_argument("tier", metavar="TIER")
     p.add_argument("pc", metavar="PC")
     p.add_argument("option", metavar="OPTION")
@@ -96,8 +101,7 @@ def _number(text: str) -> int | float:
         value = math.nan
     if not math.isfinite(value):
         raise MprError(BAD_NUMBER, Location(path="--hours"), option="--hours",
-                       expected={"en": "a finite number of hours, e.g. 8 or 0.5",
-                                 "ja": "有限の時間数（例: 8、0.5）"}, text=text)
+                       expected=bilingual(HOURS), text=text)
     return int(value) if value.is_integer() else value
 
 
@@ -112,19 +116,16 @@ def _whole(text: str, option: str, expected: dict[str, str], low: int, high: int
 
 def _seed(text: str) -> int:
     """``--seed``: a whole number a campaign file can store (SQLite's 64-bit integers)."""
-    return _whole(text, "--seed", {"en": f"a whole number from 0 to {SEED_MAX}",
-                                   "ja": f"0〜{SEED_MAX} の整数"}, 0, SEED_MAX)
+    return _whole(text, "--seed", bilingual(SEED), 0, SEED_MAX)
 
 
 def _count(text: str) -> int:
     """``log --last N``: how many entries, 1 or more."""
-    return _whole(text, "--last", {"en": "a whole number of entries, 1 or more",
-                                   "ja": "1以上の件数（整数）"}, 1, SEED_MAX)
+    return _whole(text, "--last", bilingual(COUNT), 1, SEED_MAX)
 
 
 def _minutes(text: str) -> int:
-    return _whole(text, "--minutes", {"en": "a whole number of minutes", "ja": "分数（整数）"},
-                  -SEED_MAX, SEED_MAX)
+    return _whole(text, "--minutes", bilingual(MINUTES), -SEED_MAX, SEED_MAX)
 
 
 def _cards(text: str | None) -> list[str] | None:

@@ -8,6 +8,9 @@ import argparse
 from typing import Any
 
 from rules_dsl.errors import EXIT_OK, MprError
+from rules_dsl.words import define_word, word
+
+SUCCESS_PROBABILITY = define_word("cli.success_probability", "success probability", "成功率")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -60,7 +63,7 @@ def odds_lines(odds: Any, lang: str) -> list[str]:
     def chance(p: Any) -> str:
         return f"{fraction_text(p)} ({float(p) * 100:.2f}%)"
 
-    label = "成功率" if lang == "ja" else "success probability"
+    label = word(SUCCESS_PROBABILITY, lang)
     lines = [f"({odds.spec.notation}) {label} {chance(odds.success)}"]
     for special in (s for s in odds.rules.specials if s.tag):
         name = core_check.special_label(odds.rules, special.tag, lang)

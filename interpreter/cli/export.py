@@ -6,6 +6,9 @@ import argparse
 import sys
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+from rules_dsl.words import define_word, word
+
+LEFT_OUT = define_word("cli.left_out", "left out: ", "省いた判定: ")
 
 CANNOT_WRITE = define(
     "MPR915", "cannot write {file}: {reason}", "{file} に書き込めません: {reason}", exit_code=EXIT_STATE)
@@ -62,7 +65,7 @@ def handle(args: argparse.Namespace) -> int:
             characters = chosen
         text, notes = ccfolia_palette(ruleset, characters, parse_vars(args.var), args.lang)
         for note in notes:
-            print(("省いた判定: " if args.lang == "ja" else "left out: ") + note, file=sys.stderr)
+            print(word(LEFT_OUT, args.lang) + note, file=sys.stderr)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK

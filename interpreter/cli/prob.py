@@ -7,6 +7,13 @@ import re
 from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
+from rules_dsl.words import define_word, word
+
+OUTCOME = define_word("cli.outcome", "outcome", "結果")
+PROBABILITY = define_word("cli.probability", "probability", "確率")
+VALUE = define_word("cli.value", "value", "値")
+MEAN = define_word("cli.mean", "mean", "平均")
+WROTE_CHART = define_word("cli.wrote_chart", "wrote the chart to {where}", "グラフを {where} に書きました")
 
 SVG_UNWRITABLE = define(
     "MPR016", "cannot write the chart {file}: {reason}", "グラフ {file} を書き込めません: {reason}",
@@ -58,14 +65,14 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
     if args.format == "json":
         print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
     else:
-        header = ("結果", "確率") if args.lang == "ja" else ("outcome", "probability")
+        header = (word(OUTCOME, args.lang), word(PROBABILITY, args.lang))
         for i, table in enumerate(tables):
             if i:
                 print()
             print(f"{args.target}: {table.title}")
             print_rows([(row_label(row.value, row.label), row.p) for row in table.rows], header)
             if table.mean is not None:
-                label = table.mean_label or ("平均" if args.lang == "ja" else "mean")
+                label = table.mean_label or word(MEAN, args.lang)
                 print(f"{label} {_mean_text(table.mean)}")
             if table.note:
                 print(table.note)
@@ -91,7 +98,7 @@ def _check(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(odds_json(odds))
     else:
-        print_rows(rows, ("結果", "確率") if args.lang == "ja" else ("outcome", "probability"))
+        print_rows(rows, (word(OUTCOME, args.lang), word(PROBABILITY, args.lang)))
         print("\n".join(odds_lines(odds, args.lang)))
     _write_svg(args.svg, [Section(odds.spec.notation, rows)], args.lang)
     return EXIT_OK
@@ -117,10 +124,10 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
                                       "percent": round(float(p) * 100, 2)} for value, p in dist.items()],
                     "mean": mean})
     else:
-        header = ("値", "確率") if args.lang == "ja" else ("value", "probability")
+        header = (word(VALUE, args.lang), word(PROBABILITY, args.lang))
         print_rows(rows, header)
         if mean is not None:
-            print(f"{'平均' if args.lang == 'ja' else 'mean'} {_mean_text(mean)}")
+            print(f"{word(MEAN, args.lang)} {_mean_text(mean)}")
     _write_svg(args.svg, [Section(args.target, rows)], args.lang)
     return EXIT_OK
 
@@ -146,5 +153,5 @@ def _write_svg(file: str | None, sections: list, lang: str) -> None:
 
     write_file(file, render(sections), "--svg", SVG_UNWRITABLE)
     where = os.path.abspath(file)
-    print(f"グラフを {where} に書きました" if lang == "ja" else f"wrote the chart to {where}",
+    print(word(WROTE_CHART, lang).format(where=where),
           file=sys.stderr)

@@ -55,7 +55,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     """The input data, its positions, its file name (``-``: standard input) and its written
     scalars (for the "write it in quotes" hint)."""
     from rules_dsl.errors import Location, MprError
-    from rules_dsl.limits import MAX_INPUT_FILE_BYTES
+    from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
     from interpreter.documents.loader import TOO_LARGE, load_file, load_text
 

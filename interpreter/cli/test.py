@@ -6,6 +6,10 @@ from __future__ import annotations
 import argparse
 
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define
+from rules_dsl.words import define_word, word
+
+SUMMARY = define_word("cli.test_summary", "{passed} passed, {failed} failed", "成功 {passed} 件、失敗 {failed} 件")
+BROKEN = define_word("cli.test_broken", ", {broken} ruleset(s) with errors", "、エラーのあるルールセット {broken} 件")
 
 RULESET_ERRORS = define(
     "MPR023", "{target}: the examples cannot run, the ruleset has errors (see mprules validate)",
@@ -71,6 +75,5 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _summary(passed: int, failed: int, broken: int, lang: str) -> str:
-    if lang == "ja":
-        return f"成功 {passed} 件、失敗 {failed} 件" + (f"、エラーのあるルールセット {broken} 件" if broken else "")
-    return f"{passed} passed, {failed} failed" + (f", {broken} ruleset(s) with errors" if broken else "")
+    summary = word(SUMMARY, lang).format(passed=passed, failed=failed)
+    return summary + (word(BROKEN, lang).format(broken=broken) if broken else "")

@@ -19,7 +19,8 @@ from typing import Any
 import yaml
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
-from rules_dsl.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
+from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
+from rules_dsl.words import define_word, word
 
 from interpreter.documents.yaml_events import DEPTH, KEY, Builder, Path_, Position, typing_mistake
 
@@ -52,11 +53,12 @@ SECOND_DOCUMENT = define("MPR222", "{file} holds {count} YAML documents (---); i
 
 _NUMBER_TRAP = re.compile(r"[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0[0-9_]+"
                           r"|0x[0-9a-fA-F_]+|0b[01_]+)\Z")
-_KINDS = ((stat.S_ISFIFO, ("a FIFO (named pipe)", "名前付きパイプ（FIFO）")),
-          (stat.S_ISCHR, ("a character device", "キャラクタデバイス")),
-          (stat.S_ISBLK, ("a block device", "ブロックデバイス")),
-          (stat.S_ISSOCK, ("a socket", "ソケット")),
-          (stat.S_ISDIR, ("a directory", "ディレクトリ")))
+_KINDS = ((stat.S_ISFIFO, define_word("file.fifo", "a FIFO (named pipe)", "名前付きパイプ（FIFO）")),
+          (stat.S_ISCHR, define_word("file.character_device", "a character device", "キャラクタデバイス")),
+          (stat.S_ISBLK, define_word("file.block_device", "a block device", "ブロックデバイス")),
+          (stat.S_ISSOCK, define_word("file.socket", "a socket", "ソケット")),
+          (stat.S_ISDIR, define_word("file.directory", "a directory", "ディレクトリ")))
+_NOT_A_FILE = define_word("file.other", "not a file", "ファイル以外")
 
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NON_PRINTABLE = re.compile(
@@ -135,7 +137,8 @@ def _shown(path: str | Path) -> str:
 
 def file_kind(mode: int) -> tuple[str, str]:
     """What a file that is not a regular file is (``st_mode``), in English and in Japanese."""
-    return next((w for test, w in _KINDS if test(mode)), ("not a file", "ファイル以外"))
+    what = next((w for test, w in _KINDS if test(mode)), _NOT_A_FILE)
+    return word(what, "en"), word(what, "ja")
 
 
 def open_regular(path: str | Path) -> Any:

@@ -10,16 +10,17 @@ import re._parser as parser
 from typing import Any
 
 from rules_dsl.errors import define
+from rules_dsl.words import define_words, vocabulary
 
 BACKTRACKING = define(
     "MPR324", "the pattern {pattern!r} can take a very long time on some texts ({why}); rewrite it "
               "without {why}",
     "パターン {pattern!r} は入力によって極端に時間がかかります（{why_ja}）。{why_ja}を使わずに書き直してください")
 
-WHY_JA = {"a repeated group that repeats its own start": "先頭を繰り返すグループの繰り返し",
-          "alternatives under a repetition": "繰り返しの中の選択肢",
-          "a back-reference": "後方参照",
-          "three repetitions of shared characters in a row": "同じ文字を繰り返す並び"}
+_RISKS = ("a repeated group that repeats its own start", "alternatives under a repetition",
+          "a back-reference", "three repetitions of shared characters in a row")
+WHY_JA = vocabulary(define_words("regex.why", dict(zip(_RISKS, _RISKS)), dict(zip(_RISKS, (
+    "先頭を繰り返すグループの繰り返し", "繰り返しの中の選択肢", "後方参照", "同じ文字を繰り返す並び")))), "ja")
 _SAMPLE = [chr(c) for c in range(0x250)] + list("　あアー漢ｱ０Ａ\u3000\u200b")
 _REPEATS = (C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT)
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from rules_dsl.errors import define
 from rules_dsl.errors import did_you_mean as nearest
+from rules_dsl.words import define_word, define_words, vocabulary, word
 
 TYPE = define("MPR300", "expected {expected}, found {found}", "{expected}が必要ですが、{found}です")
 QUOTE = define("MPR301", "YAML reads {text} as {value}, not as text: write it in quotes: '{text}'",
@@ -50,15 +51,16 @@ SURPRISING = define("MPR323", "YAML reads {text} as {value}: if you mean the tex
                     "YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'",
                     severity="warning")
 
-_TYPES = {
-    "string": ("text", "文字列"), "integer": ("an integer", "整数"), "number": ("a number", "数値"),
-    "boolean": ("true or false", "真偽値 (true/false)"), "object": ("a mapping", "マッピング"),
-    "array": ("a list", "リスト"), "null": ("null", "null"),
-}
-
-
-def _pick(pair: tuple[str, str], lang: str) -> str:
-    return pair[1] if lang == "ja" else pair[0]
+_TYPES = define_words(
+    "schema.type",
+    {"string": "text", "integer": "an integer", "number": "a number", "boolean": "true or false",
+     "object": "a mapping", "array": "a list", "null": "null"},
+    {"string": "文字列", "integer": "整数", "number": "数値", "boolean": "真偽値 (true/false)",
+     "object": "マッピング", "array": "リスト", "null": "null"})
+OR = define_word("schema.or", " or ", " または ")
+INVISIBLE = define_word("schema.invisible", " (it contains the invisible character {code})",
+                        "（見えない文字 {code} を含みます）")
+MATCHING = define_word("schema.matching", "text matching {pattern}", "パターン {pattern} に合う文字列")
 
 
 def json_type(value: Any) -> str:
@@ -79,12 +81,12 @@ def json_type(value: Any) -> str:
 
 def type_of(value: Any, lang: str) -> str:
     name = json_type(value)
-    return _pick(_TYPES.get(name, (name, name)), lang)
+    return vocabulary(_TYPES, lang).get(name, name)
 
 
 def type_names(expected: list[str], lang: str) -> str:
-    words = [_pick(_TYPES.get(t, (t, t)), lang) for t in expected]
-    return (" または " if lang == "ja" else " or ").join(words)
+    types = vocabulary(_TYPES, lang)
+    return word(OR, lang).join(types.get(t, t) for t in expected)
 
 
 def value(item: Any) -> str:
@@ -118,8 +120,7 @@ def invisible(name: str, lang: str) -> str:
     if not hidden:
         return ""
     code = f"U+{ord(hidden[0]):04X}"
-    return f"（見えない文字 {code} を含みます）" if lang == "ja" else \
-        f" (it contains the invisible character {code})"
+    return word(INVISIBLE, lang).format(code=code)
 
 
 def expected(schema: Any, lang: str) -> str:
@@ -128,7 +129,7 @@ def expected(schema: Any, lang: str) -> str:
     if isinstance(custom, dict) and custom.get(lang):
         return custom[lang]
     pattern = schema.get("pattern") if isinstance(schema, dict) else None
-    return f"パターン {pattern} に合う文字列" if lang == "ja" else f"text matching {pattern}"
+    return word(MATCHING, lang).format(pattern=pattern)
 
 
 def describe(error: Any, lang: str) -> str:

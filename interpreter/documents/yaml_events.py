@@ -12,8 +12,10 @@ import yaml
 from yaml import events as ev
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import (MAX_DOCUMENTS_PER_FILE, MAX_INT_BITS, MAX_YAML_ALIASES,
-                              MAX_YAML_DEPTH, MAX_YAML_INT_DIGITS, MAX_YAML_NODES)
+from rules_dsl.limits import MAX_INT_BITS
+
+from interpreter.documents.limits import (MAX_DOCUMENTS_PER_FILE, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
+                                          MAX_YAML_INT_DIGITS, MAX_YAML_NODES)
 
 Path_ = tuple[str | int, ...]
 Position = tuple[str, int, int]

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
-from rules_dsl.limits import MAX_VARIANT_LAYERS
+from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.engine import registry as kinds
@@ -26,8 +26,8 @@ TOO_DEEP = define(
 MAX_NESTED_RUNS = 4 * MAX_VARIANT_LAYERS
 
 NOT_ADOPTED = define(
-    "MPR402", "rule {rule} ({title}) is not adopted in this campaign/ruleset (R0)",
-    "ルール {rule}（{title}）はこのキャンペーン／ルールセットで採用されていません（R0）")
+    "MPR402", "rule {rule} ({title}) is not adopted in this campaign/ruleset",
+    "ルール {rule}（{title}）はこのキャンペーン／ルールセットで採用されていません")
 UNKNOWN_KIND = define(
     "MPR403", "unknown rule kind {kind!r}{hint}", "不明なルール種別 {kind!r} です{hint}")
 UNKNOWN_PARAM = define(

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any, Iterator
 
 from rules_dsl.plain import fraction_text, jsonable
+from rules_dsl.words import localized
 
 
 @dataclass
@@ -79,9 +80,9 @@ def render_tree(steps: list[Step], indent: str = "", *, values: bool = True,
         last = i == len(steps) - 1
         branch = "└─ " if last else "├─ "
         text = step.label
-        words = step.detail.get("text")
-        if isinstance(words, dict) and (words.get(lang) or words.get("ja") or words.get("en")):
-            text += f" ({words.get(lang) or words.get('ja') or words.get('en')})"
+        words = localized(step.detail.get("text"), lang) if isinstance(step.detail.get("text"), dict) else ""
+        if words:
+            text += f" ({words})"
         if values and step.value is not None:
             text += f" = {_short(step.value)}"
         if step.detail.get("layer"):

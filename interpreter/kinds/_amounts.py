@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_MEMBERS
+from interpreter.solvers.limits import MAX_MEMBERS
 
 MEMBER_TWICE = define(
     "MPR520", "{pc!r} is listed twice (first at {first})",

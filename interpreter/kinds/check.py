@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
 
 from interpreter.solvers import pool_notation as core_check
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
@@ -27,18 +28,14 @@ UNKNOWN_FORMULA_NAME = define(
     "{rule} の {field} が使う {name!r} は入力・導出値・先の式のいずれでもありません{hint}")
 
 FORMULAS = ("required", "dice_bonus", "dice", "challenge")
-_WORDS = {
-    "en": {"head": "{dice} dice, challenge {challenge}", "head_one": "1 die, challenge {challenge}",
-           "ability": "ability {value}",
-           "no_check": "no check", "by": "chance of success by ability value",
-           "total": "chance of {word} in all: {percent} ({p})",
-           "separate": "each row is a separate chance; the rows do not sum to 1"},
-    "ja": {"head": "ダイス{dice}個、チャレンジ値{challenge}", "head_one": "ダイス1個、チャレンジ値{challenge}",
-           "ability": "能力値{value}",
-           "no_check": "判定なし", "by": "能力値ごとの成功率",
-           "total": "{word}の確率（合計）: {percent}（{p}）",
-           "separate": "各行は別々の確率です（合計は1になりません）"},
-}
+HEAD = define_word("check.head", "{dice} dice, challenge {challenge}", "ダイス{dice}個、チャレンジ値{challenge}")
+HEAD_ONE = define_word("check.head_one", "1 die, challenge {challenge}", "ダイス1個、チャレンジ値{challenge}")
+ABILITY = define_word("check.ability", "ability {value}", "能力値{value}")
+NO_CHECK = define_word("check.no_check", "no check", "判定なし")
+BY = define_word("check.by", "chance of success by ability value", "能力値ごとの成功率")
+TOTAL = define_word("check.total", "chance of {word} in all: {percent} ({p})", "{word}の確率（合計）: {percent}（{p}）")
+SEPARATE = define_word("check.separate", "each row is a separate chance; the rows do not sum to 1",
+                       "各行は別々の確率です（合計は1になりません）")
 
 
 def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
@@ -69,7 +66,7 @@ def _formulas(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
 
 
 def _spec(rule: Any, values: dict[str, Any], ability: int) -> core_check.CheckSpec:
-    from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+    from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 
     attribute = rule.doc["attribute"]
     for field, value, limit in ((attribute, ability, MAX_CHECK_NUMBER),
@@ -98,7 +95,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
         return value
     ability = whole(inputs[attribute], attribute)
     if not env["required"]:
-        ctx.trace.add("note", _WORDS["ja" if ctx.lang == "ja" else "en"]["no_check"], 1)
+        ctx.trace.add("note", word(NO_CHECK, ctx.lang), 1)
         value["probability"] = _probability(1)
         return value
     rules = core_check.rules_of(ctx.ruleset.parameters)
@@ -119,11 +116,10 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     env = _formulas(rule, inputs, ctx)
     attribute = rule.doc["attribute"]
     rules = core_check.rules_of(ctx.ruleset.parameters)
-    words = _WORDS["ja" if ctx.lang == "ja" else "en"]
-    head = f"{rule.title(ctx.lang)}: " + words["head" if env["dice"] != 1 else "head_one"].format(
+    head = f"{rule.title(ctx.lang)}: " + word(HEAD if env["dice"] != 1 else HEAD_ONE, ctx.lang).format(
         dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
-        return [ProbTable(head, [ProbRow("success", Fraction(1), words["no_check"])])]
+        return [ProbTable(head, [ProbRow("success", Fraction(1), word(NO_CHECK, ctx.lang))])]
     if inputs.get(attribute) is not None:
         spec = _spec(rule, env, whole(inputs[attribute], attribute))
         outcomes = core_check.success_distribution(spec, rules=rules)
@@ -133,22 +129,22 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
             rows[key] = rows.get(key, Fraction(0)) + p
         table = [ProbRow(k, p, _label(rules, k, ctx.lang)) for k, p in rows.items()]
         success = outcomes.probability(lambda r: r.success)
-        total = words["total"].format(word=_label(rules, "success", ctx.lang), p=fraction_text(success),
+        total = word(TOTAL, ctx.lang).format(word=_label(rules, "success", ctx.lang), p=fraction_text(success),
                                       percent=f"{float(success) * 100:.2f}%")
-        return [ProbTable(f"{head}{'、' if ctx.lang == 'ja' else ', '}"
-                          + words["ability"].format(value=spec.target), table, note=total)]
+        return [ProbTable(f"{head}{word(LIST_SEPARATOR, ctx.lang)}"
+                          + word(ABILITY, ctx.lang).format(value=spec.target), table, note=total)]
     rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
-                               words["ability"].format(value=m)) for m in range(1, rules.faces + 1)]
-    return [ProbTable(f"{head}: {words['by']}", rows_by_ability, note=words["separate"])]
+                               word(ABILITY, ctx.lang).format(value=m)) for m in range(1, rules.faces + 1)]
+    return [ProbTable(f"{head}: {word(BY, ctx.lang)}", rows_by_ability, note=word(SEPARATE, ctx.lang))]
 
 
 def _label(rules: Any, key: str, lang: str) -> str:
     """The data's word for a verdict (``success``/``failure``) or the label of a special result."""
     if key in rules.words:
-        return rules.words[key].get(lang) or rules.words[key]["ja"]
+        return localized(rules.words[key], lang)
     special = rules.special(key)
-    effect = rules.words[special.effect].get(lang) or rules.words[special.effect]["ja"]
-    return f"{core_check.special_label(rules, key, lang)}" + (f"（{effect}）" if lang == "ja" else f" ({effect})")
+    effect = localized(rules.words[special.effect], lang)
+    return word(ASIDE, lang).format(text=core_check.special_label(rules, key, lang), aside=effect)
 
 
 def _at_manifest(error: MprError, ruleset: Any) -> MprError:

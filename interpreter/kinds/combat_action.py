@@ -12,10 +12,11 @@ from fractions import Fraction
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.words import LANGS, bilingual, define_word, localized, word
 
 from interpreter.engine.names import compiled
 from interpreter.engine.registry import Kind
-from interpreter.kinds._reasons import EXPECTED, reason, text
+from interpreter.kinds._reasons import EXPECTED, reason
 
 NOT_IN_BATTLE = define(
     "MPR720", "{role[en]} {name!r} is not a character of the battle (characters: {known}){hint}",
@@ -54,16 +55,19 @@ SELF_TARGET = define(
 UNDECLARED_STEP = define(
     "MPR729", "{rule}: declared_before names {step!r}, which is not one of its steps ({known})",
     "{rule}: declared_before の {step!r} は、定義されたステップ（{known}）にありません")
-SEPARATOR = {"en": " or ", "ja": "」か「"}
-
-UNSTATED = {"en": "no effect of the rule applies to the user's state: it is left unchanged; the GM decides",
-            "ja": "使用者のこの状態に当てはまる効果がルールにないため、状態は変更していません。GMが判断してください"}
-DISTANCE = {"en": "{user} is {n} area(s) from {target}", "ja": "{user} から {target} までは {n}エリアです"}
-UNREACHABLE = {"en": "{user} and {target} are in areas that are not connected",
-               "ja": "{user} と {target} のエリアはつながっていません"}
-WHAT = {"area": {"en": "area", "ja": "エリア"}, "character": {"en": "character", "ja": "キャラクター"}}
-ROLES = {"user": {"en": "the user", "ja": "使用者"}, "attacker": {"en": "the attacker", "ja": "攻撃者"},
-         "target": {"en": "the target", "ja": "攻撃の対象"}}
+SEPARATOR = define_word("combat_action.separator", " or ", "」か「")
+UNSTATED = define_word(
+    "combat_action.unstated", "no effect of the rule applies to the user's state: it is left unchanged; the GM decides",
+    "使用者のこの状態に当てはまる効果がルールにないため、状態は変更していません。GMが判断してください")
+DISTANCE = define_word("combat_action.distance", "{user} is {n} area(s) from {target}",
+                       "{user} から {target} までは {n}エリアです")
+UNREACHABLE = define_word("combat_action.unreachable", "{user} and {target} are in areas that are not connected",
+                          "{user} と {target} のエリアはつながっていません")
+WHAT = {"area": define_word("combat_action.area", "area", "エリア"),
+        "character": define_word("combat_action.character", "character", "キャラクター")}
+ROLES = {"user": define_word("combat_action.user", "the user", "使用者"),
+         "attacker": define_word("combat_action.attacker", "the attacker", "攻撃者"),
+         "target": define_word("combat_action.target", "the target", "攻撃の対象")}
 CHARACTER_FIELDS = {"id": str, "area": str, "hp": int, "acted": bool, "turn_started": bool}
 TYPE_WORDS = {str: "name", int: "integer", bool: "boolean"}
 
@@ -133,7 +137,7 @@ def check_step(step: Any, steps: list[Mapping[str, Any]], field: str = "attack.s
 def _character_id(value: Any, role: str, characters: Mapping[str, Any], field: str) -> str:
     if not isinstance(value, str) or value not in characters:
         known = list(characters)
-        raise MprError(NOT_IN_BATTLE, Location(path=field), role=ROLES[role], name=value,
+        raise MprError(NOT_IN_BATTLE, Location(path=field), role=bilingual(ROLES[role]), name=value,
                        known=", ".join(known) or "-", hint=did_you_mean(value, known))
     return value
 
@@ -149,7 +153,7 @@ def parse_battle(state: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> Ba
     known_areas: set[str] = set()
     for area in areas:
         if area in known_areas:
-            raise MprError(DUPLICATE_NAME, Location(path="areas"), what=WHAT["area"], name=area)
+            raise MprError(DUPLICATE_NAME, Location(path="areas"), what=bilingual(WHAT["area"]), name=area)
         known_areas.add(area)
     adjacent = state.get("adjacent")
     if adjacent is not None:
@@ -172,7 +176,7 @@ def parse_battle(state: Mapping[str, Any], steps: list[Mapping[str, Any]]) -> Ba
             if not _is(character.get(name), kind):
                 raise _bad(f"characters[{i}].{name}", TYPE_WORDS[kind], character.get(name))
         if character["id"] in characters:
-            raise MprError(DUPLICATE_NAME, Location(path=f"characters[{i}].id"), what=WHAT["character"],
+            raise MprError(DUPLICATE_NAME, Location(path=f"characters[{i}].id"), what=bilingual(WHAT["character"]),
                            name=character["id"])
         _known_area(character["area"], known_areas, areas, f"characters[{i}].area")
         characters[character["id"]] = dict(character)
@@ -221,18 +225,18 @@ def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: A
     timings = declared_steps(declared_before)
     for timing in timings:
         check_step(timing, steps, "declared_before")
-    labels = {str(s["id"]): text(s, lang) or str(s["id"]) for s in steps}
+    labels = {str(s["id"]): localized(s, lang) or str(s["id"]) for s in steps}
     errors = []
     if battle.step not in timings:
         errors.append(reason(WRONG_STEP, "attack.step", lang, action=action,
-                             expected=SEPARATOR[lang].join(labels[t] for t in timings),
+                             expected=word(SEPARATOR, lang).join(labels[t] for t in timings),
                              step=labels[battle.step]))
     if user == battle.target:
         errors.append(reason(SELF_TARGET, "user", lang, user=user, action=action))
     distance = battle.distance(user, battle.target)
     if distance is None or distance > range_areas:
         phrase = UNREACHABLE if distance is None else DISTANCE
-        where = {k: v.format(user=user, target=battle.target, n=distance) for k, v in phrase.items()}
+        where = {k: word(phrase, k).format(user=user, target=battle.target, n=distance) for k in LANGS}
         errors.append(reason(OUT_OF_RANGE, "user", lang, where=where, action=action,
                              range=range_areas))
     before = battle.characters[user]
@@ -334,7 +338,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     ctx.trace.add("note", "legal", verdict["legal"], step=(inputs.get("attack") or {}).get("step"))
     before = next(c for c in inputs["characters"] if c["id"] == inputs["user"])
     if verdict["legal"] and not state_effects(effects, before):
-        ctx.trace.add("unresolved", UNSTATED[ctx.lang], verdict["user_after"],
+        ctx.trace.add("unresolved", word(UNSTATED, ctx.lang), verdict["user_after"],
                       acted=before["acted"], turn_started=before["turn_started"])
     return verdict
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean, render
 from rules_dsl.template import Template, compile_template
+from rules_dsl.words import localized
 
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED
@@ -152,10 +153,6 @@ def _uses(value: Any, field: str) -> dict[str, list[str]]:
             for name, chosen in value.items()}
 
 
-def _text(label: Mapping[str, str], lang: str) -> str:
-    return str(label.get(lang) or label.get("en") or label.get("ja") or "")
-
-
 def _reason(side: Side, key: str, path: str, lang: str, args: dict[str, Any]) -> dict[str, str]:
     """One ``{code, message, path}`` of a verdict, in the side's template when it has one."""
     code = MESSAGE_CODES[key]
@@ -169,7 +166,7 @@ def _breaches(side: Side, uses: dict[str, list[str]], *, key: str, allowance: in
               counting: str, options: list[str], rule_id: str, lang: str) -> list[dict[str, str]]:
     reasons = []
     listed = set(options)
-    label = _text(side.label, lang)
+    label = localized(side.label, lang)
     for name, chosen in uses.items():
         if options:
             for i, option in enumerate(chosen):
@@ -205,7 +202,7 @@ def check_plan(plan_input: Mapping[str, Any], params: Mapping[str, Any], plan: M
             for name in uses[side.plan]:
                 if name not in listed:
                     raise MprError(NOT_A_PARTICIPANT, Location(path=f"{side.plan}.{name}"),
-                                   side=_text(side.label, lang), name=name,
+                                   side=localized(side.label, lang), name=name,
                                    known=", ".join(listed) or "-")
         members[side.plan] = list(dict.fromkeys([*(listed or []), *uses[side.plan]]))
         if side.members:
@@ -228,7 +225,7 @@ def check_plan(plan_input: Mapping[str, Any], params: Mapping[str, Any], plan: M
                                 counting=counting, options=options, rule_id=rule_id, lang=lang)
         else:
             errors += [_reason(side, "no_right", f"{side.plan}.{name}", lang, {
-                "side": _text(side.label, lang), "name": name, "why": _text(why, lang),
+                "side": localized(side.label, lang), "name": name, "why": localized(why, lang),
                 "rule": rule_id}) for name, chosen in uses[side.plan].items() if chosen]
     value["legal"] = not errors
     value["errors"] = errors

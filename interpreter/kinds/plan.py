@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import MprError, define
+from rules_dsl.words import text_language
 
 from interpreter.engine.registry import Kind
 from interpreter.kinds._derive import run_rule
@@ -156,7 +157,7 @@ def message_path(message: Any, lang: str) -> tuple[str, ...]:
     """Where the text of ``lang`` stands in a ``{ja, en}`` message (or a plain text)."""
     if not isinstance(message, Mapping):
         return ()
-    return (lang if lang in message else "ja" if "ja" in message else next(iter(message)),)
+    return (text_language(message, lang),)
 
 
 def _violations(rule: Any, index: int, env: dict[str, Any], ctx: Any,

@@ -13,7 +13,7 @@ from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mea
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
-from interpreter.kinds._reasons import text as localized
+from rules_dsl.words import ASIDE, define_word, define_words, localized, vocabulary, word
 from interpreter.kinds._amounts import check_members, whole
 from interpreter.solvers.repeat_policy import (FALLBACKS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
                             Resolution, TableRows, session_distribution, taken_after, resolve_roll)
@@ -45,26 +45,26 @@ NO_POLICY = define(
 
 OUTPUT = ("member", "rolled", "final_roll", "row", "text", "once", "how", "options", "roll",
           "results", "taken")
-_TITLES = {
-    "en": {"sets": "the set of once-only results", "each": "chance of each once-only result",
-           "mean": "the expected number of once-only results", "how": "how the roll was resolved",
-           "head": "{title} ({table}, {count} members{window})", "window": ", moves up to ±{window}",
-           "no_once": "no once-only result", "other": "a roll no row lists (default)",
-           "joiner": ", ", "set_joiner": " / "},
-    "ja": {"sets": "一度きりの結果の組み合わせ", "each": "一度きりの各結果が出る確率",
-           "mean": "一度きりの結果の期待個数", "how": "出目の扱い",
-           "head": "{title}（{table}、{count}人{window}）", "window": "、出目の増減は±{window}まで",
-           "no_once": "一度きりの結果なし", "other": "表に載っていない出目（default）", "joiner": "、",
-           "set_joiner": "／"},
-}
-_LABELS = {"en": {None: "a row of no id", UNRESOLVED: "unresolved (to be decided)"},
-           "ja": {None: "IDのない行", UNRESOLVED: "未解決（要判断）"}}
-_HOWS = {"en": {"as_rolled": "as rolled", "adjusted": "moved", "nearest_lower": "nearest lower result",
-                "nearest_higher": "nearest higher result", "individual": "the table's default",
-                UNRESOLVED: "unresolved"},
-         "ja": {"as_rolled": "出目どおり", "adjusted": "出目を増減", "nearest_lower": "低いほうに最も近い結果",
-                "nearest_higher": "高いほうに最も近い結果", "individual": "表の default の結果",
-                UNRESOLVED: "未解決"}}
+TITLES = define_words(
+    "roll_per_member",
+    {"sets": "the set of once-only results", "each": "chance of each once-only result",
+     "mean": "the expected number of once-only results", "how": "how the roll was resolved",
+     "head": "{title} ({table}, {count} members{window})", "window": ", moves up to ±{window}",
+     "no_once": "no once-only result", "other": "a roll no row lists (default)",
+     "joiner": ", ", "set_joiner": " / "},
+    {"sets": "一度きりの結果の組み合わせ", "each": "一度きりの各結果が出る確率",
+     "mean": "一度きりの結果の期待個数", "how": "出目の扱い",
+     "head": "{title}（{table}、{count}人{window}）", "window": "、出目の増減は±{window}まで",
+     "no_once": "一度きりの結果なし", "other": "表に載っていない出目（default）", "joiner": "、",
+     "set_joiner": "／"})
+_LABELS = {None: define_word("roll_per_member.no_id", "a row of no id", "IDのない行"),
+           UNRESOLVED: define_word("roll_per_member.unresolved", "unresolved (to be decided)", "未解決（要判断）")}
+HOWS = define_words(
+    "roll_per_member.resolved",
+    {"as_rolled": "as rolled", "adjusted": "moved", "nearest_lower": "nearest lower result",
+     "nearest_higher": "nearest higher result", "individual": "the table's default", UNRESOLVED: "unresolved"},
+    {"as_rolled": "出目どおり", "adjusted": "出目を増減", "nearest_lower": "低いほうに最も近い結果",
+     "nearest_higher": "高いほうに最も近い結果", "individual": "表の default の結果", UNRESOLVED: "未解決"})
 
 
 def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
@@ -126,7 +126,7 @@ def chosen_policy(rule: Any, env: dict[str, Any], dice: Any) -> tuple[tuple, Pol
 def table_rows(table_rule: Any, rule: Any, path: tuple, env: dict[str, Any]) -> TableRows:
     """The entries of every roll in the roll table's range; ``once`` (an expression of a row's
     ``tags``, ``id``, ``roll`` and ``value``) says which rows may come up once per session."""
-    from rules_dsl.limits import MAX_SESSION_TABLE_SPAN
+    from interpreter.solvers.limits import MAX_SESSION_TABLE_SPAN
 
     lo, hi = table_range(table_rule)
     if hi - lo + 1 > MAX_SESSION_TABLE_SPAN:
@@ -235,7 +235,7 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     table_rule, table, policy, members = _setup(rule, inputs, ctx)
     exact = session_distribution(table, roll_distribution(table_rule), len(members), policy)
     lang = ctx.lang
-    words = _TITLES["ja" if lang == "ja" else "en"]
+    words = vocabulary(TITLES, lang)
     texts = {e.id: localized(e.text, lang) or e.id for e in table.entries if e is not None and e.id}
     unnamed = [e for e in table.entries if e is not None and e.id is None]
     other = localized(table.plain.text, lang) if table.plain is not None and table.plain.text else None
@@ -250,8 +250,10 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     tables = [ProbTable(f"{head}: {words['sets']}", sets, count, mean_label=words["mean"]),
               ProbTable(f"{head}: {words['each']}",
                         [ProbRow(e, exact.row_probability(e), texts.get(e, e)) for e in table.once_ids()])]
-    names = {**_LABELS["ja" if lang == "ja" else "en"], **({None: other} if other else {})}
-    hows = _HOWS["ja" if lang == "ja" else "en"]
+    names: dict[Any, str] = {key: word(label, lang) for key, label in _LABELS.items()}
+    if other:
+        names[None] = other
+    hows = vocabulary(HOWS, lang)
     for member, rows, resolved in zip(members, exact.per_member, exact.per_member_how):
         shown = [ProbRow(v, p, texts.get(v) or names.get(v))
                  for v, p in sorted(rows.items(), key=lambda vp: (-vp[1], str(vp[0])))]
@@ -262,7 +264,7 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
 
 def _share(p: Fraction, lang: str) -> str:
     """A probability as a percentage with its exact fraction: ``95.45%（1237/1296）``."""
-    return f"{float(p) * 100:.2f}%" + (f"（{fraction_text(p)}）" if lang == "ja" else f" ({fraction_text(p)})")
+    return word(ASIDE, lang).format(text=f"{float(p) * 100:.2f}%", aside=fraction_text(p))
 
 
 def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:

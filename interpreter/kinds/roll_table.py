@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+from rules_dsl.words import define_words, localized, vocabulary
 
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable
@@ -164,15 +165,15 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
             by_event[key] = ProbRow(key, p, label)
         else:
             event.p += p
-    title, words = rule.title(ctx.lang), _WORDS["ja" if ctx.lang == "ja" else "en"]
+    title, words = rule.title(ctx.lang), vocabulary(WORDS, ctx.lang)
     if default is not None and "default" in by_event and by_event["default"].label is None:
         by_event["default"].label = words["default"]
     return [ProbTable(f"{title}: {rule.params.get('roll')}", by_roll, rolls.mean()),
             ProbTable(f"{title}: {words['events']}", sorted(by_event.values(), key=lambda r: -r.p))]
 
 
-_WORDS = {"en": {"events": "by result", "default": "a roll no row lists (default)"},
-          "ja": {"events": "結果ごと", "default": "表に載っていない出目（default）"}}
+WORDS = define_words("roll_table", {"events": "by result", "default": "a roll no row lists (default)"},
+                     {"events": "結果ごと", "default": "表に載っていない出目（default）"})
 
 
 def _label(row: dict[str, Any] | None, lang: str) -> str | None:
@@ -180,7 +181,7 @@ def _label(row: dict[str, Any] | None, lang: str) -> str | None:
         return None
     text = row.get("text")
     if isinstance(text, dict):
-        return text.get(lang) or text.get("ja") or row.get("id")
+        return localized(text, lang) or row.get("id")
     return row.get("id") if text is None else str(text)
 
 

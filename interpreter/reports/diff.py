@@ -9,7 +9,7 @@ from typing import Any
 
 from rules_dsl.dice import ScriptedDice
 from rules_dsl.errors import MprError, define
-from rules_dsl.limits import MAX_DIFF_PROBES
+from interpreter.reports.limits import MAX_DIFF_PROBES
 
 from interpreter.engine import registry as kinds
 from interpreter.engine import runner as engine

@@ -9,29 +9,33 @@ from typing import Any
 
 from interpreter.reports.diff import Diff
 from interpreter.engine.trace import jsonable
+from rules_dsl.words import (ASIDE, LANGS, LIST_SEPARATOR, define_word, define_words, is_text, localized,
+                             vocabulary, word)
 
-WORDS = {
-    "en": {"params": "Ruleset parameters", "added": "Rules added", "removed": "Rules removed",
-           "not_adopted": "Rules not adopted", "adopted": "Rules now adopted", "none": "none",
-           "changes": "Changed rules", "probabilities": "Probabilities and values that move",
-           "param": "parameter", "row": "row", "field": "field", "replaced": "document replaced",
-           "added_row": "added", "removed_row": "removed", "changed_row": "changed",
-           "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
-           "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
-           "warnings": "Warnings", "no_input": "no input"},
-    "ja": {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
-           "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
-           "changes": "変更されたルール", "probabilities": "変わる確率と値",
-           "param": "パラメータ", "row": "行", "field": "項目", "replaced": "文書ごと置き換え",
-           "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
-           "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
-           "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
-           "warnings": "警告", "no_input": "入力なし"},
-}
+WORDS = define_words(
+    "diff",
+    {"params": "Ruleset parameters", "added": "Rules added", "removed": "Rules removed",
+     "not_adopted": "Rules not adopted", "adopted": "Rules now adopted", "none": "none",
+     "changes": "Changed rules", "probabilities": "Probabilities and values that move",
+     "param": "parameter", "row": "row", "field": "field", "replaced": "document replaced",
+     "added_row": "added", "removed_row": "removed", "changed_row": "changed",
+     "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
+     "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
+     "warnings": "Warnings", "no_input": "no input"},
+    {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
+     "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
+     "changes": "変更されたルール", "probabilities": "変わる確率と値",
+     "param": "パラメータ", "row": "行", "field": "項目", "replaced": "文書ごと置き換え",
+     "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
+     "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
+     "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
+     "warnings": "警告", "no_input": "入力なし"})
+RECORD_SEPARATOR = define_word("diff.record_separator", " / ", "／")
+BRACKETED = define_word("diff.bracketed", "({text})", "（{text}）")
 
 
 def words(lang: str) -> dict[str, str]:
-    return WORDS["ja" if lang == "ja" else "en"]
+    return vocabulary(WORDS, lang)
 
 
 def show(value: Any) -> str:
@@ -61,20 +65,20 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, who
     if isinstance(value, str):
         return value
     if isinstance(value, list):
-        records = any(isinstance(v, dict) and not set(v) <= {"ja", "en"}
+        records = any(isinstance(v, dict) and not is_text(v)
                       and (whole or not any(k in v for k in LABEL_FIELDS)) for v in value)
-        joiner = ("／" if lang == "ja" else " / ") if records else ("、" if lang == "ja" else ", ")
+        joiner = word(RECORD_SEPARATOR if records else LIST_SEPARATOR, lang)
         return joiner.join(readable(v, lang, params, whole) for v in value)
     if isinstance(value, dict):
-        if set(value) <= {"ja", "en"}:
-            return _fill(str(value.get(lang) or value.get("ja") or value.get("en")), lang, params)
+        if is_text(value):
+            return _fill(localized(value, lang), lang, params)
         for key in LABEL_FIELDS if not whole else ():
             if key in value:
                 label = readable(value[key], lang, params)
                 extra = value.get("value")
                 return label if extra is None or isinstance(extra, (dict, list)) else \
-                    f"{label}（{readable(extra, lang)}）" if lang == "ja" else f"{label} ({readable(extra, lang)})"
-        return ("、" if lang == "ja" else ", ").join(
+                    word(ASIDE, lang).format(text=label, aside=readable(extra, lang))
+        return word(LIST_SEPARATOR, lang).join(
             f"{k}: {_bracketed(v, lang, params, whole)}" for k, v in value.items())
     return show(value)
 
@@ -82,8 +86,8 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, who
 def _bracketed(value: Any, lang: str, params: Mapping[str, Any] | None, whole: bool) -> str:
     """A value inside a ``name: value`` pair; a mapping in brackets, so its pairs stay its own."""
     shown = readable(value, lang, params, whole)
-    if isinstance(value, dict) and value and not set(value) <= {"ja", "en"}:
-        return f"（{shown}）" if lang == "ja" else f"({shown})"
+    if isinstance(value, dict) and value and not is_text(value):
+        return word(BRACKETED, lang).format(text=shown)
     return shown
 
 
@@ -95,7 +99,7 @@ def id_names(params: Mapping[str, Any] | None, lang: str) -> dict[str, str]:
         for item in value if isinstance(value, list) else []:
             if not isinstance(item, dict) or not isinstance(item.get("id"), str):
                 continue
-            text = {k: item[k] for k in ("ja", "en") if k in item} or item.get("title") or item.get("label")
+            text = {k: item[k] for k in LANGS if k in item} or item.get("title") or item.get("label")
             if text:
                 names[item["id"]] = readable(text, lang)
     return names
@@ -282,7 +286,7 @@ def _notes(table: dict[str, Any], w: dict[str, str], lang: str = "en") -> list[s
     notes = []
     if table["old_mean"] != table["new_mean"]:
         label = table.get("mean_label") or table["title"]
-        head = f"{w['mean']}（{label}）: " if lang == "ja" else f"{w['mean']} ({label}): "
+        head = word(ASIDE, lang).format(text=w["mean"], aside=label) + ": "
         old = "" if table["old_mean"] is None else f"{_mean(table['old_mean'])} -> "
         notes.append(head + old + ("-" if table["new_mean"] is None else _mean(table["new_mean"])))
     old_note, new_note = table.get("old_note"), table.get("new_note")

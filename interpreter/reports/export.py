@@ -11,6 +11,9 @@ from typing import Any
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
 from interpreter.ruleset.model import Rule, Ruleset
+from rules_dsl.words import define_word, localized, word
+
+NOT_IN_TABLE = define_word("export.not_in_table", "(not in the table)", "（表になし）")
 
 NOT_A_TABLE = define(
     "MPR910", "{rule} is a {kind} rule; a BCDice table is written from a RollTable rule ({tables})",
@@ -29,6 +32,11 @@ NO_SUCH_CHARACTER = define(
     "{file} にキャラクター {character!r} はいません（いるのは: {known}）", exit_code=EXIT_USAGE)
 
 _DICE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*")
+
+NO_ABILITY = define_word("export.no_ability", "{name}: no {attribute}, written as {ability}",
+                         "{name}: 能力値 {attribute} がないので {ability} のまま書きました")
+NO_CHECK_RULE = define_word("export.no_check_rule", "the ruleset has no adopted Check rule",
+                            "採用している Check のルールがありません")
 
 
 def bcdice_dice(text: str) -> tuple[str, list[int]] | None:
@@ -52,9 +60,9 @@ def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
 
     text = (entry or {}).get("text")
     if isinstance(text, dict):
-        text = text.get(lang) or text.get("ja") or text.get("en")
+        text = localized(text, lang) or None
     if text is None:
-        text = (entry or {}).get("id") or ("（表になし）" if lang == "ja" else "(not in the table)")
+        text = (entry or {}).get("id") or word(NOT_IN_TABLE, lang)
     shown = compile_template(str(text), rule.loc("rows")).render({"params": rule.params}, lang)
     return shown.replace("\r\n", "\n").replace("\n", "\\n").strip()
 
@@ -162,8 +170,8 @@ def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[st
         if character is not None and attribute in character.abilities:
             ability = str(character.abilities[attribute])
         elif character is not None:
-            skipped.append(f"{character.name}: 能力値 {attribute} がないので {ability} のまま書きました"
-                           if lang == "ja" else f"{character.name}: no {attribute}, written as {ability}")
+            skipped.append(word(NO_ABILITY, lang).format(name=character.name, attribute=attribute,
+                                                         ability=ability))
         lines.append(PaletteLine(int(value["dice"]), ability, int(value["challenge"]),
                                  _title(rule, lang)))
     return lines, skipped
@@ -188,6 +196,6 @@ def ccfolia_palette(ruleset: Ruleset, characters: list[Character] | None, inputs
         head = [f"■{character.name}"] if characters and len(characters) > 1 else []
         blocks.append("\n".join(head + [line.text() for line in lines]))
     if not blocks:
-        none = "採用している Check のルールがありません" if lang == "ja" else "the ruleset has no adopted Check rule"
+        none = word(NO_CHECK_RULE, lang)
         raise MprError(NO_CHECKS, Location(path="export ccfolia"), detail="; ".join(notes) or none)
     return "\n\n".join(blocks) + "\n", notes

@@ -12,10 +12,11 @@ from typing import Any
 from rules_dsl.errors import MprError
 
 from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, probes
-from interpreter.reports.diff_render import show
+from interpreter.reports.diff_render import id_names, named, show
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.texts import named_values
 from interpreter.engine.trace import ProbTable
+from rules_dsl.words import localized
 
 MARK = "★"
 _HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９－", "0123456789-")
@@ -69,19 +70,19 @@ def base_of(root: Path) -> Path | None:
     return None
 
 
-def localized(value: Any) -> str:
+def player_text(value: Any) -> str:
     """A value as a player reads it: the Japanese of a ``{ja, en}`` text, a list joined by 、, an
     entry by its ``title`` (a package's options) or as ``key: value`` pairs (its effects)."""
     if isinstance(value, dict) and ("ja" in value or "en" in value):
-        return str(value.get("ja") or value.get("en"))
+        return localized(value, "ja")
     if isinstance(value, dict) and "title" in value:
-        return localized(value["title"])
+        return player_text(value["title"])
     if isinstance(value, dict) and value and all(not isinstance(v, (dict, list)) for v in value.values()):
         return "、".join(f"{k}: {show(v)}" for k, v in value.items())
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
         return "、".join(show(v) for v in value) or "（なし）"
     if isinstance(value, list) and all(isinstance(v, dict) for v in value):
-        return "／".join(localized(v) for v in value)
+        return "／".join(player_text(v) for v in value)
     return show(value)
 
 
@@ -91,15 +92,15 @@ def _source_key(rule: Rule) -> tuple:
 
 
 def build(ruleset: Ruleset, diff: Diff | None) -> list[Block]:
-    """The handout's blocks, rule by rule in the order of the rules (R0..R21)."""
-    title = localized(ruleset.manifest.get("title") or ruleset.id)
+    """The handout's blocks, rule by rule in the order of their ``source`` numbers."""
+    title = player_text(ruleset.manifest.get("title") or ruleset.id)
     blocks = [Block("heading", title, level=1)]
     intro = WORDS["intro"]
     if diff is not None:
         intro += WORDS["marks"].format(base=diff.base.id)
     blocks.append(Block("para", intro))
     if ruleset.manifest.get("text"):
-        blocks.append(Block("para", localized(ruleset.manifest["text"])))
+        blocks.append(Block("para", player_text(ruleset.manifest["text"])))
     adopted = sorted((r for r in ruleset.rules.values() if r.adopted), key=_source_key)
     blocks.append(Block("heading", WORDS["contents"], level=2))
     blocks.append(Block("table", header=["", "ルール", "ID"], rows=[
@@ -140,18 +141,16 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]
     old_params = {p["name"]: p["old"] for p in change.params} if change else {}
     text = rule.doc.get("text")
     if text:
-        blocks.extend(_text_blocks(localized(text), old_params, rule.params))
+        blocks.extend(_text_blocks(player_text(text), old_params, rule.params))
     if rule.params:
-        from .diff_render import id_names, named
-
         docs = rule.doc.get("param_docs") or {}
         names = id_names(rule.params, "ja")
         rows, marks = [], []
         for name, value in rule.params.items():
             changed = name in old_params
-            cell = localized(named(value, names)) + (
-                f"（{WORDS['base']}: {localized(named(old_params[name], names))}）" if changed else "")
-            rows.append([name + (f" {MARK}" if changed else ""), cell, localized(docs.get(name, ""))])
+            cell = player_text(named(value, names)) + (
+                f"（{WORDS['base']}: {player_text(named(old_params[name], names))}）" if changed else "")
+            rows.append([name + (f" {MARK}" if changed else ""), cell, player_text(docs.get(name, ""))])
             marks.append(changed)
         blocks.append(Block("heading", WORDS["params"], level=3))
         blocks.append(Block("table", header=[WORDS["params"], WORDS["value"], WORDS["meaning"]],
@@ -172,7 +171,7 @@ def stale_quotes(text: str, old_params: dict[str, Any], params: dict[str, Any]
         if isinstance(old, bool) or not isinstance(old, (int, str)) or old == new or old == "":
             continue
         if named_values(old, new, text):
-            stale.append((name, str(old), localized(new)))
+            stale.append((name, str(old), player_text(new)))
     return stale
 
 

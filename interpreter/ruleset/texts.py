@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.template import compile_template, has_placeholders, show
+from rules_dsl.words import LANGS
 
 if TYPE_CHECKING:  # types only: the model renders its titles with this module
     from interpreter.ruleset.model import Rule, Ruleset
@@ -20,7 +21,6 @@ if TYPE_CHECKING:  # types only: the model renders its titles with this module
 
 TEXT_FIELDS = frozenset({"title", "text", "label"})
 NOT_TEXTS = frozenset({"examples", "probes", "inputs", "param_schema", "param_docs", "params"})
-LANGS = ("ja", "en")
 
 TEXT_NAME = define(
     "MPR427", "a text of rule {rule} reads {name!r}: a text may only show parameters ({{params.NAME}})",
@@ -79,7 +79,7 @@ def _written(rule: Rule, path: tuple, lang: str | None) -> tuple[str | None, tup
         return value, path
     if not isinstance(value, dict):
         return None, path
-    for choice in (lang, "ja", "en"):
+    for choice in (lang, *LANGS):
         if choice and isinstance(value.get(choice), str):
             return value[choice], (*path, choice)
     return None, path

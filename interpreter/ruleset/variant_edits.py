@@ -7,6 +7,7 @@ import copy
 from typing import Any
 
 from rules_dsl.errors import Location, define, did_you_mean
+from rules_dsl.words import define_words, vocabulary
 
 Item = tuple[Any, dict, str]  # a row, its positions (relative), the layer it came from
 
@@ -22,7 +23,8 @@ NO_ROWS = define(
 ROW_WITHOUT_ADDRESS = define(
     "MPR907", "a row override of rule {rule} needs an id (replace or add) or at: N (replace or remove row N)",
     "ルール {rule} の行の上書きには id（置き換えまたは追加）か at: N（N 行目を置き換えまたは削除）が必要です")
-ROW_ACTIONS = {"en": {"replace": "replace", "remove": "remove"}, "ja": {"replace": "置き換え", "remove": "削除"}}
+ROW_ACTIONS = define_words("variant.row_action", {"replace": "replace", "remove": "remove"},
+                           {"replace": "置き換え", "remove": "削除"})
 
 
 def loc_of(positions: dict, path: tuple, file: str | None) -> Location:
@@ -83,7 +85,6 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
     for i, slot in enumerate(slots):
         if isinstance(slot[0], dict) and slot[0].get("id") is not None:
             by_id.setdefault(slot[0]["id"], []).append(i)
-    lang = "ja" if merge.out.lang == "ja" else "en"
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
             continue  # the schema reports it
@@ -91,7 +92,7 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
         loc = loc_of(layer.positions, here, layer.manifest_file)
         row = {k: copy.deepcopy(v) for k, v in entry.items() if k not in ("at", "remove")}
         remove = entry.get("remove") is True
-        action = ROW_ACTIONS[lang]["remove" if remove else "replace"]
+        action = vocabulary(ROW_ACTIONS, merge.out.lang)["remove" if remove else "replace"]
         target: int | None = None
         if "at" in entry:
             at = entry["at"]

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from rules_dsl.errors import Location, define, did_you_mean
-from rules_dsl.limits import MAX_VARIANT_LAYERS
+from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of, pin_examples,

@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.words import bilingual, define_word
 
 from interpreter.documents.resources import schemas_dir
 
@@ -20,8 +21,8 @@ NOT_WIRED = define(
     "{example[en]}}}` to its ruleset.yaml (or extend a ruleset that does)",
     "ルールセットのマニフェストに campaign.{slot} のルールの指定がありません。ruleset.yaml に "
     "`campaign: {{{slot}: {example[ja]}}}` を書いてください（または指定のあるルールセットを継承してください）")
-EXAMPLES = {False: {"en": "RULE_ID", "ja": "ルールID"},
-            True: {"en": "{NAME: RULE_ID}", "ja": "{名前: ルールID}"}}
+EXAMPLES = {False: define_word("wiring.one", "RULE_ID", "ルールID"),
+            True: define_word("wiring.many", "{NAME: RULE_ID}", "{名前: ルールID}")}
 WIRED_TO_NOTHING = define(
     "MPR771", "campaign.{slot} names rule {rule!r}, which is not in the ruleset{hint}: the campaign "
               "commands that need it will refuse",
@@ -111,5 +112,5 @@ def wired(wiring: Mapping[str, Any], slot: str, where: str | None = None) -> Any
     if value is None or value == {}:
         many = slot_kinds().get(slot, ("", False))[1]
         raise MprError(NOT_WIRED, Location(where, path=f"campaign.{slot}"), slot=slot,
-                       example=EXAMPLES[many])
+                       example=bilingual(EXAMPLES[many]))
     return value

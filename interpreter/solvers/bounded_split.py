@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
-from rules_dsl.limits import MAX_SPLIT_CANDIDATES
+from interpreter.solvers.limits import MAX_SPLIT_CANDIDATES
 
 from interpreter.solvers.plan import Line, Outcome, Violation, at_most, flag, join, keyed, unset, whole
 from interpreter.solvers.setup import Setup, exchange

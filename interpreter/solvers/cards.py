@@ -11,7 +11,7 @@ from typing import Any
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define, did_you_mean
-from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
+from interpreter.solvers.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
 UNKNOWN_CARD = define(
     "MPR600", "card {card!r} is not in the deck (the deck has {count} cards, e.g. {example})",
@@ -45,7 +45,7 @@ BAD_OPERATION = define(
 
 ON_EMPTY = ("reshuffle_discards", "error", "draw_short")
 """What happens when a draw finds the deck empty:
-``reshuffle_discards`` (default, R1-R3): the discard pile is shuffled into a new deck, then drawing goes on;
+``reshuffle_discards`` (default): the discard pile is shuffled into a new deck, then drawing goes on;
 ``error``: the command is refused and nothing changes (the GM decides what to do);
 ``draw_short``: the holder draws only the cards left and the shortfall is reported
 (the multiset invariant still holds; the holder simply ends with fewer cards)."""

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
+from rules_dsl.words import localized
 
 from interpreter.solvers.plan import Line, Outcome, Violation, join, linked, mapping, whole
 from interpreter.solvers.setup import Setup, solve
@@ -72,8 +73,8 @@ def _refuse_fixed(plan: Mapping[str, Any], fixed: list[Mapping[str, Any]]) -> No
         if value is not _MISSING and value != rule["value"]:
             reason = rule.get("reason") or {}
             raise MprError(FIXED_VALUE, Location(path=path), name=path, expected=rule["value"],
-                           value=value, reason_en=reason.get("en", ""),
-                           reason_ja=reason.get("ja", reason.get("en", "")))
+                           value=value, reason_en=localized(reason, "en"),
+                           reason_ja=localized(reason, "ja"))
 
 
 def _tag(outcome: Outcome, part: str) -> tuple[tuple[Violation, ...], tuple[Line, ...]]:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.words import define_word, define_words, localized, same_text, vocabulary, word
 
 BAD_POOL_NUMBER = define(
     "MPR012", "parameters.core_check.{name} of the ruleset must be a whole number >= {minimum}, got {value!r}",
@@ -31,6 +32,10 @@ QUANTIFIERS = ("any", "all")
 EXTREMES = ("highest", "lowest")
 EFFECTS = ("success", "failure")
 KEEPS = ("worse", "better")
+QUANTIFIER_WORDS = define_words("dice_pool.quantifier", {"any": "some die:", "all": "every die:"},
+                                {"any": "いずれかの目が", "all": "すべての目が"})
+HOLDS = define_word("dice_pool.holds", "holds", "成り立つ")
+FAILS = define_word("dice_pool.fails", "does not hold", "成り立たない")
 _DUAL = {"any": "all", "all": "any", "highest": "lowest", "lowest": "highest"}
 
 
@@ -59,7 +64,7 @@ def _expression(text: Any, name: str, known: frozenset[str]) -> Any:
 
 def _text(value: Any, name: str) -> dict[str, str]:
     if isinstance(value, str):
-        return {"ja": value, "en": value}
+        return same_text(value)
     if isinstance(value, Mapping) and all(isinstance(v, str) for v in value.values()) and value:
         return dict(value)
     raise _field_error(name, "a text or {ja, en}", "文字列か {ja, en}", value)
@@ -268,12 +273,11 @@ def explain(fold: PoolFold, values: Sequence[int], lang: str) -> list[str]:
     state = fold.initial
     for die in values:
         state = fold.step(state, die)
-    ja = lang == "ja"
-    quantifier = {"any": "いずれかの目が" if ja else "some die:", "all": "すべての目が" if ja else "every die:"}
-    held = {True: "成り立つ" if ja else "holds", False: "成り立たない" if ja else "does not hold"}
+    quantifier = vocabulary(QUANTIFIER_WORDS, lang)
+    held = {True: word(HOLDS, lang), False: word(FAILS, lang)}
     lines = []
-    names = [fold.rules.words["success"].get(lang) or fold.rules.words["success"]["ja"]]
-    names += [" ".join(filter(None, (s.tag, s.label.get(lang) or s.label["ja"])))
+    names = [localized(fold.rules.words["success"], lang)]
+    names += [" ".join(filter(None, (s.tag, localized(s.label, lang))))
               for s in fold.rules.specials]
     for i, (name, condition) in enumerate(zip(names, fold.conditions)):
         guard = "" if condition.guard_text is None else f" if {condition.guard_text}"

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_PLAN_ENTRIES
+from interpreter.solvers.limits import MAX_PLAN_ENTRIES
+from rules_dsl.words import define_words, vocabulary
 
 UNKNOWN_NAME = define(
     "MPR800", "unknown {what_en} {name!r}; expected one of: {options}{hint}",
@@ -53,7 +54,7 @@ LINKED_FIELD = define(
     "MPR812", "{name} is filled in by this plan from its other parts; leave it out",
     "{name} はこの計画でほかの部分から自動的に設定されます。指定しないでください")
 
-WHAT = {"field": ("field", "項目"), "value": ("value", "値")}
+WHAT = define_words("plan.what", {"field": "field", "value": "value"}, {"field": "項目", "value": "値"})
 """The nouns an error may use for what is unknown or missing: a field of a record, or a value."""
 
 
@@ -101,7 +102,8 @@ def join(path: str, key: str | int) -> str:
 
 def _fail(code: str, path: str, **args: Any) -> MprError:
     if "what" in args:
-        args["what_en"], args["what_ja"] = WHAT[args.pop("what")]
+        what = args.pop("what")
+        args["what_en"], args["what_ja"] = (vocabulary(WHAT, lang)[what] for lang in ("en", "ja"))
     return MprError(code, Location(path=path), **args)
 
 

@@ -16,7 +16,8 @@ from typing import Any
 from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
+from rules_dsl.words import localized
 
 from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
 
@@ -152,8 +153,7 @@ class CheckOutcome:
 
 def describe(result: Verdict, rules: PoolRules, lang: str = "ja") -> str:
     """The verdict word of the data, then the special result's tag or the achieved value in brackets."""
-    words = rules.words[result_word(result)]
-    word = words.get(lang) or words["ja"]
+    word = localized(rules.words[result_word(result)], lang)
     detail = result.special if result.special is not None else result.value
     return word if detail is None else f"{word}({detail})"
 
@@ -162,7 +162,7 @@ def special_label(rules: PoolRules, tag: str, lang: str = "ja") -> str:
     special = rules.special(tag)
     if special is None:
         return tag
-    return special.label.get(lang) or special.label["ja"]
+    return localized(special.label, lang)
 
 
 def _fold_of(spec: CheckSpec, rules: PoolRules) -> PoolFold:

@@ -6,16 +6,11 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
+from rules_dsl.words import localized
+
 SEPARATOR = "list_separator"  # message id of the separator between listed items
 ENTRY = "entry"  # message id of one ``name value`` entry of a listed mapping
 LAYOUT = frozenset({SEPARATOR, ENTRY})
-
-
-def localized(text: Any, lang: str) -> str:
-    """A ``{ja, en}`` text (or a plain string) in ``lang``, falling back to the other language."""
-    if isinstance(text, Mapping):
-        return str(text.get(lang) or text.get("ja") or text.get("en") or "")
-    return "" if text is None else str(text)
 
 
 def fields(template: Any) -> set[str]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError, define
-from rules_dsl.limits import MAX_SESSION_MEMBERS, MAX_SESSION_STATES, MAX_SESSION_TABLE_SPAN
+from interpreter.solvers.limits import MAX_SESSION_MEMBERS, MAX_SESSION_STATES, MAX_SESSION_TABLE_SPAN
 
 ROLL_OUTSIDE_TABLE = define(
     "MPR540", "roll {roll} of {member} is outside every row of the table {table} (rows {lo} to {hi})",

@@ -463,7 +463,7 @@ def test_the_long_rest_sleep_variant_circulates_on_a_long_rest_only(tmp_path):
 def test_limits_of_holders_and_deck_size():
     from interpreter.campaign.characters import parse_roster
     from interpreter.solvers.cards import DeckSpec
-    from rules_dsl.limits import MAX_DECK_CARDS, MAX_HOLDERS
+    from interpreter.solvers.limits import MAX_DECK_CARDS, MAX_HOLDERS
 
     assert len(parse_roster({"characters": [{"id": f"p{n}"} for n in range(MAX_HOLDERS)]}).characters) \
         == MAX_HOLDERS
@@ -478,7 +478,7 @@ def test_limits_of_holders_and_deck_size():
 
 
 def test_a_year_of_advance_is_the_longest_and_crosses_365_dawns(tmp_path):
-    from rules_dsl.limits import MAX_ADVANCE_MINUTES
+    from interpreter.campaign.limits import MAX_ADVANCE_MINUTES
 
     path = make_campaign(tmp_path, start="12:00")
     result = run(path, "advance", MAX_ADVANCE_MINUTES, seed=1)
@@ -494,8 +494,8 @@ def test_log_shows_the_newest_entries(tmp_path, monkeypatch):
     for seed in range(3):
         run(path, "sleep", "bob", 8, seed=seed)
     assert [e["seq"] for e in run(path, "log", last=2)["entries"]] == [3, 4]
-    import rules_dsl.limits
-    monkeypatch.setattr(rules_dsl.limits, "MAX_JOURNAL_SHOWN", 3)
+    import interpreter.campaign.limits
+    monkeypatch.setattr(interpreter.campaign.limits, "MAX_JOURNAL_SHOWN", 3)
     with Store.open(path) as store:
         assert [e["seq"] for e in module.log(store)["entries"]] == [2, 3, 4]
 

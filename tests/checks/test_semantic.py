@@ -34,10 +34,22 @@ def test_corpus_first_finding(target, monkeypatch):
     assert _rel(first.file) == expected.get("at", target)
 
 
-def test_corpus_is_large_enough():
-    assert len(EXPECTED) >= 10
+# Each way a roll table can miss the dice range, with the finding that names it.
+ROLL_TABLE_FINDINGS = {"MPR370": "roll_gap.yaml", "MPR371": "roll_overlap.yaml", "MPR372": "roll_unreachable.yaml",
+                       "MPR373": "roll_outside_range.yaml", "MPR374": "roll_reversed.yaml",
+                       "MPR375": "roll_not_whole.yaml"}
+
+
+def test_every_corpus_file_has_its_own_finding():
+    """Every broken file on disk is listed with the finding it must give, no two files test the
+    same check, and each roll-table finding has its own broken table."""
     on_disk = {p.relative_to(BROKEN).as_posix() for p in (BROKEN / "semantic").iterdir()}
-    assert on_disk == {k for k in EXPECTED if k.startswith("semantic/")}
+    semantic = {k: v for k, v in EXPECTED.items() if k.startswith("semantic/")}
+    assert on_disk == set(semantic)
+    codes = [v["code"] for v in semantic.values()]
+    assert len(codes) == len(set(codes))
+    assert {code: target.removeprefix("semantic/") for target, v in semantic.items()
+            if (code := v["code"]) in ROLL_TABLE_FINDINGS} == ROLL_TABLE_FINDINGS
 
 
 DOC = """\

@@ -102,7 +102,8 @@ def test_exit_status_of_every_verb(argv, status, code, files, capsys) -> None:
 
 @pytest.mark.parametrize("verb", ["validate", "test"])
 def test_an_unreadable_path_operand_is_a_usage_error(verb, files, capsys, monkeypatch) -> None:
-    """DESIGN.md fixes exit 2 for a PATH of validate (and test) that cannot be read; the check
+    """Exit 2 (usage) for a PATH of validate (and test) that cannot be read, as docs/exit-codes.md
+    says; the check
     asks os.access, which says yes to root, so the test makes it say no."""
     import os
 

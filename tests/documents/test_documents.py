@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from interpreter.documents.loader import KEY, Document, load_file, load_text
 from interpreter.documents.resources import rulesets_dir
-from rules_dsl import limits
+from interpreter.documents import limits
 from rules_dsl.errors import EXIT_STATE, MprError
 
 BROKEN = Path(__file__).parents[1] / "broken"

@@ -1,4 +1,5 @@
-"""The core check (RULES.md Rc): every case of the rules as (notation, dice, expected JSON), and its
+"""The core check nMPmCx (n d20 against the ability value m, challenge x; a die equal to m is a
+jackpot, all ones a bad beat, otherwise any die in [x, m] succeeds): every case of the rules as (notation, dice, expected JSON), and its
 exact probabilities cross-checked against brute-force enumeration of every dice tuple."""
 from __future__ import annotations
 
@@ -254,11 +255,29 @@ def test_bad_check_data_is_located(changes, code, path):
     assert info.value.code == code and info.value.loc.path == path
 
 
-def test_seeded_roll_repeats():
-    spec = core_check.parse_notation("3MP15C10")
-    first = core_check.roll(spec, SeededDice(42)).to_json()
-    assert first == core_check.roll(spec, SeededDice(42)).to_json()
-    assert len(first["dice"]) == 3 and all(1 <= d <= 20 for d in first["dice"])
+def _by_hand(dice: list[int], m: int, x: int) -> dict:
+    """The check as the rules state it: every die 1 is a bad beat (a failure, before anything
+    else); a die equal to m is a jackpot (a success worth m); otherwise the highest die within
+    [x, m] is the achieved value, and no such die is a failure."""
+    if all(d == 1 for d in dice):
+        return outcome(dice, False, "BB")
+    if m in dice:
+        return outcome(dice, True, "JP", m)
+    within = [d for d in dice if x <= d <= m]
+    return outcome(dice, True, None, max(within)) if within else outcome(dice, False)
+
+
+@pytest.mark.parametrize("notation, m, x", [("3MP15C10", 15, 10), ("2MP5", 5, 1), ("4MP20C19", 20, 19)])
+def test_a_seeded_roll_is_judged_by_the_rules_and_repeats(notation, m, x):
+    spec = core_check.parse_notation(notation)
+    verdicts = set()
+    for seed in range(200):
+        rolled = core_check.roll(spec, SeededDice(seed)).to_json()
+        assert len(rolled["dice"]) == spec.dice and all(1 <= d <= 20 for d in rolled["dice"])
+        assert rolled == _by_hand(rolled["dice"], m, x)
+        assert core_check.roll(spec, SeededDice(seed)).to_json() == rolled  # the same seed, the same roll
+        verdicts.add((rolled["success"], rolled["special"]))
+    assert (True, None) in verdicts and (False, None) in verdicts  # 200 seeds reach both verdicts
 
 
 def test_hundred_dice_is_fast_and_exact():

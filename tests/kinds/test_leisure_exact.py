@@ -20,7 +20,7 @@ from interpreter.solvers.roll_rows import roll_distribution
 from interpreter.checks.loading import load_ruleset
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError
-from rules_dsl.limits import MAX_SESSION_MEMBERS, MAX_SESSION_TABLE_SPAN, MAX_MEMBERS
+from interpreter.solvers.limits import MAX_SESSION_MEMBERS, MAX_SESSION_TABLE_SPAN, MAX_MEMBERS
 
 MC_RUNS = 200_000
 SIGMAS = 4.5

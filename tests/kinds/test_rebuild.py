@@ -21,7 +21,7 @@ from interpreter.checks.loading import load_ruleset
 from interpreter.solvers import bounded_split
 from interpreter.solvers.bounded_split import Bounds, split
 from rules_dsl.errors import MprError
-from rules_dsl.limits import MAX_PLAN_ENTRIES
+from interpreter.solvers.limits import MAX_PLAN_ENTRIES
 from rebuild_support import (DOCS, PARAMS, check_abilities, check_character, check_items,
                                    check_skills, check_spells, setup)
 

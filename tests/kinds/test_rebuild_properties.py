@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -139,8 +140,36 @@ def test_skills_agree_with_the_rule(before: list, after: list, to_abilities: int
     assert check_skills(plan).legal == legal
 
 
+# Worked by hand from the rule (money A obtained at creation, B from scenarios, C spent on spells,
+# taken from B first; creation purchases are paid from A alone unless the GM allows one phase;
+# what is left of A joins B for the later purchases): (A, B, C, purchases, one phase, money left or
+# None when a payment cannot be made).
+ITEMS_BY_HAND = [
+    (100, 50, 0, [(80, "creation"), (60, "after")], False, 10),  # 100-80=20; 50+20-60=10
+    (100, 50, 0, [(120, "creation")], False, None),  # 120 > A=100: B cannot pay at creation
+    (100, 50, 0, [(120, "creation")], True, 30),  # one phase: 150-120=30
+    (100, 50, 60, [(90, "creation")], False, 0),  # spells: B 50->0, A 100->90; 90-90=0
+    (100, 50, 60, [(91, "creation")], False, None),  # only 90 of A is left after the spells
+    (10, 0, 20, [], False, None),  # the spells cost more than all the money
+    (0, 50, 0, [(70, "after")], False, None),  # 70 > 50
+    (30, 0, 0, [(30, "after")], False, 0),  # A left unspent at creation pays a later purchase
+]
+
+
+@pytest.mark.parametrize("a, b, c, buys, single, left", ITEMS_BY_HAND)
+def test_items_by_hand(a: int, b: int, c: int, buys: list, single: bool, left: int | None) -> None:
+    plan = {"money": {"initial": a, "scenarios": b, "spells_spent": c},
+            "purchases": [{"name": f"x{i}", "price": p, "phase": ph} for i, (p, ph) in enumerate(buys)],
+            "gm_allows_single_phase": single}
+    outcome = check_items(plan)
+    assert outcome.legal == (left is not None)
+    if left is not None:
+        assert outcome.values["remaining"] == left
+    assert pay_in_order(a, b, c, buys, single) == left  # the step-by-step model below agrees
+
+
 def pay_in_order(a: int, b: int, c: int, buys: list, single: bool) -> int | None:
-    """R19 played out step by step: the money obtained is kept as the creation money (A) and the
+    """The rule played out step by step, one payment at a time (not the code's formula): the money obtained is kept as the creation money (A) and the
     rest (B); the money spent on spells (C) is taken back out of it, the rest first. Then each
     creation purchase is paid, one at a time, from the creation money only (from all of it when
     the GM allows one phase); what is left of it joins the rest, from which each later purchase is

@@ -50,19 +50,24 @@ def test_refused_before_evaluation(label: str, text: str, code: str) -> None:
     assert caught.value.loc is not None and caught.value.loc.column is not None
 
 
+# (expression at a bound, the dice rolled, its value worked out by hand)
 AT_THE_BOUND = [
-    ("(" * D + "1" + ")" * D, {}),
-    ("-" * (D - 1) + "1", {}),
-    ("[" + ",".join(["1"] * 500) + "]", {}),
-    (f"{MAX_DICE_PER_TERM}d{MAX_FACES}", {}),
-    ("+".join(["1"] * (D - 1)), {}),
-    ("1" + " " * (MAX_EXPRESSION_LENGTH - 1), {}),
+    ("(" * D + "1" + ")" * D, [], 1),  # D brackets around 1
+    ("-" * (D - 1) + "1", [], -1),  # an odd number (D - 1 = 63) of negations
+    ("[" + ",".join(["1"] * 500) + "]", [], [1] * 500),
+    (f"{MAX_DICE_PER_TERM}d{MAX_FACES}", [MAX_FACES] * MAX_DICE_PER_TERM, MAX_DICE_PER_TERM * MAX_FACES),
+    (f"{MAX_DICE_PER_TERM}d{MAX_FACES}", list(range(1, MAX_DICE_PER_TERM + 1)),
+     MAX_DICE_PER_TERM * (MAX_DICE_PER_TERM + 1) // 2),  # 1 + 2 + ... + 100
+    ("+".join(["1"] * (D - 1)), [], D - 1),
+    ("1" + " " * (MAX_EXPRESSION_LENGTH - 1), [], 1),
 ]
 
 
-@pytest.mark.parametrize("text,env", AT_THE_BOUND)
-def test_accepted_at_the_bound(text: str, env: dict) -> None:
-    compile_expression(text).evaluate(env, SeededDice(1))
+@pytest.mark.parametrize("text,dice,expected", AT_THE_BOUND)
+def test_accepted_at_the_bound(text: str, dice: list[int], expected: object) -> None:
+    script = ScriptedDice(dice)
+    assert compile_expression(text).evaluate({}, script) == expected
+    assert script.unused == []  # every scripted die was rolled: N of NdM is the full bound
 
 
 EVALUATION = [

@@ -1,4 +1,4 @@
-"""Limits of rules_dsl/limits.py that no other test file checks at and past their bound (the table
+"""Limits (each layer's ``limits.py``) that no other test file checks at and past their bound (the table
 of docs/limits.md names the test of every limit): exact distributions, file sizes, the core
 check, sleep hours and variant layers. Bounds too costly to reach for real (5 million pairs,
 256 MB) are checked past the real bound and, at the bound, with the limit lowered to the exact
@@ -7,15 +7,28 @@ from __future__ import annotations
 
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from campaign_support import make_campaign  # noqa: E402
 
-from rules_dsl import compile_expression, distribution as distribution_module, limits  # noqa: E402
+import interpreter.campaign.limits  # noqa: E402
+import interpreter.documents.limits  # noqa: E402
+import interpreter.reports.limits  # noqa: E402
+import interpreter.ruleset.limits  # noqa: E402
+import interpreter.solvers.limits  # noqa: E402
+import rules_dsl.limits  # noqa: E402
+from rules_dsl import compile_expression, distribution as distribution_module  # noqa: E402
 from rules_dsl import prob as prob_module  # noqa: E402
 from rules_dsl.distribution import Distribution  # noqa: E402
 from rules_dsl.errors import MprError  # noqa: E402
+
+# Each limit lives with the layer it bounds; docs/limits.md lists them all in one table.
+LIMIT_MODULES = (rules_dsl.limits, interpreter.documents.limits, interpreter.ruleset.limits,
+                 interpreter.solvers.limits, interpreter.reports.limits, interpreter.campaign.limits)
+limits = SimpleNamespace(**{name: value for module in LIMIT_MODULES
+                            for name, value in vars(module).items() if name.isupper()})
 
 
 def refused(call, *args, **kwargs) -> MprError:
@@ -238,10 +251,16 @@ def test_every_limit_is_documented() -> None:
 
     root = Path(__file__).resolve().parents[2]
     page = (root / "docs" / "limits.md").read_text(encoding="utf-8")
-    constants = {name: value for name, value in vars(limits).items() if name.isupper()}
+    names = [name for module in LIMIT_MODULES for name in vars(module) if name.isupper()]
+    assert len(names) == len(set(names)), "a limit is defined in two layers"
+    constants = vars(limits)
     rows = {m.group(1): m.group(2) for m in re.finditer(r"^\| `([A-Z_]+)` \| ([0-9,]+) \|", page, re.M)}
     assert set(rows) == set(constants)
     for name, value in constants.items():
         assert int(rows[name].replace(",", "")) == value, name
-    for file, test in re.findall(r"`(tests/[a-z_]+\.py)::([a-z_0-9]+)`", page):
+    for module in LIMIT_MODULES:
+        assert f"`{module.__name__.replace('.', '/')}.py`" in page, module.__name__
+    named = re.findall(r"`(tests/[a-z_/]+\.py)::([a-z_0-9]+)`", page)
+    assert len(named) >= len(constants)
+    for file, test in named:
         assert f"def {test}(" in (root / file).read_text(encoding="utf-8"), f"{file}::{test}"

@@ -18,7 +18,7 @@ EXAMPLES = rulesets_dir() / "examples"
 
 
 def core(n: int, m: int, x: int) -> dict[str, Fraction]:
-    """By hand (RULES.md Rc, m >= x >= 2): n d20 against m with challenge x. A die equal to m is a
+    """By hand (the core check, m >= x >= 2): n d20 against m with challenge x. A die equal to m is a
     jackpot; all ones a bad beat; otherwise any die in [x, m] is a success."""
     d = Fraction(1, 20)
     no_m = (1 - d) ** n

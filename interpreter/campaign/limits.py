@@ -1,0 +1,9 @@
+"""Limits of the campaign store and its commands. Each is a named constant, documented in
+docs/limits.md and tested at and past its bound."""
+
+MAX_CAMPAIGN_FILE_BYTES = 256_000_000
+CAMPAIGN_BUSY_TIMEOUT_SECONDS = 5  # how long a command waits for another one writing the same campaign
+MAX_ADVANCE_MINUTES = 525_600  # one clock advance or rest: at most a year (and so 365 dawns)
+MAX_SLEEP_HOURS = 10_000  # --hours of one sleep
+MAX_CARD_MOVES = 20_000  # holders' circulations in one command (dawns crossed x items holding cards)
+MAX_JOURNAL_SHOWN = 1_000  # entries `campaign log` prints (the newest)
