@@ -20,6 +20,7 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from rules_dsl.errors import Diagnostic, Location, MprError, diagnostic
+from interpreter.documents import kind_schemas
 from interpreter.documents import schema_messages as msg
 from interpreter.documents.loader import KEY, Document, locate
 from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
@@ -34,11 +35,17 @@ __all__ = ["BASE", "dispatch_schema", "main", "validate_document", "validate_ins
 Path_ = tuple[str | int, ...]
 
 
-@cache
 def _registry() -> Registry:
-    """Every ``*.json`` under schemas/, by its ``$id`` (a relative ``$id`` is relative to BASE)."""
+    return _registry_with(kind_schemas.key())
+
+
+@cache
+def _registry_with(plugged: tuple[tuple[str, str], ...]) -> Registry:
+    """Every ``*.json`` under schemas/, by its ``$id`` (a relative ``$id`` is relative to BASE),
+    and the schema of every kind plugged in from outside the package, beside the package's kinds
+    (``interpreter.documents.kind_schemas``)."""
     root = schemas_dir()
-    resources = []
+    resources: list[tuple[str, Resource]] = []
     for path in sorted(root.rglob("*.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
         uri = BASE + path.relative_to(root).as_posix()
@@ -49,17 +56,33 @@ def _registry() -> Registry:
             if declared != uri:
                 resources.append((declared, DRAFT202012.create_resource(contents)))
         resources.append((uri, Resource.from_contents(contents, default_specification=DRAFT202012)))
+    for kind, _file in plugged:
+        uri = BASE + kind_schemas.resource_name(kind)
+        contents = kind_schemas.read(kind_schemas.resource_name(kind)) or {}
+        contents = {**{k: v for k, v in contents.items() if k != "$schema"}, "$id": uri}
+        resources.append((uri, Resource.from_contents(contents, default_specification=DRAFT202012)))
     return Registry().with_resources(resources).crawl()
 
 
-@cache
 def validator_for(name: str) -> Any:
     """A validator of the local schema ``name`` (``rule.json``, ``kinds/sum_table.json``,
     ``common.json#/$defs/example``), resolving ``$ref`` through the local registry only."""
+    return _validator_for(name, kind_schemas.key())
+
+
+@cache
+def _validator_for(name: str, plugged: tuple[tuple[str, str], ...]) -> Any:
     uri = urljoin(BASE, name)
     if urldefrag(uri).url not in _registry():
         raise MprError(msg.UNKNOWN_SCHEMA, Location(path=name), name=name)
     return _Validator({"$ref": uri}, registry=_registry())
+
+
+@cache
+def _dispatched_kinds() -> frozenset[str]:
+    """The kinds ``rule.json`` dispatches to (those of ``schemas/kinds/``)."""
+    rule = json.loads((schemas_dir() / "rule.json").read_text(encoding="utf-8"))
+    return frozenset(rule["properties"]["kind"]["enum"])
 
 
 @cache
@@ -102,7 +125,11 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
                       lang: str = "en", path_prefix: Path_ = (), *,
                       texts: dict | None = None) -> list[Diagnostic]:
     """Every finding of ``data`` against ``schema`` (a local schema name, or a schema such as a
-    rule's ``inputs``); ``data`` sits at ``path_prefix`` of ``positions``; sorted by line."""
+    rule's ``inputs``); ``data`` sits at ``path_prefix`` of ``positions``; sorted by line. A rule
+    document of a kind plugged in from outside the package goes to that kind's own schema."""
+    kind = data.get("kind") if schema == "rule.json" and isinstance(data, dict) else None
+    if isinstance(kind, str) and kind not in _dispatched_kinds():
+        schema = kind_schemas.schema_for(kind) or schema
     where = _Where(positions or {}, file, lang, tuple(path_prefix), texts or {},
                    schema if isinstance(schema, str) else None)
     if isinstance(schema, str):
@@ -378,8 +405,9 @@ def _meta_problems(inputs_json: str) -> tuple[tuple[Path_, str], ...]:
 def write_dispatch(root: Path | None = None) -> Path:
     """Regenerate ``schemas/rule.json`` from ``schemas/kinds/*.json``; returns its path."""
     target = write_rule_json(root or schemas_dir())
-    _registry.cache_clear()
-    validator_for.cache_clear()
+    _registry_with.cache_clear()
+    _validator_for.cache_clear()
+    _dispatched_kinds.cache_clear()
     return target
 
 
