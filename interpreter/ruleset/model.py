@@ -42,7 +42,7 @@ class Rule:
     file: str | None = None
     positions: Positions = field(default_factory=dict)
     texts: dict[Path_, str] = field(default_factory=dict)  # written text of YAML-read scalars
-    _compiled: dict[Path_, Expression] = field(default_factory=dict, repr=False)
+    _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)  # expressions, templates
 
     @property
     def source(self) -> str | None:
@@ -77,7 +77,7 @@ class Rule:
         from rules_dsl import compile_expression
 
         key = tuple(path)
-        compiled = self._compiled.get(key)
+        compiled: Expression | None = self._compiled.get(key)
         if compiled is None:
             text = self.get(*path)
             compiled = compile_expression(str(text), origin=self.loc(*path), names=names)
