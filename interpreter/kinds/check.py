@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 
@@ -81,8 +81,12 @@ def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckS
     return core_check.CheckSpec(values["dice"], ability, values["challenge"])
 
 
-def _probability(p: Any) -> dict[str, Any]:
-    return {"fraction": fraction_text(p), "float": float(p)}
+# A probability in results: exact, and as a float for tools that want one.
+Probability = TypedDict("Probability", {"fraction": str, "float": float})
+
+
+def _probability(p: Fraction | int) -> Probability:
+    return {"fraction": fraction_text(Fraction(p)), "float": float(p)}
 
 
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
