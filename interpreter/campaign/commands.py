@@ -15,7 +15,8 @@ from interpreter.solvers.cards import DeckSpec, fresh_state
 from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
 from interpreter.ruleset.wiring import require, wired
 from interpreter.campaign.characters import deal, load_roster, restore
-from interpreter.campaign.pin import check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset, pinned_path
+from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset,
+                                      pinned_path, with_manifest_wiring)
 from interpreter.campaign.state import Pin, State
 from interpreter.campaign.files import shown_path
 from interpreter.campaign.names import resolve
@@ -355,7 +356,8 @@ def undo(store: Store) -> dict[str, Any]:
         if entry is None:
             raise MprError(NOTHING_TO_UNDO, Location(path="undo"))
         now = store.load()
-        restored = State.from_dump(entry.before)
+        restored = State.from_dump(entry.before)  # a state saved before pins kept the wiring gets it
+        restored = restored.evolve(pin=with_manifest_wiring(restored.pin, store.path))
         store.save(restored)
         result = {"command": "undo", "seed": None, "undone": {"seq": entry.seq, "command": entry.command},
                   "changes": _differences(now, restored),

@@ -15,6 +15,8 @@ from urllib.parse import quote
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
 
+from interpreter.campaign import wal
+
 NOT_SQLITE = define(
     "MPR620", "{file} is not a campaign: not an SQLite database or damaged ({detail}); it was left unchanged",
     "{file} はキャンペーンファイルではありません: SQLite データベースでないか破損しています（{detail}）。ファイルは変更していません",
@@ -220,6 +222,7 @@ def inspect(path: str, known_version: int) -> int:
     if header != SQLITE_HEADER or size > MAX_CAMPAIGN_FILE_BYTES:
         raise MprError(NOT_SQLITE, Location(path), file=path,
                        detail="no SQLite header" if header != SQLITE_HEADER else "too large")
+    wal.check(path)  # before SQLite reads a -wal that another campaign file left
     try:
         conn = connect_readonly(path)
         try:

@@ -15,6 +15,7 @@ from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 from interpreter.solvers.cards import DeckState, invariant_problems
 from interpreter.campaign.files import NOT_SQLITE
+from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
 STATE_BROKEN = define(
@@ -116,9 +117,10 @@ def _read(c: sqlite3.Connection, path: str) -> State:
     wiring = parameters.pop(WIRING_KEY, {}) if isinstance(parameters, dict) else {}
     if not isinstance(wiring, dict) or not isinstance(wiring.get("campaign", {}), dict):
         raise damaged(path, "the campaign wiring is not a mapping")
-    pin = Pin(text(row[0], path, "ruleset.path"), text(row[1], path, "ruleset.content_hash"),
-              adopt, overrides, rules, parameters, wiring.get("campaign", {}),
-              str(wiring.get("manifest", "")))
+    stored = Pin(text(row[0], path, "ruleset.path"), text(row[1], path, "ruleset.content_hash"),
+                 adopt, overrides, rules, parameters, wiring.get("campaign", {}),
+                 str(wiring.get("manifest", "")))
+    pin = with_manifest_wiring(stored, path)  # none stored: a campaign made before the wiring
     clock, dawn, briefing, tier = campaign[0]
     characters = tuple(Holder(text(i, path, "a character id"),
                               parse_json(d, path, f"the data of character {i}"))

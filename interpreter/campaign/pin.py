@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +14,7 @@ from rules_dsl.errors import Location, MprError, define
 
 from interpreter.solvers.cards import DeckSpec
 from interpreter.campaign.files import utf8_path
-from interpreter.ruleset.wiring import require, resolved, wired, wired_ids
+from interpreter.ruleset.wiring import require, resolved, slot_kinds, wired, wired_ids
 from interpreter.campaign.state import Pin
 
 RULESET_CHANGED = define(
@@ -61,18 +62,50 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
     path = utf8_path(os.path.abspath(path), "ruleset") if path else None  # the same one from anywhere
     ruleset = load(path or "", adopt, param_overrides)
     wiring = resolved(ruleset)
-    manifest = str(Path(ruleset.root) / "ruleset.yaml") if ruleset.manifest else ruleset.root
+    manifest = _manifest(ruleset)
     deck_id = wired(wiring, "deck", manifest)
     needed = wired_ids(wiring)
-    rules = {rule.id: {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
-                       "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
-                       "deck": rule.doc.get("deck"), "threshold": rule.doc.get("threshold"), "plan": copy.deepcopy(rule.doc.get("plan")),
-                       "effect_types": copy.deepcopy(rule.doc.get("effect_types"))}
-             for rule in ruleset.rules.values() if rule.kind in CAMPAIGN_KINDS or rule.id in needed}
+    rules = {rule.id: _pinned_rule(rule) for rule in ruleset.rules.values()
+             if rule.kind in CAMPAIGN_KINDS or rule.id in needed}
     require(rules, deck_id, "deck", manifest)
     DeckSpec.from_params(rules[deck_id]["params"], Location(path=f"{deck_id}.params"))
     return Pin(path or "", ruleset.content_hash, adopt, param_overrides, rules,
                dict(ruleset.parameters), wiring, manifest)
+
+
+def with_manifest_wiring(pin: Pin, file: str) -> Pin:
+    """A pin that holds no campaign wiring (made before campaigns kept the manifest's
+    ``campaign:`` section) gets the wiring of its pinned ruleset's manifest, with the rules it
+    names, as ``init`` would pin them. When the ruleset cannot be loaded, the one pinned rule of
+    the kind the ``deck`` slot needs stands for the deck (the file can be read, logged, exported
+    and undone; the commands that run rules refuse with MPR628 as for any campaign)."""
+    if pin.campaign:
+        return pin
+    try:
+        ruleset = load(pinned_path(pin, file), pin.adopt, pin.param_overrides)
+    except MprError:
+        kind = slot_kinds()["deck"][0]
+        decks = [rule_id for rule_id, rule in pin.rules.items() if rule.get("kind") == kind]
+        return replace(pin, campaign={"deck": decks[0]}) if len(decks) == 1 else pin
+    wiring = resolved(ruleset)
+    rules = dict(pin.rules)
+    for rule_id in wired_ids(wiring) - set(rules):
+        if rule_id in ruleset.rules:
+            rules[rule_id] = _pinned_rule(ruleset.rules[rule_id])
+    return replace(pin, rules=rules, campaign=wiring, manifest=_manifest(ruleset))
+
+
+def _manifest(ruleset: Any) -> str:
+    return str(Path(ruleset.root) / "ruleset.yaml") if ruleset.manifest else ruleset.root
+
+
+def _pinned_rule(rule: Any) -> dict[str, Any]:
+    """What a campaign keeps of a rule it runs."""
+    return {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
+            "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
+            "deck": rule.doc.get("deck"), "threshold": rule.doc.get("threshold"),
+            "plan": copy.deepcopy(rule.doc.get("plan")),
+            "effect_types": copy.deepcopy(rule.doc.get("effect_types"))}
 
 
 def _fingerprint(path: str) -> tuple:

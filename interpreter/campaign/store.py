@@ -14,11 +14,12 @@ from typing import Any, TypeVar
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
 from interpreter.solvers.cards import invariant_problems
-from interpreter.campaign import files
+from interpreter.campaign import files, wal
 from interpreter.campaign.files import (APPLICATION_ID, EXISTS, MISSING, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite_error as _sqlite_error)
-from interpreter.campaign.integrity import STATE_BROKEN, WIRING_KEY, check_schema, read_entry, read_state
+from interpreter.campaign.integrity import (STATE_BROKEN, WIRING_KEY, check_schema, damaged, read_entry,
+                                            read_state)
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
 __all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
@@ -51,9 +52,10 @@ CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, command TEXT NOT NU
     inputs TEXT NOT NULL, seed INTEGER, choices TEXT NOT NULL, result TEXT NOT NULL,
     before TEXT, undone_by INTEGER);
 """),
+    (2, ""),  # the file's token in the header (``wal``): set by ``_migrate``, no table changes
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
-
+TOKEN_VERSION = 2
 
 
 class Store:
@@ -80,6 +82,7 @@ class Store:
         old = _existing(path)
         if old is not None and not force:
             raise MprError(EXISTS, Location(path), file=path)
+        wal.check(path, replacing=True)
         folder = os.path.dirname(os.path.abspath(path)) or "."
         temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
         try:
@@ -114,6 +117,8 @@ class Store:
         if _existing(path) is None:
             raise MprError(MISSING, Location(path), file=path)
         version = inspect(path, SCHEMA_VERSION)
+        if version >= TOKEN_VERSION and wal.file_token(path)[1] == 0:
+            raise damaged(path, "the header has no file token (user_version)")
         readonly = readonly and version == SCHEMA_VERSION
         store = None
         try:
@@ -122,6 +127,7 @@ class Store:
             if version < SCHEMA_VERSION:
                 with store.transaction():
                     store._migrate(version)
+                conn.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the token into the file itself
             check_schema(conn, path, MIGRATIONS)
             store.load()  # every value, and the cards adding up, checked on opening
         except (sqlite3.Error, MprError) as exc:
@@ -133,10 +139,15 @@ class Store:
         return store
 
     def _migrate(self, version: int) -> None:
+        """The migrations after ``version`` (inside a transaction; none that another command
+        made meanwhile)."""
+        stored = self.conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
         for number, script in MIGRATIONS:
-            if number > version:
+            if number > max(version, stored or 0):
                 for statement in filter(str.strip, script.split(";")):
                     self.conn.execute(statement)
+                if number == TOKEN_VERSION:
+                    self.conn.execute(f"PRAGMA user_version = {wal.new_token()}")
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
     def close(self) -> None:
@@ -159,6 +170,7 @@ class Store:
             self._rollback()  # `init --force` replaced the file since it was opened
             raise _busy(self.path)
         try:
+            self._sign()
             yield
             self._commit()
         except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
@@ -169,6 +181,13 @@ class Store:
         except BaseException:
             self._rollback()
             raise
+
+    def _sign(self) -> None:
+        """Write the file's token again, so that this transaction's commit in the WAL holds the
+        header page and names the file it was written for (``wal.check``)."""
+        token = self.conn.execute("PRAGMA user_version").fetchone()[0]
+        if token:
+            self.conn.execute(f"PRAGMA user_version = {int(token)}")
 
     def _rollback(self) -> None:
         """Undo a failed command; SQLite has already undone it when the rollback itself fails

@@ -18,7 +18,7 @@ BAD_SWITCH = define(
     "MPR041", "{option} takes {expected}; got {text!r}",
     "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 CANNOT_WRITE = define(
-    "MPR042", "cannot write {file}: {detail}", "{file} に書き込めません: {detail}", exit_code=EXIT_STATE)
+    "MPR042", "cannot write {file}: {reason}", "{file} に書き込めません: {reason}", exit_code=EXIT_STATE)
 BAD_NUMBER = define(
     "MPR053", "{option} takes {expected[en]}; got {text!r}",
     "{option} には{expected[ja]}を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
@@ -249,10 +249,7 @@ def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
-    try:
-        with open(args.output, "w", encoding="utf-8") as stream:
-            stream.write(text)
-    except OSError as exc:
-        raise MprError(CANNOT_WRITE, Location(path="--output"), file=args.output,
-                       detail=exc.strerror or str(exc)) from None
+    from interpreter.cli.output import write_file
+
+    write_file(args.output, text, "--output", CANNOT_WRITE)
     return 0

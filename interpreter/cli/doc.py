@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, define
 
 UNWRITABLE = define(
     "MPR960", "cannot write the handout {file}: {reason}", "ハンドアウト {file} を書き込めません: {reason}",
@@ -31,15 +31,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     from interpreter.reports.handout import handout
     from interpreter.documents.resources import bundled_ruleset
+    from interpreter.cli.output import refuse_special_file, write_file
 
+    if args.output is not None:
+        refuse_special_file(args.output, "--output", UNWRITABLE)
     text = handout(args.path or bundled_ruleset(), as_html=args.html, base=args.base, lang=args.lang)
     if args.output is None:
         print(text, end="")
         return EXIT_OK
-    try:
-        with open(args.output, "w", encoding="utf-8") as stream:
-            stream.write(text)
-    except OSError as error:
-        raise MprError(UNWRITABLE, Location(path=args.output), file=args.output,
-                       reason=error.strerror or str(error)) from None
+    write_file(args.output, text, "--output", UNWRITABLE)
     return EXIT_OK

@@ -44,7 +44,10 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.reports.export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
     from interpreter.checks.loading import load_ruleset
     from interpreter.cli._expr import parse_vars
+    from interpreter.cli.output import refuse_special_file, write_file
 
+    if args.output is not None:
+        refuse_special_file(args.output, "--output", CANNOT_WRITE)
     ruleset = load_ruleset(args.ruleset, lang=args.lang)
     if args.export_format == "bcdice":
         text = bcdice_table(ruleset, args.rule, args.lang)
@@ -63,10 +66,5 @@ def handle(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
-    try:
-        with open(args.output, "w", encoding="utf-8") as stream:
-            stream.write(text)
-    except OSError as error:
-        raise MprError(CANNOT_WRITE, Location(file=args.output), file=args.output,
-                       reason=error.strerror or str(error)) from None
+    write_file(args.output, text, "--output", CANNOT_WRITE)
     return EXIT_OK

@@ -1,14 +1,18 @@
-"""Printing for every verb: JSON (stable, UTF-8, exact fractions as strings), errors, colour, and
-standard output that is closed, full or a broken pipe reported as a coded error (exit 3)."""
+"""Printing for every verb: JSON (stable, UTF-8, exact fractions as strings), errors, colour,
+standard output that is closed, full or a broken pipe reported as a coded error (exit 3), and the
+files that options such as ``-o`` name, written whole or not at all."""
 from __future__ import annotations
 
 import errno
 import json
 import os
+import stat
 import sys
+import tempfile
+from contextlib import suppress
 from typing import Any
 
-from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_STATE, Location, Message, MprError, define
 
 from interpreter.engine.trace import jsonable
 
@@ -25,6 +29,12 @@ STDOUT_LOST_COMMITTED = define(
     "標準出力に書き込めません（{detail}）が、#{seq} {command} は {file} に保存済みです。"
     "もう一度実行しないでください（`mprules campaign log {file}` で確認できます）",
     exit_code=EXIT_STATE)
+
+NOT_A_FILE_TO_WRITE = define(
+    "MPR054", "{option} {file} is {what_en}, not a regular file: give the path of a file to write; "
+              "nothing was written",
+    "{option} に指定した {file} は{what_ja}で、通常のファイルではありません。書き込むファイルのパスを"
+    "指定してください。何も書き込んでいません", exit_code=EXIT_STATE)
 
 _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG)
 
@@ -104,3 +114,64 @@ def _silence_stdout() -> None:
         os.close(null)
     except (OSError, ValueError, AttributeError):
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives until exit
+
+
+def write_file(path: str, text: str, option: str, unwritable: Message) -> None:
+    """Write ``text`` (UTF-8) to the file ``path`` that the command-line ``option`` names, whole or
+    not at all. Anything there that is not a regular file (a directory, a FIFO, a device) is
+    refused (MPR054) and never opened; the text goes to a temporary file in the same folder,
+    synced, then renamed over ``path`` (over the target of a symbolic link), so that a failure (a
+    full disk, a kill) leaves the file as it was, or no file, never half of one. A file that cannot
+    be written is ``unwritable`` (the command's own code; ``{file}`` and ``{reason}``)."""
+    target = os.path.realpath(path)
+    info = _target(target, path, option, unwritable)
+    temp = None
+    try:
+        fd, temp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.",
+                                    suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.chmod(temp, stat.S_IMODE(info.st_mode) if info is not None else 0o666 & ~_umask())
+        os.replace(temp, target)
+        temp = None
+    except OSError as error:
+        raise _unwritable(unwritable, path, option, error) from None
+    finally:
+        if temp is not None:
+            with suppress(OSError):
+                os.unlink(temp)
+
+
+def refuse_special_file(path: str, option: str, unwritable: Message) -> None:
+    """Refuse early, before any work, what ``write_file`` would refuse: a ``path`` that is a
+    directory, a FIFO or a device."""
+    _target(os.path.realpath(path), path, option, unwritable)
+
+
+def _target(target: str, path: str, option: str, unwritable: Message) -> os.stat_result | None:
+    """What is at ``target`` now (``None``: nothing); anything but a regular file is refused."""
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise _unwritable(unwritable, path, option, error) from None
+    if not stat.S_ISREG(info.st_mode):
+        from interpreter.documents.loader import file_kind
+
+        what_en, what_ja = file_kind(info.st_mode)
+        raise MprError(NOT_A_FILE_TO_WRITE, Location(path=option), option=option, file=path,
+                       what_en=what_en, what_ja=what_ja)
+    return info
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def _unwritable(message: Message, path: str, option: str, error: OSError) -> MprError:
+    return MprError(message, Location(path=option), file=path, reason=error.strerror or str(error))

@@ -6,7 +6,7 @@ import argparse
 import re
 from typing import Any
 
-from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
 
 SVG_UNWRITABLE = define(
     "MPR016", "cannot write the chart {file}: {reason}", "グラフ {file} を書き込めません: {reason}",
@@ -34,7 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace) -> int:
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli._expr import load_input, parse_vars
+    from interpreter.cli.output import refuse_special_file
 
+    if args.svg is not None:
+        refuse_special_file(args.svg, "--svg", SVG_UNWRITABLE)
     if core_check.is_notation(args.target):
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
@@ -138,13 +141,9 @@ def _write_svg(file: str | None, sections: list, lang: str) -> None:
     import sys
 
     from interpreter.reports.svg import render
+    from interpreter.cli.output import write_file
 
-    try:
-        with open(file, "w", encoding="utf-8") as stream:
-            stream.write(render(sections))
-    except OSError as error:
-        raise MprError(SVG_UNWRITABLE, Location(file=file), file=file,
-                       reason=error.strerror or str(error)) from None
+    write_file(file, render(sections), "--svg", SVG_UNWRITABLE)
     where = os.path.abspath(file)
     print(f"グラフを {where} に書きました" if lang == "ja" else f"wrote the chart to {where}",
           file=sys.stderr)

@@ -133,6 +133,11 @@ def _shown(path: str | Path) -> str:
     return os.fsencode(path).decode("utf-8", "backslashreplace")
 
 
+def file_kind(mode: int) -> tuple[str, str]:
+    """What a file that is not a regular file is (``st_mode``), in English and in Japanese."""
+    return next((w for test, w in _KINDS if test(mode)), ("not a file", "ファイル以外"))
+
+
 def open_regular(path: str | Path) -> Any:
     """``open(path, "rb")`` that never blocks on a FIFO and refuses anything that is not a
     regular file (FIFO, device, socket, directory) with a coded error."""
@@ -140,7 +145,7 @@ def open_regular(path: str | Path) -> Any:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            what = next((w for test, w in _KINDS if test(mode)), ("not a file", "ファイル以外"))
+            what = file_kind(mode)
             raise MprError(NOT_REGULAR, Location(_shown(path)), file=_shown(path),
                            what_en=what[0], what_ja=what[1])
         if hasattr(os, "set_blocking"):

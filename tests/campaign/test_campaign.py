@@ -409,12 +409,13 @@ def test_an_older_file_is_migrated_on_open(tmp_path, monkeypatch):
 
     path = make_campaign(tmp_path)
     state = dump(path)
+    after = store_module.SCHEMA_VERSION + 1
     monkeypatch.setattr(store_module, "MIGRATIONS",
-                        [*store_module.MIGRATIONS, (2, "CREATE TABLE notes (text TEXT)")])
-    monkeypatch.setattr(store_module, "SCHEMA_VERSION", 2)
+                        [*store_module.MIGRATIONS, (after, "CREATE TABLE notes (text TEXT)")])
+    monkeypatch.setattr(store_module, "SCHEMA_VERSION", after)
     with Store.open(path) as store:
         versions = [v for (v,) in store.conn.execute("SELECT version FROM schema_version ORDER BY version")]
-        assert versions == [1, 2]
+        assert versions == list(range(1, after + 1))
         assert store.conn.execute("SELECT count(*) FROM notes").fetchone()[0] == 0
     assert dump(path) == state
 
