@@ -18,7 +18,7 @@ UNKNOWN_RULE = define(
     "ルールセット {ruleset} にルール {rule!r} はありません{hint}")
 
 Path_ = tuple[str | int, ...]
-Positions = dict[Path_, tuple[str | None, int, int]]  # a path in a document -> (file, line, column)
+Positions = dict[Path_, tuple[str | None, int | None, int | None]]  # a path -> (file, line, column)
 
 
 @dataclass
