@@ -12,6 +12,7 @@ import pkgutil
 import re
 import sys
 import traceback
+from typing import Any
 
 from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, MprError,
                               default_lang, define, render)
@@ -37,7 +38,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
 
-    def _parse_optional(self, arg_string: str):  # type: ignore[no-untyped-def]
+    def _parse_optional(self, arg_string: str) -> Any:
         if arg_string not in self._option_string_actions and _EXPRESSION.match(arg_string):
             return None
         return super()._parse_optional(arg_string)

@@ -239,4 +239,5 @@ def localize(parser: argparse.ArgumentParser, lang: str) -> None:
                 action.help = HELP_JA.get(action.help, action.help)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
-                    choice.help = HELP_JA.get(choice.help, choice.help)
+                    if choice.help:
+                        choice.help = HELP_JA.get(choice.help, choice.help)

@@ -4,8 +4,13 @@ failure."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define
+
+if TYPE_CHECKING:
+    from rules_dsl.errors import Diagnostic
+    from interpreter.checks.examples import Outcome
 
 RULESET_ERRORS = define(
     "MPR023", "{target}: the examples cannot run, the ruleset has errors (see mprules validate)",
@@ -37,7 +42,8 @@ def handle(args: argparse.Namespace) -> int:
 
     paths = args.paths or [str(p) for p in bundled_targets()]
     check_paths(paths)
-    outcomes, broken = [], []
+    outcomes: list[Outcome] = []
+    broken: list[tuple[str, list[Diagnostic]]] = []
     for root, only in expand(paths):
         ruleset, findings = collect(root, args.lang)
         errors = [d for d in findings if d.severity == "error"]
