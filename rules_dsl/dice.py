@@ -7,11 +7,14 @@ seed and ``randrange`` are stable across versions).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .errors import EXIT_USAGE, Location, MprError, define
 from .limits import MAX_DICE_PER_EVALUATION
+
+T = TypeVar("T")
 
 SCRIPT_EXHAUSTED = define(
     "MPR150", "not enough dice given: die #{index} (a d{faces}) was needed, {given} given",
@@ -65,16 +68,16 @@ class DiceSource:
     def _next(self, faces: int) -> int:
         raise NotImplementedError
 
-    def choose(self, options: list, count: int) -> list:
+    def choose(self, options: Sequence[T], count: int) -> list[T]:
         """Pick ``count`` distinct options at random (for random card selection), recorded as dice."""
         pool = list(options)
-        picked = []
+        picked: list[T] = []
         for _ in range(count):
             index = self.roll(len(pool))[0] - 1
             picked.append(pool.pop(index))
         return picked
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: Sequence[T]) -> list[T]:
         """A uniformly shuffled copy (Fisher-Yates with this source's dice)."""
         return self.choose(items, len(items))
 
@@ -104,7 +107,7 @@ class SeededDice(DiceSource):
     def _next(self, faces: int) -> int:
         return self._random.randrange(faces) + 1
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: Sequence[T]) -> list[T]:
         # Fisher-Yates without recording each step as a die: a deck shuffle is not a roll.
         shuffled = list(items)
         self._random.shuffle(shuffled)

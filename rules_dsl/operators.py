@@ -8,7 +8,7 @@ from __future__ import annotations
 import operator
 from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import MprError, define, did_you_mean
 from .functions import KIND_JA, exact, is_number, kind, simplest
@@ -44,13 +44,16 @@ def mismatch(op: str, *values: Any) -> MprError:
                     kinds_ja="と".join(KIND_JA.get(k, k) for k in kinds))
 
 
+Number = TypeVar("Number", bound=int | Fraction)
+
+
 def _bits(value: int | Fraction) -> int:
-    if type(value) is Fraction:
+    if isinstance(value, Fraction):
         return max(value.numerator.bit_length(), value.denominator.bit_length())
     return value.bit_length()
 
 
-def bounded(value: int | Fraction, op: str) -> int | Fraction:
+def bounded(value: Number, op: str) -> Number:
     """``value`` if it is within MAX_INT_BITS (numerator and denominator), else the coded error:
     every number an expression makes is checked, so none grows past the bound."""
     if _bits(value) > MAX_INT_BITS:
