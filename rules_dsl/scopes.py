@@ -9,6 +9,7 @@ nesting more ``for`` clauses than ``MAX_LOOP_NESTING``.
 from __future__ import annotations
 
 import dataclasses
+from typing import Any
 
 from . import ast
 from .errors import Location, MprError, define
@@ -67,7 +68,7 @@ class _Resolver:
                     clauses.append(self.visit(clause, bound, loops))
             return dataclasses.replace(node, clauses=tuple(clauses),
                                        element=self.visit(node.element, bound, loops))
-        changes = {}
+        changes: dict[str, Any] = {}
         for f in dataclasses.fields(node):
             value = getattr(node, f.name)
             if isinstance(value, ast.Node) and f.name != "span":
