@@ -6,7 +6,8 @@ checker never refuses an expression that could succeed.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from . import ast
 from .errors import Location, MprError, define, did_you_mean
@@ -39,7 +40,7 @@ class Checker:
         self.names = None if names is None else frozenset(names)
         self.findings: list[MprError] = []
 
-    def _error(self, code: str, node: ast.Node | ast.Span, **args) -> None:
+    def _error(self, code: str, node: ast.Node | ast.Span, **args: Any) -> None:
         span = node if isinstance(node, ast.Span) else node.span
         self.findings.append(MprError(code, at(self.origin, span.line, span.column), **args))
 
@@ -54,7 +55,7 @@ class Checker:
 
     def kind(self, node: ast.Node) -> str:
         """The kind ``node`` evaluates to, or ``"any"``; records findings on the way."""
-        method = getattr(self, "_" + type(node).__name__.lower())
+        method: Callable[[ast.Node], str] = getattr(self, "_" + type(node).__name__.lower())
         return method(node)
 
     def _number(self, node: ast.Node) -> str:

@@ -85,7 +85,8 @@ class Distribution:
         """The expected value, or None when the values are not all numbers."""
         if not all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in self._p):
             return None
-        return sum((Fraction(v) * p for v, p in self._p.items()), Fraction(0))
+        return sum((Fraction(v) * p for v, p in self._p.items() if isinstance(v, (int, Fraction))),
+                   Fraction(0))
 
     # transformation
     def map(self, f: Callable[[Any], Hashable]) -> "Distribution":
