@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any, TypeVar
 
-from lark import Lark, Transformer_NonRecursive, v_args
+from lark import Lark, Token, Transformer_NonRecursive, v_args
+from lark.tree import Meta
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import ast
@@ -75,20 +78,24 @@ def _lark() -> Lark:
     return load_parser()
 
 
-def _span(meta) -> ast.Span:
+def _span(meta: Meta) -> ast.Span:
     return ast.Span(meta.line, meta.column, meta.end_column, meta.end_line)
 
 
-def _token_span(token) -> ast.Span:
-    return ast.Span(token.line, token.column, token.end_column, token.end_line)
+def _token_span(token: Token) -> ast.Span:
+    # The parser propagates positions: its tokens always have them (the stubs allow None).
+    return ast.Span(token.line or 1, token.column or 1, token.end_column or 1, token.end_line)
 
 
 def _join(first: ast.Span, last: ast.Span) -> ast.Span:
     return ast.Span(first.line, first.column, last.end_column, last.last_line)
 
 
+Made = TypeVar("Made", bound=ast.Node)
+
+
 @v_args(meta=True)
-class _ToAst(Transformer_NonRecursive):
+class _ToAst(Transformer_NonRecursive[Token, Any]):
     """Lark tree -> AST, folding flat chains; tracks depth and node count as it builds."""
 
     def __init__(self, origin: Location | None, text: str) -> None:
@@ -100,7 +107,7 @@ class _ToAst(Transformer_NonRecursive):
         self.count = 0
         self.binds = False  # a let or a comprehension was seen: names need resolving
 
-    def _made(self, node: ast.Node, *kids: ast.Node) -> ast.Node:
+    def _made(self, node: Made, *kids: ast.Node) -> Made:
         depth = 1 + max((self.depth.get(id(k), 1) for k in kids), default=0)
         self.count += 1
         if depth > MAX_AST_DEPTH:
@@ -114,7 +121,7 @@ class _ToAst(Transformer_NonRecursive):
         return at(self.origin, span.line, span.column)
 
     # literals
-    def number(self, meta, children):
+    def number(self, meta: Meta, children: Sequence[Any]) -> Any:
         token = children[0]
         value = int(token) if len(token) <= 100 else None  # 100 digits are past any bound
         if value is None or value.bit_length() > MAX_INT_BITS:
@@ -122,25 +129,25 @@ class _ToAst(Transformer_NonRecursive):
                            digits=_short(str(token)), limit=MAX_INT_BITS)
         return self._made(ast.Number(value=value, span=_span(meta)))
 
-    def string(self, meta, children):
+    def string(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.String(value=_unescape(str(children[0])[1:-1]), span=_span(meta)))
 
-    def true(self, meta, children):
+    def true(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Boolean(value=True, span=_span(meta)))
 
-    def false(self, meta, children):
+    def false(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Boolean(value=False, span=_span(meta)))
 
-    def null(self, meta, children):
+    def null(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Null(span=_span(meta)))
 
-    def name(self, meta, children):
+    def name(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Name(name=str(children[0]), span=_span(meta)))
 
-    def list(self, meta, children):
+    def list(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.ListLiteral(items=tuple(children), span=_span(meta)), *children)
 
-    def dice(self, meta, children):
+    def dice(self, meta: Meta, children: Sequence[Any]) -> Any:
         text = str(children[0])
         count_text, faces_text = re.split("[dD]", text)
         span = _span(meta)
@@ -162,11 +169,11 @@ class _ToAst(Transformer_NonRecursive):
         return self._made(ast.Dice(count=count, faces=faces, span=span))
 
     # paths and calls
-    def attribute(self, meta, children):
+    def attribute(self, meta: Meta, children: Sequence[Any]) -> Any:
         target, name = children
         return self._made(ast.Attribute(target=target, name=str(name), span=_span(meta)), target)
 
-    def index(self, meta, children):
+    def index(self, meta: Meta, children: Sequence[Any]) -> Any:
         target, index = children
         node = ast.Index(target=target, index=index, span=_span(meta),
                          op_span=self._bracket_before(index.span))
@@ -184,17 +191,17 @@ class _ToAst(Transformer_NonRecursive):
         column = i - self.line_starts[line - 1] + 1
         return ast.Span(line, column, column + 1)
 
-    def call(self, meta, children):
+    def call(self, meta: Meta, children: Sequence[Any]) -> Any:
         name, *args = children
         node = ast.Call(name=str(name), args=tuple(args), name_span=_token_span(name),
                         span=_span(meta))
         return self._made(node, *args)
 
     # local names
-    def binding(self, meta, children):
+    def binding(self, meta: Meta, children: Sequence[Any]) -> Any:
         return children[0], children[1]
 
-    def let(self, meta, children):
+    def let(self, meta: Meta, children: Sequence[Any]) -> Any:
         *bindings, body = children
         self.binds = True
         node = body
@@ -204,25 +211,25 @@ class _ToAst(Transformer_NonRecursive):
                                       name_span=_token_span(name)), value, node)
         return node
 
-    def comp_for(self, meta, children):
+    def comp_for(self, meta: Meta, children: Sequence[Any]) -> Any:
         name, iterable = children
         return self._made(ast.ForClause(name=str(name), iterable=iterable, span=_span(meta),
                                         name_span=_token_span(name)), iterable)
 
-    def comp_if(self, meta, children):
+    def comp_if(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.IfClause(condition=children[0], span=_span(meta)), children[0])
 
-    def _comprehension(self, children, span: ast.Span, generator: bool) -> ast.Comprehension:
+    def _comprehension(self, children: Sequence[Any], span: ast.Span, generator: bool) -> ast.Comprehension:
         element, *clauses = children
         self.binds = True
         node = ast.Comprehension(element=element, clauses=tuple(clauses), generator=generator,
                                  span=span)
         return self._made(node, element, *clauses)
 
-    def list_comprehension(self, meta, children):
+    def list_comprehension(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._comprehension(children, _span(meta), False)
 
-    def call_generator(self, meta, children):
+    def call_generator(self, meta: Meta, children: Sequence[Any]) -> Any:
         name, *rest = children
         inner = self._comprehension(rest, _join(rest[0].span, rest[-1].span), True)
         node = ast.Call(name=str(name), args=(inner,), name_span=_token_span(name),
@@ -230,38 +237,38 @@ class _ToAst(Transformer_NonRecursive):
         return self._made(node, inner)
 
     # operators
-    def conditional(self, meta, children):
+    def conditional(self, meta: Meta, children: Sequence[Any]) -> Any:
         then, condition, otherwise = children
         node = ast.Conditional(condition=condition, then=then, otherwise=otherwise,
                                span=_span(meta))
         return self._made(node, *children)
 
-    def _fold_logical(self, op: str, children):
+    def _fold_logical(self, op: str, children: Sequence[Any]) -> Any:
         node = children[0]
         for right in children[1:]:
             node = self._made(ast.Logical(op=op, left=node, right=right,
                                           span=_join(node.span, right.span)), node, right)
         return node
 
-    def or_expr(self, meta, children):
+    def or_expr(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_logical("or", children)
 
-    def and_expr(self, meta, children):
+    def and_expr(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_logical("and", children)
 
-    def not_(self, meta, children):
+    def not_(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Unary(op="not", operand=children[0], span=_span(meta)), children[0])
 
-    def comp_op(self, meta, children):
+    def comp_op(self, meta: Meta, children: Sequence[Any]) -> Any:
         return " ".join(str(t) for t in children), _token_span(children[0])
 
-    def comparison(self, meta, children):
+    def comparison(self, meta: Meta, children: Sequence[Any]) -> Any:
         operands, ops = tuple(children[0::2]), children[1::2]
         node = ast.Compare(ops=tuple(op for op, _ in ops), operands=operands, span=_span(meta),
                            op_spans=tuple(where for _, where in ops))
         return self._made(node, *operands)
 
-    def _fold_binary(self, children):
+    def _fold_binary(self, children: Sequence[Any]) -> Any:
         node = children[0]
         for i in range(1, len(children), 2):
             op, right = children[i], children[i + 1]
@@ -270,18 +277,18 @@ class _ToAst(Transformer_NonRecursive):
                                          op_span=_token_span(op)), node, right)
         return node
 
-    def sum(self, meta, children):
+    def sum(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_binary(children)
 
-    def product(self, meta, children):
+    def product(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_binary(children)
 
-    def power(self, meta, children):
+    def power(self, meta: Meta, children: Sequence[Any]) -> Any:
         left, op, right = children
         return self._made(ast.Binary(op="**", left=left, right=right, span=_span(meta),
                                      op_span=_token_span(op)), left, right)
 
-    def sign(self, meta, children):
+    def sign(self, meta: Meta, children: Sequence[Any]) -> Any:
         op, operand = children
         return self._made(ast.Unary(op=str(op), operand=operand, span=_span(meta)), operand)
 
@@ -365,7 +372,7 @@ def _lark_error(error: UnexpectedInput, text: str, origin: Location | None) -> M
     if isinstance(error, UnexpectedCharacters):
         en, ja = _expected(set(error.allowed or ()))
         return MprError(BAD_CHARACTER, at(origin, error.line, error.column),
-                        char=text[error.pos_in_stream], expected=en, expected_ja=ja)
+                        char=text[error.pos_in_stream or 0], expected=en, expected_ja=ja)
     expected = set(getattr(error, "expected", ()) or ())
     en, ja = _expected(expected)
     token = getattr(error, "token", None)
