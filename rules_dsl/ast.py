@@ -46,7 +46,7 @@ class Span:
         return (self.line, self.column, self.end_column, self.end_line)
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is Span and self._key() == other._key()  # type: ignore[attr-defined]
+        return type(other) is Span and self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())

@@ -51,8 +51,9 @@ def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
         return make()
     try:
         st = os.stat(source)
-        stamp = [os.path.abspath(source), st.st_size, st.st_mtime_ns, label]
-        name = f"{label}-{zlib.crc32(stamp[0].encode('utf-8', 'surrogatepass')):08x}.json"
+        where = os.path.abspath(source)
+        stamp = [where, st.st_size, st.st_mtime_ns, label]
+        name = f"{label}-{zlib.crc32(where.encode('utf-8', 'surrogatepass')):08x}.json"
     except (OSError, ValueError):
         return make()
     path = os.path.join(cache_root(), name)

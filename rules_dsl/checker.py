@@ -6,7 +6,7 @@ checker never refuses an expression that could succeed.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from . import ast
 from .errors import Location, MprError, define, did_you_mean
@@ -15,6 +15,10 @@ from .normalize import at
 from .loops import NOT_A_LIST
 from .operators import NOT_BOOLEAN, TYPE_MISMATCH
 from .scopes import check_shadowing
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 UNKNOWN_FUNCTION = define(
     "MPR130", "unknown function '{name}'{hint}; the functions are {known}",
@@ -39,7 +43,7 @@ class Checker:
         self.names = None if names is None else frozenset(names)
         self.findings: list[MprError] = []
 
-    def _error(self, code: str, node: ast.Node | ast.Span, **args) -> None:
+    def _error(self, code: str, node: ast.Node | ast.Span, **args: Any) -> None:
         span = node if isinstance(node, ast.Span) else node.span
         self.findings.append(MprError(code, at(self.origin, span.line, span.column), **args))
 
@@ -54,7 +58,7 @@ class Checker:
 
     def kind(self, node: ast.Node) -> str:
         """The kind ``node`` evaluates to, or ``"any"``; records findings on the way."""
-        method = getattr(self, "_" + type(node).__name__.lower())
+        method: Callable[[ast.Node], str] = getattr(self, "_" + type(node).__name__.lower())
         return method(node)
 
     def _number(self, node: ast.Node) -> str:

@@ -90,7 +90,8 @@ class _Generator:
                 return self.const(compile_ast(node)({}, None))
             except MprError:
                 pass  # reported at evaluation, by the closures
-        return getattr(self, "_" + type(node).__name__.lower())(node, d)
+        method: Callable[[ast.Node, int], str] = getattr(self, "_" + type(node).__name__.lower())
+        return method(node, d)
 
     def _number(self, node: ast.Number, d: int) -> str:
         return repr(node.value)
@@ -162,7 +163,7 @@ class _Generator:
         negate = "not " if op == "not in" else ""
         if op in ("in", "not in") and isinstance(right, ast.ListLiteral) and all(
                 isinstance(i, ast.String) for i in right.items):
-            strings = [i.value for i in right.items]
+            strings = [i.value for i in right.items if isinstance(i, ast.String)]
             members, listed = self.const(frozenset(strings)), self.const(tuple(strings))
             return listed, (f"({negate}{a} in {members}) if type({a}) is str "
                             f"else {negate}_contains({a}, {listed})")
@@ -247,6 +248,7 @@ class _Generator:
                 self.emit(depth, "_rounds += 1")
                 self.emit(depth, f"if _rounds > {MAX_LOOP_ITERATIONS}: raise _Fallback")
             else:
+                assert isinstance(clause, ast.IfClause)  # a clause is a for or an if
                 c = self.value(clause.condition, depth)
                 self.need_boolean(c, depth)
                 self.emit(depth, f"if not {c}: continue")
@@ -322,4 +324,5 @@ def generate(node: ast.Node, slow: Fn) -> Fn | None:
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return None
     exec(code, generator.namespace)  # noqa: S102 - source generated from a checked AST only
-    return generator.namespace["_expression"]
+    expression: Callable[..., Any] = generator.namespace["_expression"]
+    return expression

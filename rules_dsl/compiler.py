@@ -94,14 +94,14 @@ class Compiler(LoopCompiler):
             return value
 
         if not names:
-            def lookup(env, dice):
+            def lookup(env: Any, dice: Any) -> Any:
                 try:
                     return env[root]
                 except KeyError:
                     raise missing(env) from None
             return lookup
 
-        def path(env, dice):
+        def path(env: Any, dice: Any) -> Any:
             try:
                 value = env[root]
             except KeyError:
@@ -125,7 +125,7 @@ class Compiler(LoopCompiler):
             return self._path(target.name, tuple(reversed(names)), node)
         inner, name, loc = self.compile(node.target), node.name, self.loc(node)
 
-        def attribute(env, dice):
+        def attribute(env: Any, dice: Any) -> Any:
             try:
                 return field(inner(env, dice), name)
             except MprError as error:
@@ -136,7 +136,7 @@ class Compiler(LoopCompiler):
         target, key = self.compile(node.target), self.compile(node.index)
         loc = self.loc(ast.operator_span(node))
 
-        def indexed(env, dice):
+        def indexed(env: Any, dice: Any) -> Any:
             try:
                 return index(target(env, dice), key(env, dice))
             except MprError as error:
@@ -147,7 +147,7 @@ class Compiler(LoopCompiler):
     def _dice(self, node: ast.Dice) -> Fn:
         count, faces, loc, text = node.count, node.faces, self.loc(node), f"{node.count}d{node.faces}"
 
-        def roll(env, dice):
+        def roll(env: Any, dice: Any) -> Any:
             if dice is None:
                 raise MprError(NO_DICE_SOURCE, loc, text=text)
             try:
@@ -159,7 +159,7 @@ class Compiler(LoopCompiler):
     def _d66(self, node: ast.D66) -> Fn:
         loc = self.loc(node)
 
-        def roll(env, dice):
+        def roll(env: Any, dice: Any) -> Any:
             if dice is None:
                 raise MprError(NO_DICE_SOURCE, loc, text="d66")
             try:
@@ -173,7 +173,7 @@ class Compiler(LoopCompiler):
     def _unary(self, node: ast.Unary) -> Fn:
         operand, op, loc = self.compile(node.operand), UNARY[node.op], self.loc(node)
         if node.op == "-":
-            def negate(env, dice):
+            def negate(env: Any, dice: Any) -> Any:
                 value = operand(env, dice)
                 if type(value) is int:
                     return -value
@@ -183,7 +183,7 @@ class Compiler(LoopCompiler):
                     raise error.at(loc) from None
             return negate
 
-        def unary(env, dice):
+        def unary(env: Any, dice: Any) -> Any:
             try:
                 return op(operand(env, dice))
             except MprError as error:
@@ -203,7 +203,7 @@ class Compiler(LoopCompiler):
         if node.op in ("+", "-") and type(rconst) is int:
             c = rconst if node.op == "+" else -rconst
 
-            def add_constant(env, dice):
+            def add_constant(env: Any, dice: Any) -> Any:
                 a = left(env, dice)
                 if type(a) is int:
                     total = a + c
@@ -214,7 +214,7 @@ class Compiler(LoopCompiler):
         if node.op in ("+", "-"):
             minus = node.op == "-"
 
-            def add(env, dice):
+            def add(env: Any, dice: Any) -> Any:
                 a, b = left(env, dice), right(env, dice)
                 if type(a) is int and type(b) is int:
                     total = a - b if minus else a + b
@@ -223,19 +223,19 @@ class Compiler(LoopCompiler):
                 return slow(a, b)
             return add
         if node.op == "*":
-            def mul(env, dice):
+            def mul(env: Any, dice: Any) -> Any:
                 a, b = left(env, dice), right(env, dice)
                 if type(a) is int and type(b) is int and -_SMALL < a < _SMALL and -_SMALL < b < _SMALL:
                     return a * b
                 return slow(a, b)
             return mul
         if node.op == "//" and type(rconst) is int and rconst:
-            def floordiv_constant(env, dice):
+            def floordiv_constant(env: Any, dice: Any) -> Any:
                 a = left(env, dice)
                 return a // rconst if type(a) is int else slow(a, rconst)
             return floordiv_constant
 
-        def binary(env, dice):
+        def binary(env: Any, dice: Any) -> Any:
             return slow(left(env, dice), right(env, dice))
         return binary
 
@@ -251,7 +251,7 @@ class Compiler(LoopCompiler):
                     isinstance(v, str) for v in rconst):
                 members, negated = frozenset(rconst), node.ops[0] == "not in"
 
-                def member(env, dice):
+                def member(env: Any, dice: Any) -> Any:
                     a = left(env, dice)
                     if type(a) is str:
                         return (a in members) != negated
@@ -261,7 +261,7 @@ class Compiler(LoopCompiler):
                         raise error.at(loc) from None
                 return member
 
-            def compare(env, dice):
+            def compare(env: Any, dice: Any) -> Any:
                 a, b = left(env, dice), right(env, dice)
                 try:
                     return test(a, b)
@@ -270,7 +270,7 @@ class Compiler(LoopCompiler):
             return compare
         fns = [f for f, _ in operands]
 
-        def chain(env, dice):
+        def chain(env: Any, dice: Any) -> Any:
             a = fns[0](env, dice)
             for test, fn, where in zip(tests, fns[1:], locs):
                 b = fn(env, dice)
@@ -294,7 +294,7 @@ class Compiler(LoopCompiler):
             except MprError as error:
                 raise error.at(loc) from None
 
-        def logical(env, dice):
+        def logical(env: Any, dice: Any) -> Any:
             a = left(env, dice)
             if a is not True and a is not False:
                 check(a, lloc)
@@ -309,7 +309,7 @@ class Compiler(LoopCompiler):
                                       self.compile(node.otherwise))
         loc = self.loc(node.condition)
 
-        def conditional(env, dice):
+        def conditional(env: Any, dice: Any) -> Any:
             c = condition(env, dice)
             if c is True:
                 return then(env, dice)
@@ -331,7 +331,7 @@ class Compiler(LoopCompiler):
             return self._rounded_division(node, impl)
         args = [self.compile(a) for a in node.args]
 
-        def call(env, dice):
+        def call(env: Any, dice: Any) -> Any:
             try:
                 return impl(*[a(env, dice) for a in args])
             except MprError as error:
@@ -339,7 +339,7 @@ class Compiler(LoopCompiler):
         if len(args) == 1:
             (only,) = args
 
-            def call1(env, dice):
+            def call1(env: Any, dice: Any) -> Any:
                 try:
                     return impl(only(env, dice))
                 except MprError as error:
@@ -350,11 +350,12 @@ class Compiler(LoopCompiler):
     def _rounded_division(self, node: ast.Call, impl: Callable[[Any], Any]) -> Fn:
         """floor(a / b) and ceil(a / b) on whole numbers without building a Fraction."""
         division = node.args[0]
+        assert isinstance(division, ast.Binary)  # _call sends only ``floor(a / b)``, ``ceil(a / b)``
         left, right = self.compile(division.left), self.compile(division.right)
         loc, dloc, rloc = self.loc(node), self.loc(division), self.loc(division.right)
         up = node.name == "ceil"
 
-        def rounded(env, dice):
+        def rounded(env: Any, dice: Any) -> Any:
             a, b = left(env, dice), right(env, dice)
             if type(a) is int and type(b) is int and b:
                 return -(-a // b) if up else a // b

@@ -13,6 +13,13 @@ from .errors import EXIT_USAGE, Location, MprError, define
 from .frozen import Frozen
 from .limits import MAX_DICE_PER_EVALUATION
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import TypeVar
+
+    T = TypeVar("T")
+
 SCRIPT_EXHAUSTED = define(
     "MPR150", "not enough dice given: die #{index} (a d{faces}) was needed, {given} given",
     "ダイスが足りません: {index} 個目のダイス（d{faces}）が必要ですが、{given} 個しか与えられていません")
@@ -67,16 +74,16 @@ class DiceSource:
     def _next(self, faces: int) -> int:
         raise NotImplementedError
 
-    def choose(self, options: list, count: int) -> list:
+    def choose(self, options: Sequence[T], count: int) -> list[T]:
         """Pick ``count`` distinct options at random (for random card selection), recorded as dice."""
         pool = list(options)
-        picked = []
+        picked: list[T] = []
         for _ in range(count):
             index = self.roll(len(pool))[0] - 1
             picked.append(pool.pop(index))
         return picked
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: Sequence[T]) -> list[T]:
         """A uniformly shuffled copy (Fisher-Yates with this source's dice)."""
         return self.choose(items, len(items))
 
@@ -106,7 +113,7 @@ class SeededDice(DiceSource):
     def _next(self, faces: int) -> int:
         return self._random.randrange(faces) + 1
 
-    def shuffle(self, items: list) -> list:
+    def shuffle(self, items: Sequence[T]) -> list[T]:
         # Fisher-Yates without recording each step as a die: a deck shuffle is not a roll.
         shuffled = list(items)
         self._random.shuffle(shuffled)

@@ -51,7 +51,9 @@ class Distribution:
     def __getitem__(self, value: Hashable) -> Fraction:
         return self._p.get(value, Fraction(0))
 
-    def __iter__(self) -> Iterator[Hashable]:
+    # Reading gives the values as the builder put them in (ints, Fractions, tuples, ...): ``Any``,
+    # since a distribution does not carry the type of its values.
+    def __iter__(self) -> Iterator[Any]:
         return iter(self._p)
 
     def __len__(self) -> int:
@@ -63,14 +65,14 @@ class Distribution:
     def __repr__(self) -> str:
         return f"Distribution({self.items()!r})"
 
-    def items(self) -> list[tuple[Hashable, Fraction]]:
+    def items(self) -> list[tuple[Any, Fraction]]:
         """(value, probability) pairs, sorted by value where values are comparable."""
         try:
-            return sorted(self._p.items(), key=lambda kv: kv[0])  # type: ignore[arg-type,return-value]
+            return sorted(self._p.items(), key=lambda kv: kv[0])
         except TypeError:
             return sorted(self._p.items(), key=lambda kv: repr(kv[0]))
 
-    def support(self) -> list[Hashable]:
+    def support(self) -> list[Any]:
         return [v for v, _ in self.items()]
 
     def probability(self, predicate: Callable[[Any], bool]) -> Fraction:
@@ -83,7 +85,8 @@ class Distribution:
         """The expected value, or None when the values are not all numbers."""
         if not all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v in self._p):
             return None
-        return sum((Fraction(v) * p for v, p in self._p.items()), Fraction(0))
+        return sum((Fraction(v) * p for v, p in self._p.items() if isinstance(v, (int, Fraction))),
+                   Fraction(0))
 
     # transformation
     def map(self, f: Callable[[Any], Hashable]) -> "Distribution":

@@ -17,7 +17,7 @@ TYPE_CHECKING = False  # typing is not imported at run time: this module loads w
 if TYPE_CHECKING:
     from typing import Any
 
-    from .diagnostic import Diagnostic
+    from .diagnostic import Diagnostic as Diagnostic
 
 # Exit codes, the same for every command.
 EXIT_OK = 0

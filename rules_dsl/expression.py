@@ -15,6 +15,7 @@ from .parser import parse as _parse
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from .ast import Node
     from typing import Any
 
     from .distribution import Distribution
@@ -28,13 +29,13 @@ class Expression:
     """
 
     text: str
-    ast: ast.Node
+    ast: Node
     names: frozenset[str]
     has_dice: bool
     origin: Location | None
     _fn: Fn
 
-    def __init__(self, text: str, ast: ast.Node, names: frozenset[str], has_dice: bool,
+    def __init__(self, text: str, ast: Node, names: frozenset[str], has_dice: bool,
                  origin: Location | None = None, _fn: Fn = None) -> None:  # type: ignore[assignment]
         setter = object.__setattr__
         for name, value in (("text", text), ("ast", ast), ("names", names),

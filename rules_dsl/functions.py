@@ -72,7 +72,8 @@ def exact(value: Any) -> int | Fraction:
     """An int or Fraction for a number (a YAML float is read as its decimal text: 0.1 is 1/10)."""
     if type(value) is float:
         return simplest(Fraction(repr(value)))
-    return value
+    number: int | Fraction = value
+    return number
 
 
 def simplest(value: int | Fraction) -> int | Fraction:
@@ -114,22 +115,25 @@ def fn_floor(x: Any) -> int:
 
 
 def fn_ceil(x: Any) -> int:
-    return math.ceil(_number("ceil", x))
+    value: int = math.ceil(_number("ceil", x))
+    return value
 
 
 def fn_round(x: Any) -> int:
     value = _number("round", x)
-    magnitude = math.floor(abs(value) + Fraction(1, 2))
+    magnitude = math.floor((value if value >= 0 else -value) + Fraction(1, 2))
     return magnitude if value >= 0 else -magnitude
 
 
 def fn_abs(x: Any) -> int | Fraction:
-    return abs(_number("abs", x))
+    value = _number("abs", x)
+    return value if value >= 0 else -value
 
 
-def _extreme(function: str, args: tuple, pick: Callable) -> int | Fraction:
+def _extreme(function: str, args: tuple[Any, ...], pick: Callable[..., Any]) -> int | Fraction:
     if len(args) > 1 and all(type(a) is int for a in args):
-        return pick(args)
+        whole: int = pick(args)
+        return whole
     values = _numbers(function, args[0]) if len(args) == 1 else [_number(function, a) for a in args]
     if not values:
         raise MprError(EMPTY_ARGUMENT, function=function)
@@ -188,7 +192,7 @@ def fn_len(x: Any) -> int:
     raise _fail("len", "a list, a string or a mapping", "リスト・文字列・マップ", x)
 
 
-def _list(function: str, xs: Any) -> list | tuple:
+def _list(function: str, xs: Any) -> list[Any] | tuple[Any, ...]:
     if not isinstance(xs, (list, tuple)):
         raise _fail(function, "a list", "リスト", xs)
     return xs
@@ -203,8 +207,8 @@ def _key(value: Any) -> Any:
     return value
 
 
-def fn_unique(xs: Any) -> list:
-    seen: set = set()
+def fn_unique(xs: Any) -> list[Any]:
+    seen: set[Any] = set()
     out = []
     for v in _list("unique", xs):
         k = _key(v)
@@ -214,9 +218,9 @@ def fn_unique(xs: Any) -> list:
     return out
 
 
-def fn_duplicates(xs: Any) -> list:
-    seen: set = set()
-    reported: set = set()
+def fn_duplicates(xs: Any) -> list[Any]:
+    seen: set[Any] = set()
+    reported: set[Any] = set()
     out = []
     for v in _list("duplicates", xs):
         k = _key(v)
@@ -227,7 +231,7 @@ def fn_duplicates(xs: Any) -> list:
     return out
 
 
-def fn_sorted(xs: Any) -> list:
+def fn_sorted(xs: Any) -> list[Any]:
     values = _list("sorted", xs)
     if all(is_number(v) for v in values):
         return sorted(values, key=exact)
@@ -253,17 +257,17 @@ def fn_join(xs: Any, separator: Any) -> str:
     return text
 
 
-def _mapping(function: str, m: Any) -> Mapping:
+def _mapping(function: str, m: Any) -> Mapping[Any, Any]:
     if not isinstance(m, Mapping):
         raise _fail(function, "a mapping", "マップ", m)
     return m
 
 
-def fn_keys(m: Any) -> list:
+def fn_keys(m: Any) -> list[Any]:
     return list(_mapping("keys", m).keys())
 
 
-def fn_values(m: Any) -> list:
+def fn_values(m: Any) -> list[Any]:
     return list(_mapping("values", m).values())
 
 

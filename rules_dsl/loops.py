@@ -17,6 +17,7 @@ from .operators import TOO_LONG, truth
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Generator
     from typing import Any
 
 NOT_A_LIST = define(
@@ -28,13 +29,15 @@ TOO_MANY_ROUNDS = define(
 
 if TYPE_CHECKING:
     Fn = Callable[[Mapping[str, Any], Any], Any]
+    _Names = dict[str, Any]
 else:
-    Fn = Callable  # the precise type is for the type checker only
+    Fn = Callable  # the precise types are for the type checker only
+    _Names = dict
 BUDGET = "$rounds"  # the scope key of the shared round counter (no name can contain '$')
 _MISSING = object()
 
 
-class Scope(dict):
+class Scope(_Names):
     """Local names over an environment: a missing key is looked up in ``outer``."""
 
     __slots__ = ("outer",)
@@ -50,7 +53,7 @@ class Scope(dict):
     def get(self, key: str, default: Any = None) -> Any:
         return super().get(key, self.outer.get(key, default))
 
-    def keys(self):  # type: ignore[override]
+    def keys(self) -> list[str]:  # type: ignore[override]  # a list: the names of both levels
         return [k for k in {**dict.fromkeys(self.outer.keys()), **dict.fromkeys(super().keys())}
                 if not k.startswith("$")]
 
@@ -95,7 +98,7 @@ class LoopCompiler:
     def _let(self, node: ast.Let) -> Fn:
         value, body, name = self.compile(node.value), self.compile(node.body), node.name
 
-        def let(env, dice):
+        def let(env: Any, dice: Any) -> Any:
             old = _set(env, name, value(env, dice))
             try:
                 return body(env, dice)
@@ -103,7 +106,7 @@ class LoopCompiler:
                 _restore(env, name, old)
         return let
 
-    def each(self, node: ast.Comprehension) -> Callable[[Any, Any], Iterator[Any]]:
+    def each(self, node: ast.Comprehension) -> Callable[[Any, Any], Generator[Any, None, None]]:
         """A function giving the comprehension's elements one at a time (so ``any``/``all`` stop
         at the first that decides)."""
         element = self.compile(node.element)
@@ -112,7 +115,7 @@ class LoopCompiler:
             if isinstance(clause, ast.ForClause):
                 steps.append((clause.name, [(self.compile(clause.iterable),
                                              self.loc(clause.iterable))]))
-            else:
+            elif isinstance(clause, ast.IfClause):
                 steps[-1][1].append((self.compile(clause.condition), self.loc(clause.condition)))
         loc = self.loc(node)
 
@@ -141,15 +144,15 @@ class LoopCompiler:
             finally:
                 _restore(env, name, old)
 
-        def iterate(env, dice):
+        def iterate(env: Any, dice: Any) -> Any:
             return rounds(env, dice, 0, _rounds(env))
         return iterate
 
     def _comprehension(self, node: ast.Comprehension) -> Fn:
         each, loc = self.each(node), self.loc(node)
 
-        def comprehension(env, dice):
-            out = []
+        def comprehension(env: Any, dice: Any) -> Any:
+            out: list[Any] = []
             for value in each(env, dice):
                 out.append(value)
                 if len(out) > MAX_LIST_LENGTH:
@@ -161,11 +164,12 @@ class LoopCompiler:
         """``f(element for ...)``: ``any``/``all`` stop early; ``count`` counts the elements that
         are not ``false``; other functions take the list of elements."""
         (inner,) = node.args
+        assert isinstance(inner, ast.Comprehension)  # the parser makes only these generator arguments
         loc = self.loc(node)
         if node.name in ("any", "all", "count"):
             each, name = self.each(inner), node.name
 
-            def lazy(env, dice):
+            def lazy(env: Any, dice: Any) -> Any:
                 elements = each(env, dice)
                 total = 0
                 try:
@@ -186,7 +190,7 @@ class LoopCompiler:
             return lazy
         listed = self._comprehension(inner)
 
-        def call(env, dice):
+        def call(env: Any, dice: Any) -> Any:
             values = listed(env, dice)
             try:
                 return impl(values)

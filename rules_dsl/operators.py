@@ -15,7 +15,7 @@ from .limits import MAX_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENG
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, TypeVar
 
 DIVISION_BY_ZERO = define(
     "MPR141", "division by zero ({op} by 0)", "0 で割っています（{op} の右側が 0）")
@@ -47,13 +47,17 @@ def mismatch(op: str, *values: Any) -> MprError:
                     kinds_ja="と".join(KIND_JA.get(k, k) for k in kinds))
 
 
+if TYPE_CHECKING:
+    Number = TypeVar("Number", bound=int | Fraction)
+
+
 def _bits(value: int | Fraction) -> int:
-    if type(value) is Fraction:
+    if isinstance(value, Fraction):
         return max(value.numerator.bit_length(), value.denominator.bit_length())
     return value.bit_length()
 
 
-def bounded(value: int | Fraction, op: str) -> int | Fraction:
+def bounded(value: Number, op: str) -> Number:
     """``value`` if it is within MAX_INT_BITS (numerator and denominator), else the coded error:
     every number an expression makes is checked, so none grows past the bound."""
     if _bits(value) > MAX_INT_BITS:

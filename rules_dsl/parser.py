@@ -14,12 +14,19 @@ from fractions import Fraction
 from . import ast
 from .errors import Location, MprError, define
 from .grammar_cache import load_tables
-from .lalr import Tables, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+from .lalr import Meta, Tables, Token, UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 from .lalr import parse as parse_tables
 from .limits import (MAX_AST_DEPTH, MAX_AST_NODES, MAX_DICE_PER_TERM, MAX_EXPRESSION_LENGTH,
                      MAX_FACES, MAX_INT_BITS)
 from .scopes import resolve
 from .normalize import at, locate, normalize, position
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any, TypeVar
+
+    Made = TypeVar("Made", bound=ast.Node)
 
 TOO_LONG = define(
     "MPR100", "the expression is too long: {length} characters (the limit is {limit})",
@@ -76,12 +83,13 @@ def _tables() -> Tables:
     return load_tables()
 
 
-def _span(meta) -> ast.Span:
+def _span(meta: Meta) -> ast.Span:
     return ast.Span(meta.line, meta.column, meta.end_column, meta.end_line)
 
 
-def _token_span(token) -> ast.Span:
-    return ast.Span(token.line, token.column, token.end_column, token.end_line)
+def _token_span(token: Token) -> ast.Span:
+    # The parser propagates positions: its tokens always have them (the stubs allow None).
+    return ast.Span(token.line or 1, token.column or 1, token.end_column or 1, token.end_line)
 
 
 def _join(first: ast.Span, last: ast.Span) -> ast.Span:
@@ -105,7 +113,7 @@ class _ToAst:
         self.count = 0
         self.binds = False  # a let or a comprehension was seen: names need resolving
 
-    def __call__(self, name: str, meta, children: list):
+    def __call__(self, name: str, meta: Meta, children: list[Any]) -> Any:
         if self.failed is not None:
             return None
         try:
@@ -114,7 +122,7 @@ class _ToAst:
             self.failed = error
             return None
 
-    def _made(self, node: ast.Node, *kids: ast.Node) -> ast.Node:
+    def _made(self, node: Made, *kids: ast.Node) -> Made:
         depth = 1 + max((self.depth.get(id(k), 1) for k in kids), default=0)
         self.count += 1
         if depth > MAX_AST_DEPTH:
@@ -128,7 +136,7 @@ class _ToAst:
         return at(self.origin, span.line, span.column)
 
     # literals
-    def number(self, meta, children):
+    def number(self, meta: Meta, children: Sequence[Any]) -> Any:
         token = children[0]
         value = int(token) if len(token) <= 100 else None  # 100 digits are past any bound
         if value is None or value.bit_length() > MAX_INT_BITS:
@@ -136,25 +144,25 @@ class _ToAst:
                            digits=_short(str(token)), limit=MAX_INT_BITS)
         return self._made(ast.Number(value=value, span=_span(meta)))
 
-    def string(self, meta, children):
+    def string(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.String(value=_unescape(str(children[0])[1:-1]), span=_span(meta)))
 
-    def true(self, meta, children):
+    def true(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Boolean(value=True, span=_span(meta)))
 
-    def false(self, meta, children):
+    def false(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Boolean(value=False, span=_span(meta)))
 
-    def null(self, meta, children):
+    def null(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Null(span=_span(meta)))
 
-    def name(self, meta, children):
+    def name(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Name(name=str(children[0]), span=_span(meta)))
 
-    def list(self, meta, children):
+    def list(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.ListLiteral(items=tuple(children), span=_span(meta)), *children)
 
-    def dice(self, meta, children):
+    def dice(self, meta: Meta, children: Sequence[Any]) -> Any:
         text = str(children[0])
         count_text, faces_text = re.split("[dD]", text)
         span = _span(meta)
@@ -176,11 +184,11 @@ class _ToAst:
         return self._made(ast.Dice(count=count, faces=faces, span=span))
 
     # paths and calls
-    def attribute(self, meta, children):
+    def attribute(self, meta: Meta, children: Sequence[Any]) -> Any:
         target, name = children
         return self._made(ast.Attribute(target=target, name=str(name), span=_span(meta)), target)
 
-    def index(self, meta, children):
+    def index(self, meta: Meta, children: Sequence[Any]) -> Any:
         target, index = children
         node = ast.Index(target=target, index=index, span=_span(meta),
                          op_span=self._bracket_before(index.span))
@@ -198,17 +206,17 @@ class _ToAst:
         column = i - self.line_starts[line - 1] + 1
         return ast.Span(line, column, column + 1)
 
-    def call(self, meta, children):
+    def call(self, meta: Meta, children: Sequence[Any]) -> Any:
         name, *args = children
         node = ast.Call(name=str(name), args=tuple(args), name_span=_token_span(name),
                         span=_span(meta))
         return self._made(node, *args)
 
     # local names
-    def binding(self, meta, children):
+    def binding(self, meta: Meta, children: Sequence[Any]) -> Any:
         return children[0], children[1]
 
-    def let(self, meta, children):
+    def let(self, meta: Meta, children: Sequence[Any]) -> Any:
         *bindings, body = children
         self.binds = True
         node = body
@@ -218,25 +226,25 @@ class _ToAst:
                                       name_span=_token_span(name)), value, node)
         return node
 
-    def comp_for(self, meta, children):
+    def comp_for(self, meta: Meta, children: Sequence[Any]) -> Any:
         name, iterable = children
         return self._made(ast.ForClause(name=str(name), iterable=iterable, span=_span(meta),
                                         name_span=_token_span(name)), iterable)
 
-    def comp_if(self, meta, children):
+    def comp_if(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.IfClause(condition=children[0], span=_span(meta)), children[0])
 
-    def _comprehension(self, children, span: ast.Span, generator: bool) -> ast.Comprehension:
+    def _comprehension(self, children: Sequence[Any], span: ast.Span, generator: bool) -> ast.Comprehension:
         element, *clauses = children
         self.binds = True
         node = ast.Comprehension(element=element, clauses=tuple(clauses), generator=generator,
                                  span=span)
         return self._made(node, element, *clauses)
 
-    def list_comprehension(self, meta, children):
+    def list_comprehension(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._comprehension(children, _span(meta), False)
 
-    def call_generator(self, meta, children):
+    def call_generator(self, meta: Meta, children: Sequence[Any]) -> Any:
         name, *rest = children
         inner = self._comprehension(rest, _join(rest[0].span, rest[-1].span), True)
         node = ast.Call(name=str(name), args=(inner,), name_span=_token_span(name),
@@ -244,38 +252,38 @@ class _ToAst:
         return self._made(node, inner)
 
     # operators
-    def conditional(self, meta, children):
+    def conditional(self, meta: Meta, children: Sequence[Any]) -> Any:
         then, condition, otherwise = children
         node = ast.Conditional(condition=condition, then=then, otherwise=otherwise,
                                span=_span(meta))
         return self._made(node, *children)
 
-    def _fold_logical(self, op: str, children):
+    def _fold_logical(self, op: str, children: Sequence[Any]) -> Any:
         node = children[0]
         for right in children[1:]:
             node = self._made(ast.Logical(op=op, left=node, right=right,
                                           span=_join(node.span, right.span)), node, right)
         return node
 
-    def or_expr(self, meta, children):
+    def or_expr(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_logical("or", children)
 
-    def and_expr(self, meta, children):
+    def and_expr(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_logical("and", children)
 
-    def not_(self, meta, children):
+    def not_(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._made(ast.Unary(op="not", operand=children[0], span=_span(meta)), children[0])
 
-    def comp_op(self, meta, children):
+    def comp_op(self, meta: Meta, children: Sequence[Any]) -> Any:
         return " ".join(str(t) for t in children), _token_span(children[0])
 
-    def comparison(self, meta, children):
+    def comparison(self, meta: Meta, children: Sequence[Any]) -> Any:
         operands, ops = tuple(children[0::2]), children[1::2]
         node = ast.Compare(ops=tuple(op for op, _ in ops), operands=operands, span=_span(meta),
                            op_spans=tuple(where for _, where in ops))
         return self._made(node, *operands)
 
-    def _fold_binary(self, children):
+    def _fold_binary(self, children: Sequence[Any]) -> Any:
         node = children[0]
         for i in range(1, len(children), 2):
             op, right = children[i], children[i + 1]
@@ -284,18 +292,18 @@ class _ToAst:
                                          op_span=_token_span(op)), node, right)
         return node
 
-    def sum(self, meta, children):
+    def sum(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_binary(children)
 
-    def product(self, meta, children):
+    def product(self, meta: Meta, children: Sequence[Any]) -> Any:
         return self._fold_binary(children)
 
-    def power(self, meta, children):
+    def power(self, meta: Meta, children: Sequence[Any]) -> Any:
         left, op, right = children
         return self._made(ast.Binary(op="**", left=left, right=right, span=_span(meta),
                                      op_span=_token_span(op)), left, right)
 
-    def sign(self, meta, children):
+    def sign(self, meta: Meta, children: Sequence[Any]) -> Any:
         op, operand = children
         return self._made(ast.Unary(op=str(op), operand=operand, span=_span(meta)), operand)
 
@@ -379,7 +387,7 @@ def _syntax_error(error: UnexpectedInput, text: str, origin: Location | None) ->
     if isinstance(error, UnexpectedCharacters):
         en, ja = _expected(set(error.allowed or ()))
         return MprError(BAD_CHARACTER, at(origin, error.line, error.column),
-                        char=text[error.pos_in_stream], expected=en, expected_ja=ja)
+                        char=text[error.pos_in_stream or 0], expected=en, expected_ja=ja)
     expected = set(getattr(error, "expected", ()) or ())
     en, ja = _expected(expected)
     token = getattr(error, "token", None)

@@ -54,7 +54,7 @@ TRUE, FALSE = _Truth(True), _Truth(False)
 _MISSING = object()
 
 
-class _Map(tuple):
+class _Map(tuple[Any, ...]):
     """A mapping inside a distribution: its (key, value) items sorted by key, hashable."""
 
 
@@ -68,7 +68,8 @@ def freeze(value: Any) -> Hashable:
         return tuple(freeze(v) for v in value)
     if isinstance(value, dict):
         return _Map(sorted(((k, freeze(v)) for k, v in value.items()), key=lambda kv: str(kv[0])))
-    return value
+    scalar: Hashable = value
+    return scalar
 
 
 def thaw(key: Hashable) -> Any:
@@ -286,6 +287,7 @@ class _Prob:
         """Dice only in the list the first ``for`` goes through (it is read once); dice anywhere
         else in a comprehension would roll anew each round, which is refused."""
         first = node.clauses[0]
+        assert isinstance(first, ast.ForClause)  # the parser starts every comprehension with a for
         for part in (node.element, first.iterable, *node.clauses[1:]):
             inside = part is not first.iterable
             if inside and id(part) in self.random:
@@ -396,7 +398,7 @@ class _Prob:
         for part in parts:
             joint = self._combine(joint, part, lambda acc, x: acc + (x,))
 
-        def many(values: tuple) -> Hashable:
+        def many(values: tuple[Any, ...]) -> Hashable:
             for k, x in zip(names, values):
                 scope[k] = thaw(x)
             return freeze(closure(scope, None))

@@ -14,6 +14,10 @@ from .errors import Location, MprError, define
 from .limits import MAX_LOOP_NESTING
 from .normalize import at
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 LOOPS_TOO_DEEP = define(
     "MPR125", "too many nested 'for' clauses: more than {limit}",
     "'for' の入れ子が多すぎます（上限 {limit}）")
@@ -66,7 +70,7 @@ class _Resolver:
                     clauses.append(self.visit(clause, bound, loops))
             return ast.replace(node, clauses=tuple(clauses),
                                        element=self.visit(node.element, bound, loops))
-        changes = {}
+        changes: dict[str, Any] = {}
         for name in ast.fields(node):
             value = getattr(node, name)
             if isinstance(value, ast.Node) and name != "span":

@@ -78,7 +78,8 @@ def show(value: Any, lang: str = "ja", text: str = "") -> str:
     if isinstance(value, (list, tuple)):
         return word(LIST_SEPARATOR, lang).join(show(item, lang, text) for item in value)
     if isinstance(value, Mapping) and lang in value and isinstance(value[lang], str):
-        return value[lang]  # a {ja, en} text given as a value
+        written: str = value[lang]  # a {ja, en} text given as a value
+        return written
     from .functions import kind
 
     raise MprError(NOT_TEXT, None, text=text, kind=kind(value))

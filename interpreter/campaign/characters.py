@@ -165,6 +165,7 @@ def restore(roster: Roster, spec: DeckSpec, dice: DiceSource) -> DeckState:
     """The cards of an export: the hands as given, the deck and discard pile in their exported
     order; every card of the composition must be in exactly one place."""
     exported = roster.exported
+    assert exported is not None, "restore() is called for a roster that carries an export"
     given = {card for seat in roster.seats for card in seat.given}
     seen: set[str] = set()
     for key in ("deck", "discard"):
@@ -188,7 +189,7 @@ def _seat_loc(roster: Roster, seat: Seat, index: int) -> Location:
             return loc("characters", n, "hand", index)
     owners = [h.id for h in roster.characters]
     for item in roster.items:
-        if item.id == seat.holder:
+        if item.id == seat.holder and item.owner is not None:
             n = owners.index(item.owner)
             m = [i.id for i in roster.items if i.owner == item.owner].index(item.id)
             return loc("characters", n, "items", m, "held_cards", index)

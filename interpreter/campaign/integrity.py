@@ -9,7 +9,7 @@ import re
 import sqlite3
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import Any, Literal, overload
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
@@ -84,7 +84,12 @@ def whole(value: Any, path: str, where: str) -> int:
     return value
 
 
+@overload
+def text(value: Any, path: str, where: str, *, optional: Literal[False] = False) -> str: ...
+@overload
+def text(value: Any, path: str, where: str, *, optional: bool) -> str | None: ...
 def text(value: Any, path: str, where: str, *, optional: bool = False) -> str | None:
+    """``value`` when it is text (or None, when ``optional``); else the store is damaged."""
     if (value is None and optional) or isinstance(value, str):
         return value
     raise damaged(path, f"{where} is {value!r}, not text")

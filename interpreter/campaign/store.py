@@ -231,7 +231,8 @@ class Store:
                       [(h.id, n, _json(h.data)) for n, h in enumerate(state.characters)])
         c.executemany("INSERT INTO items VALUES (?, ?, ?, ?)",
                       [(h.id, n, h.owner, _json(h.data)) for n, h in enumerate(state.items)])
-        rows = [(card, "deck", None, n) for n, card in enumerate(state.cards.deck)]
+        rows: list[tuple[str, str, str | None, int]] = [
+            (card, "deck", None, n) for n, card in enumerate(state.cards.deck)]
         rows += [(card, "discard", None, n) for n, card in enumerate(state.cards.discard)]
         rows += [(card, "held", holder, n) for holder, cards in state.cards.holders
                  for n, card in enumerate(cards)]
@@ -249,7 +250,8 @@ class Store:
             "INSERT INTO journal (command, inputs, seed, choices, result, before) VALUES (?, ?, ?, ?, ?, ?)",
             (command, _json(inputs), seed, _json(choices), _json(result),
              None if before is None else _json(before.dump())))
-        return int(cursor.lastrowid)
+        assert cursor.lastrowid is not None  # set by every INSERT
+        return cursor.lastrowid
 
     def entries(self) -> list[Entry]:
         return [read_entry(row, self.path) for row in self.conn.execute(

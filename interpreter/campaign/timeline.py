@@ -4,6 +4,7 @@ that explain each step."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from rules_dsl.dice import DiceSource
@@ -138,7 +139,7 @@ def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
 
 
 def pass_time(out: Outcome, minutes: int, dice: DiceSource,
-              runs: list[tuple[str, str, Any]] = ()) -> None:
+              runs: Sequence[tuple[str, str, Any]] = ()) -> None:
     """Advance the clock by ``minutes``: each dawn crossed and each ``(slot, holder, hours)`` run
     a package declares (at the moment its hours reach the circulation's minimum, from the start)
     happen in time order, a dawn first on a tie."""

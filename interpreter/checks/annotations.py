@@ -12,23 +12,30 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from interpreter.documents import kind_schemas
 from interpreter.documents.resources import schemas_dir
 from interpreter.ruleset.model import Rule
 
 
 @cache
 def schema_file(relative: str) -> dict[str, Any]:
-    return json.loads((schemas_dir() / relative).read_text(encoding="utf-8"))
+    """A schema by its name under ``schemas/`` (a plugged-in kind's schema by the name it is known by)."""
+    plugged = kind_schemas.read(relative)
+    if plugged is not None:
+        return plugged
+    contents: dict[str, Any] = json.loads((schemas_dir() / relative).read_text(encoding="utf-8"))
+    return contents
 
 
 @cache
 def kind_schema_file(kind: str) -> str | None:
-    """The file under ``schemas/`` of the kind schema whose ``kind`` is ``const: kind``."""
+    """The file under ``schemas/`` of the kind schema whose ``kind`` is ``const: kind``, or the
+    name of the schema of a kind plugged in from outside the package."""
     for path in sorted((schemas_dir() / "kinds").glob("*.json")):
         schema = schema_file(f"kinds/{path.name}")
         if (schema.get("properties") or {}).get("kind", {}).get("const") == kind:
             return f"kinds/{path.name}"
-    return None
+    return kind_schemas.schema_for(kind)
 
 
 @cache

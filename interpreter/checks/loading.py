@@ -101,7 +101,7 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
                 and isinstance(v, str)}
     layer = _Layer(str(data.get("id") or root.name), root, data, manifest_doc.positions,
                    display_path(manifest_path), files=[manifest_path], texts=manifest_doc.texts)
-    globs = data.get("files") if isinstance(data.get("files"), list) else None
+    globs = written_files if isinstance(written_files := data.get("files"), list) else None
     for path in rule_files(root, globs):
         layer.files.append(path)
         try:
@@ -206,6 +206,7 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     out = _Collector(lang)
     if root.is_file() and root.name == MANIFEST:
         root = root.parent
+    ruleset: Ruleset | None
     if root.is_file():
         ruleset = _single_file(root, out)
     elif root.is_dir() and (root / MANIFEST).is_file():

@@ -159,7 +159,7 @@ def rule_params_schema(rule: Rule) -> dict[str, Any]:
     """The schema of ``rule``'s ``params`` object (see the module's docstring)."""
     uris, declared = _kind_params(rule.kind, rule.doc)
     own = own_schemas(rule)
-    defaults = rule.doc.get("params") if isinstance(rule.doc.get("params"), dict) else {}
+    defaults = written_params if isinstance(written_params := rule.doc.get("params"), dict) else {}
     properties: dict[str, Any] = {}
     for name in rule.params:
         if isinstance(own.get(name), dict):

@@ -2,6 +2,7 @@
 inside a ruleset with their ruleset (findings of that file only), loose rule files alone."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from rules_dsl.errors import Diagnostic
@@ -62,7 +63,7 @@ def _expand(path: Path, rulesets: list[Path], files: dict[Path, list[Path]],
         loose.append(path)
 
 
-def expand(paths: list[str | Path]) -> list[tuple[Path, set[str] | None]]:
+def expand(paths: Sequence[str | Path]) -> list[tuple[Path, set[str] | None]]:
     """What to load for ``paths``: each ruleset directory or loose rule file once, with the display
     paths of the files to report (``None``: all of them). A file inside a ruleset is loaded with its
     ruleset; any other directory is searched."""

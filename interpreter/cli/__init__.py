@@ -21,6 +21,10 @@ from interpreter.cli._i18n import localize, usage_error_text, use_language
 from interpreter.cli.output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
                      settle_stdout)
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
@@ -67,7 +71,7 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
 
-    def _parse_optional(self, arg_string: str):  # type: ignore[no-untyped-def]
+    def _parse_optional(self, arg_string: str) -> Any:
         if arg_string not in self._option_string_actions and _EXPRESSION.match(arg_string):
             return None
         return super()._parse_optional(arg_string)

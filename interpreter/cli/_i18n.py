@@ -231,4 +231,5 @@ def localize(parser: argparse.ArgumentParser, lang: str) -> None:
                 action.help = translated(action.help, lang)
             if isinstance(action, argparse._SubParsersAction):
                 for choice in action._choices_actions:
-                    choice.help = translated(choice.help, lang)
+                    if choice.help:
+                        choice.help = translated(choice.help, lang)

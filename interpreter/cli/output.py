@@ -10,7 +10,7 @@ import stat
 import sys
 from contextlib import suppress
 
-from rules_dsl.errors import EXIT_STATE, Location, Message, MprError, define
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -118,7 +118,7 @@ def _silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives until exit
 
 
-def write_file(path: str, text: str, option: str, unwritable: Message) -> None:
+def write_file(path: str, text: str, option: str, unwritable: str) -> None:
     """Write ``text`` (UTF-8) to the file ``path`` that the command-line ``option`` names, whole or
     not at all. Anything there that is not a regular file (a directory, a FIFO, a device) is
     refused (MPR054) and never opened; the text goes to a temporary file in the same folder,
@@ -148,13 +148,13 @@ def write_file(path: str, text: str, option: str, unwritable: Message) -> None:
                 os.unlink(temp)
 
 
-def refuse_special_file(path: str, option: str, unwritable: Message) -> None:
+def refuse_special_file(path: str, option: str, unwritable: str) -> None:
     """Refuse early, before any work, what ``write_file`` would refuse: a ``path`` that is a
     directory, a FIFO or a device."""
     _target(os.path.realpath(path), path, option, unwritable)
 
 
-def _target(target: str, path: str, option: str, unwritable: Message) -> os.stat_result | None:
+def _target(target: str, path: str, option: str, unwritable: str) -> os.stat_result | None:
     """What is at ``target`` now (``None``: nothing); anything but a regular file is refused."""
     try:
         info = os.stat(target)
@@ -177,5 +177,5 @@ def _umask() -> int:
     return mask
 
 
-def _unwritable(message: Message, path: str, option: str, error: OSError) -> MprError:
+def _unwritable(message: str, path: str, option: str, error: OSError) -> MprError:
     return MprError(message, Location(path=option), file=path, reason=error.strerror or str(error))

@@ -4,12 +4,17 @@ failure."""
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define
 from rules_dsl.words import define_word, word
 
 SUMMARY = define_word("cli.test_summary", "{passed} passed, {failed} failed", "成功 {passed} 件、失敗 {failed} 件")
 BROKEN = define_word("cli.test_broken", ", {broken} ruleset(s) with errors", "、エラーのあるルールセット {broken} 件")
+
+if TYPE_CHECKING:
+    from rules_dsl.errors import Diagnostic
+    from interpreter.checks.examples import Outcome
 
 RULESET_ERRORS = define(
     "MPR023", "{target}: the examples cannot run, the ruleset has errors (see mprules validate)",
@@ -41,7 +46,8 @@ def handle(args: argparse.Namespace) -> int:
 
     paths = args.paths or [str(p) for p in bundled_targets()]
     check_paths(paths)
-    outcomes, broken = [], []
+    outcomes: list[Outcome] = []
+    broken: list[tuple[str, list[Diagnostic]]] = []
     for root, only in expand(paths):
         ruleset, findings = collect(root, args.lang)
         errors = [d for d in findings if d.severity == "error"]

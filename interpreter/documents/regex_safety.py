@@ -5,8 +5,8 @@ repetition (``(a|aa)+``), a back-reference, or three repetitions in a row over s
 from __future__ import annotations
 
 import re
-import re._constants as C  # noqa: N812 - the names of the parsed pattern's nodes
-import re._parser as parser
+import re._constants as C  # type: ignore[import-not-found]  # noqa: N812 - private module of re, no stubs: the names of the parsed pattern's nodes
+import re._parser as parser  # type: ignore[import-not-found]  # private module of re, no stubs
 from typing import Any
 
 from rules_dsl.errors import define

@@ -20,11 +20,13 @@ from referencing.exceptions import Unresolvable
 from referencing.jsonschema import DRAFT202012
 
 from rules_dsl.errors import Diagnostic, Location, MprError, diagnostic
+from interpreter.documents import kind_schemas
 from interpreter.documents import schema_messages as msg
 from interpreter.documents.loader import KEY, Document, locate
 from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
 from interpreter.documents.resources import schemas_dir
-from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_schema, kind_schemas, write_rule_json
+from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_schema, write_rule_json
+from interpreter.documents.schema_dispatch import kind_schemas as dispatch_targets
 from interpreter.documents.schema_keywords import Validator as _Validator
 from interpreter.documents.yaml_events import FULLWIDTH_NUMBER, fullwidth_number
 
@@ -34,11 +36,17 @@ __all__ = ["BASE", "dispatch_schema", "instance_validator", "main", "validate_do
 Path_ = tuple[str | int, ...]
 
 
-@cache
 def _registry() -> Registry:
-    """Every ``*.json`` under schemas/, by its ``$id`` (a relative ``$id`` is relative to BASE)."""
+    return _registry_with(kind_schemas.key())
+
+
+@cache
+def _registry_with(plugged: tuple[tuple[str, str], ...]) -> Registry:
+    """Every ``*.json`` under schemas/, by its ``$id`` (a relative ``$id`` is relative to BASE),
+    and the schema of every kind plugged in from outside the package, beside the package's kinds
+    (``interpreter.documents.kind_schemas``)."""
     root = schemas_dir()
-    resources = []
+    resources: list[tuple[str, Resource]] = []
     for path in sorted(root.rglob("*.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
         uri = BASE + path.relative_to(root).as_posix()
@@ -49,13 +57,22 @@ def _registry() -> Registry:
             if declared != uri:
                 resources.append((declared, DRAFT202012.create_resource(contents)))
         resources.append((uri, Resource.from_contents(contents, default_specification=DRAFT202012)))
+    for kind, _file in plugged:
+        uri = BASE + kind_schemas.resource_name(kind)
+        contents = kind_schemas.read(kind_schemas.resource_name(kind)) or {}
+        contents = {**{k: v for k, v in contents.items() if k != "$schema"}, "$id": uri}
+        resources.append((uri, Resource.from_contents(contents, default_specification=DRAFT202012)))
     return Registry().with_resources(resources).crawl()
 
 
-@cache
 def validator_for(name: str) -> Any:
     """A validator of the local schema ``name`` (``rule.json``, ``kinds/sum_table.json``,
     ``common.json#/$defs/example``), resolving ``$ref`` through the local registry only."""
+    return _validator_for(name, kind_schemas.key())
+
+
+@cache
+def _validator_for(name: str, plugged: tuple[tuple[str, str], ...]) -> Any:
     uri = urljoin(BASE, name)
     if urldefrag(uri).url not in _registry():
         raise MprError(msg.UNKNOWN_SCHEMA, Location(path=name), name=name)
@@ -108,7 +125,11 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
                       lang: str = "en", path_prefix: Path_ = (), *,
                       texts: dict | None = None) -> list[Diagnostic]:
     """Every finding of ``data`` against ``schema`` (a local schema name, or a schema such as a
-    rule's ``inputs``); ``data`` sits at ``path_prefix`` of ``positions``; sorted by line."""
+    rule's ``inputs``); ``data`` sits at ``path_prefix`` of ``positions``; sorted by line. A rule
+    document of a kind plugged in from outside the package goes to that kind's own schema."""
+    kind = data.get("kind") if schema == "rule.json" and isinstance(data, dict) else None
+    if isinstance(kind, str) and kind not in dispatch_targets():
+        schema = kind_schemas.schema_for(kind) or schema
     where = _Where(positions or {}, file, lang, tuple(path_prefix), texts or {},
                    schema if isinstance(schema, str) else None)
     if isinstance(schema, str):
@@ -169,12 +190,12 @@ class _Where:
 
 def _diagnose(error: ValidationError, where: _Where) -> Iterator[tuple[Path_, Diagnostic]]:
     path: Path_ = tuple(error.absolute_path)
-    if "propertyNames" in error.relative_schema_path and isinstance(error.instance, str):
-        key = error.instance
+    if "propertyNames" in error.relative_schema_path and isinstance(_instance(error), str):
+        key = _instance(error)
         yield (*path, key), where.finding(msg.BAD_KEY, (*path, key), key=True, key_name=key,
                                           detail=msg.describe(error, where.lang))
         return
-    keyword = error.validator
+    keyword = _keyword(error)
     if keyword in ("anyOf", "oneOf"):
         yield from _alternatives(error, where, path)
         return
@@ -183,17 +204,33 @@ def _diagnose(error: ValidationError, where: _Where) -> Iterator[tuple[Path_, Di
         yield found_path, where.finding(code, found_path, key=on_key, **args)
 
 
+def _keyword(error: ValidationError) -> str:
+    """The keyword that failed (``type``, ``anyOf``, ...). The stubs of jsonschema type the
+    fields of an error as possibly unset; an error that ``iter_errors`` reports has them all."""
+    return str(error.validator)
+
+
+def _schema_value(error: ValidationError) -> Any:
+    """The value of the failing keyword in the schema: JSON of any shape."""
+    return error.validator_value
+
+
+def _instance(error: ValidationError) -> Any:
+    """The part of the document that failed: JSON of any shape."""
+    return error.instance
+
+
 def _alternatives(error: ValidationError, where: _Where, path: Path_
                   ) -> Iterator[tuple[Path_, Diagnostic]]:
     """anyOf/oneOf: report the branch the value was evidently meant for, not every branch."""
-    branches: dict[int, list[ValidationError]] = {}
+    branches: dict[str | int, list[ValidationError]] = {}
     for sub in error.context or ():
         branches.setdefault(sub.relative_schema_path[0], []).append(sub)
-    options = error.validator_value
+    options = _schema_value(error)
     required_only = all(isinstance(o, dict) and set(o) == {"required"} for o in options)
-    if required_only and isinstance(error.instance, dict):
+    if required_only and isinstance(_instance(error), dict):
         names = [n for o in options for n in o["required"]]
-        present = [n for n in names if n in error.instance]
+        present = [n for n in names if n in _instance(error)]
         code = msg.EXCLUSIVE if present else msg.ONE_OF_REQUIRED
         first = present[1] if len(present) > 1 else None
         at = (*path, first) if first else path
@@ -229,42 +266,42 @@ Handled = Iterator[tuple[Path_, str, dict[str, Any], bool]]
 
 
 def _type(error: ValidationError, where: _Where, path: Path_, expected: Any = None) -> Handled:
-    expected = expected if expected is not None else error.validator_value
+    expected = expected if expected is not None else _schema_value(error)
     expected = [expected] if isinstance(expected, str) else list(expected)
     text = where.text(path)
     if "string" in expected and text is not None and text != "":
-        yield path, msg.QUOTE, msg.quote_args(text, error.instance, where.lang), False
+        yield path, msg.QUOTE, msg.quote_args(text, _instance(error), where.lang), False
         return
-    fixed = fullwidth_number(error.instance) if isinstance(error.instance, str) else None
+    fixed = fullwidth_number(_instance(error)) if isinstance(_instance(error), str) else None
     if fixed is not None and ({"integer", "number"} & set(expected)):
-        yield path, FULLWIDTH_NUMBER, {"text": error.instance, "fixed": fixed}, False
+        yield path, FULLWIDTH_NUMBER, {"text": _instance(error), "fixed": fixed}, False
         return
     yield path, msg.TYPE, {"expected": msg.type_names(expected, where.lang),
-                           "found": msg.type_of(error.instance, where.lang)}, False
+                           "found": msg.type_of(_instance(error), where.lang)}, False
 
 
 def _const_or_enum(error: ValidationError, where: _Where, path: Path_) -> Handled:
-    allowed = [error.validator_value] if error.validator == "const" else error.validator_value
+    allowed = [_schema_value(error)] if _keyword(error) == "const" else _schema_value(error)
     text = where.text(path)
-    if text and any(isinstance(a, str) for a in allowed) and not isinstance(error.instance, str):
-        yield path, msg.QUOTE, msg.quote_args(text, error.instance, where.lang), False
+    if text and any(isinstance(a, str) for a in allowed) and not isinstance(_instance(error), str):
+        yield path, msg.QUOTE, msg.quote_args(text, _instance(error), where.lang), False
         return
     if (path == ("kind",) and where.schema_name == "rule.json"
             and list(error.absolute_schema_path) == ["properties", "kind", "enum"]):
-        yield path, msg.UNKNOWN_KIND, {"kind": msg.value(error.instance),
+        yield path, msg.UNKNOWN_KIND, {"kind": msg.value(_instance(error)),
                                        "kinds": ", ".join(map(str, allowed)),
-                                       "hint": msg.did_you_mean(error.instance, allowed,
+                                       "hint": msg.did_you_mean(_instance(error), allowed,
                                                                 where.lang)}, False
         return
-    code = msg.CONST if error.validator == "const" else msg.ENUM
-    yield path, code, {"value": msg.value(error.instance),
+    code = msg.CONST if _keyword(error) == "const" else msg.ENUM
+    yield path, code, {"value": msg.value(_instance(error)),
                        "allowed": ", ".join(msg.value(a) for a in allowed),
-                       "hint": msg.did_you_mean(error.instance, allowed, where.lang)}, False
+                       "hint": msg.did_you_mean(_instance(error), allowed, where.lang)}, False
 
 
 def _required(error: ValidationError, where: _Where, path: Path_) -> Handled:
-    for name in error.validator_value:
-        if isinstance(error.instance, dict) and name not in error.instance:
+    for name in _schema_value(error):
+        if isinstance(_instance(error), dict) and name not in _instance(error):
             yield path, msg.REQUIRED, {"name": name}, False
 
 
@@ -273,25 +310,25 @@ def _unknown(error: ValidationError, where: _Where, path: Path_) -> Handled:
     if known is None:
         yield from _generic(error, where, path)
         return
-    key = path[-1]
+    key = str(path[-1])  # the unknown property's name
     yield path, msg.UNKNOWN_PROPERTY, {"name": key, "hint": msg.did_you_mean(key, known, where.lang)
                                        + msg.invisible(key, where.lang)}, True
 
 
 def _pattern(error: ValidationError, where: _Where, path: Path_) -> Handled:
-    yield path, msg.PATTERN, {"value": msg.value(error.instance),
+    yield path, msg.PATTERN, {"value": msg.value(_instance(error)),
                               "expected": msg.expected(error.schema, where.lang)}, False
 
 
 def _bound(error: ValidationError, where: _Where, path: Path_) -> Handled:
-    code, op, measure = msg.BOUNDS[error.validator]
-    yield path, code, {"op": op, "limit": error.validator_value,
-                       "value": msg.value(measure(error.instance))}, False
+    code, op, measure = msg.BOUNDS[_keyword(error)]
+    yield path, code, {"op": op, "limit": _schema_value(error),
+                       "value": msg.value(measure(_instance(error)))}, False
 
 
 def _unique(error: ValidationError, where: _Where, path: Path_) -> Handled:
     seen: list[Any] = []
-    for index, item in enumerate(error.instance):
+    for index, item in enumerate(_instance(error)):
         if item in seen:
             yield (*path, index), msg.UNIQUE, {"value": msg.value(item)}, False
             return
@@ -301,27 +338,27 @@ def _unique(error: ValidationError, where: _Where, path: Path_) -> Handled:
 
 def _not(error: ValidationError, where: _Where, path: Path_) -> Handled:
     schema_path = list(error.absolute_schema_path)
-    forbidden = error.validator_value
+    forbidden = _schema_value(error)
     if (isinstance(forbidden, dict) and set(forbidden) == {"required"} and len(schema_path) >= 3
             and schema_path[-3] == "dependentSchemas"):
         second = forbidden["required"][0]
         yield (*path, second), msg.EXCLUSIVE, {
             "names": msg.names([schema_path[-2], *forbidden["required"]])}, True
         return
-    yield path, msg.NOT_ALLOWED, {"value": msg.value(error.instance)}, False
+    yield path, msg.NOT_ALLOWED, {"value": msg.value(_instance(error))}, False
 
 
 def _dependent_required(error: ValidationError, where: _Where, path: Path_) -> Handled:
-    for name, needed in error.validator_value.items():
-        if isinstance(error.instance, dict) and name in error.instance:
+    for name, needed in _schema_value(error).items():
+        if isinstance(_instance(error), dict) and name in _instance(error):
             for other in needed:
-                if other not in error.instance:
+                if other not in _instance(error):
                     yield path, msg.DEPENDENT, {"name": name, "needed": other}, False
 
 
 def _generic(error: ValidationError, where: _Where, path: Path_) -> Handled:
-    if error.validator is None:
-        yield path, msg.NOT_ALLOWED, {"value": msg.value(error.instance)}, False
+    if _keyword(error) is None:
+        yield path, msg.NOT_ALLOWED, {"value": msg.value(_instance(error))}, False
         return
     yield path, msg.GENERIC, {"detail": error.message}, False
 
@@ -356,7 +393,8 @@ def _check_inputs(inputs: dict, doc: Document, lang: str) -> Iterator[Diagnostic
             for at, text in patterns:
                 risk = isinstance(text, str) and not _bad_pattern(text) and backtracking_risk(text)
                 if risk:
-                    yield where.finding(BACKTRACKING, at, **risk)
+                    yield where.finding(BACKTRACKING, at, pattern=risk["pattern"], why=risk["why"],
+                                        why_ja=risk["why_ja"])
             stack.extend(((*path, k), v) for k, v in node.items())
         elif isinstance(node, list):
             stack.extend(((*path, i), v) for i, v in enumerate(node))
@@ -384,9 +422,9 @@ def _meta_problems(inputs_json: str) -> tuple[tuple[Path_, str], ...]:
 def write_dispatch(root: Path | None = None) -> Path:
     """Regenerate ``schemas/rule.json`` from ``schemas/kinds/*.json``; returns its path."""
     target = write_rule_json(root or schemas_dir())
-    kind_schemas.cache_clear()
-    _registry.cache_clear()
-    validator_for.cache_clear()
+    dispatch_targets.cache_clear()
+    _registry_with.cache_clear()
+    _validator_for.cache_clear()
     return target
 
 

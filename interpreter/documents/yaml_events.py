@@ -6,7 +6,8 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-from typing import Any, NamedTuple
+from dataclasses import dataclass
+from typing import Any
 
 import yaml
 from yaml import events as ev
@@ -98,7 +99,8 @@ _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _RESOLVED_FIRST = frozenset(first for first in _RESOLVER.yaml_implicit_resolvers if first)
 
 
-class Built(NamedTuple):
+@dataclass(frozen=True, slots=True)
+class Built:
     """One document as built: its data, positions, index in the file, first line, texts."""
 
     data: Any
@@ -144,7 +146,8 @@ class Builder:
         self.root_line = 1
 
     def _pos(self, event: ev.Event) -> Position:
-        return (self.file, event.start_mark.line + 1, event.start_mark.column + 1)
+        line, column = _start(event)
+        return (self.file, line + 1, column + 1)
 
     def _error(self, code: str, event: ev.Event, **args: Any) -> MprError:
         _, line, column = self._pos(event)
@@ -169,7 +172,7 @@ class Builder:
             self._close()
         elif self.stack and type(self.stack[-1].value) is dict and self.stack[-1].key is None:
             self._key(event)
-        elif kind is ev.ScalarEvent:
+        elif isinstance(event, ev.ScalarEvent):
             self._fullwidth_colon(event)
             value, text = self._scalar(event)
             self._count(event, 1)
@@ -177,9 +180,9 @@ class Builder:
             start = len(self.entries)
             self.entries.append((path, self._pos(event), text))
             self._done(value, path, event.anchor, start, 1, 0)
-        elif kind in (ev.MappingStartEvent, ev.SequenceStartEvent):
+        elif isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
             self._open(event, {} if kind is ev.MappingStartEvent else [])
-        elif kind is ev.AliasEvent:
+        elif isinstance(event, ev.AliasEvent):
             self._alias(event)
 
     def _fullwidth_colon(self, event: ev.ScalarEvent) -> None:
@@ -190,10 +193,10 @@ class Builder:
                 or not event.implicit[0]):
             return
         match = _KEY_THEN_FULLWIDTH_COLON.match(event.value)
-        if match and event.start_mark.line + 1 > top.key_lines.get(top.key, 0):
-            mark = event.start_mark
-            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1,
-                                                     mark.column + match.end()), key=match.group(1))
+        line, column = _start(event)
+        if match and top.key is not None and line + 1 > top.key_lines.get(top.key, 0):
+            raise MprError(FULLWIDTH_COLON, Location(self.file, line + 1, column + match.end()),
+                           key=match.group(1))
 
     def _count(self, event: ev.Event, nodes: int) -> None:
         self.nodes += nodes
@@ -206,6 +209,7 @@ class Builder:
         top = self.stack[-1]
         if type(top.value) is list:
             return (*top.path, len(top.value))
+        assert top.key is not None  # in a mapping, a value comes after its key
         return (*top.path, top.key)
 
     def _key(self, event: ev.Event) -> None:
@@ -223,12 +227,12 @@ class Builder:
         match = _KEY_THEN_FULLWIDTH_COLON.match(key) if event.tag is None and not event.style else None
         if match:  # ``title：{ja: 表}`` read as the key ``title：{ja``
             mark = event.start_mark
-            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1, mark.column + match.end()),
-                           key=match.group(1))
+            where = Location(self.file, mark.line + 1, mark.column + match.end()) if mark else Location(self.file)
+            raise MprError(FULLWIDTH_COLON, where, key=match.group(1))
         if event.tag is None and event.implicit[0] and key == "<<":
             key = _MERGE
         first = top.key_lines.get(key)
-        line = event.start_mark.line + 1
+        line = _start(event)[0] + 1
         if first is not None:
             raise self._error(DUPLICATE, event, key=key.replace(_MERGE, "<<"), line=line,
                               first=first)
@@ -237,7 +241,7 @@ class Builder:
         if key is not _MERGE:
             self.entries.append(((*top.path, key, KEY), self._pos(event), None))
 
-    def _open(self, event: ev.Event, value: Any) -> None:
+    def _open(self, event: ev.CollectionStartEvent, value: Any) -> None:
         if event.tag not in (None, "!", _MAP if type(value) is dict else _SEQ):
             raise self._error(TAG, event, tag=_short(event.tag))
         if len(self.stack) >= MAX_YAML_DEPTH:
@@ -260,7 +264,7 @@ class Builder:
                    self.nodes - frame.nodes, frame.height)
 
     def _alias(self, event: ev.AliasEvent) -> None:
-        name = event.anchor
+        name = event.anchor or ""  # an alias always names its anchor
         if name in self.open_anchors:
             raise self._error(RECURSIVE, event, name=name)
         anchored = self.anchors.get(name)
@@ -287,7 +291,7 @@ class Builder:
             self.anchors[anchor] = (value, relative, nodes, height)
         if not self.stack:
             self.root = value
-            self.root_line = self.entries[start][1][1] if start < len(self.entries) else 1
+            self.root_line = self._position_at(start)[1] if start < len(self.entries) else 1
             return
         top = self.stack[-1]
         top.height = max(top.height, height + 1)
@@ -297,18 +301,24 @@ class Builder:
         if top.key is _MERGE:
             if not (type(value) is dict or (type(value) is list and value
                                             and all(type(v) is dict for v in value))):
-                pos = self.entries[start][1]
+                pos = self._position_at(start)
                 raise MprError(BAD_MERGE, Location(self.file, pos[1], pos[2]))
             top.merge = (value, start, len(self.entries))
         else:
             top.value[top.key] = value
         top.key = None
 
+    def _position_at(self, index: int) -> Position:
+        """The position of entry ``index`` (one just written: entries are emptied only by a merge)."""
+        entry = self.entries[index]
+        return entry[1] if entry is not None else (self.file, 1, 1)
+
     def _merge(self, frame: _Frame) -> None:
         """Fold ``<<`` into ``frame``: written keys win, then earlier merged mappings."""
+        assert frame.merge is not None  # _close merges only a frame that has a merge key
         merged, start, end = frame.merge
         sources = merged if type(merged) is list else [merged]
-        owner: dict[str, int] = {}
+        owner: dict[str | int, int] = {}
         for number, source in enumerate(sources):
             for key in source:
                 if key not in frame.value and key not in owner:
@@ -321,8 +331,8 @@ class Builder:
             if entry is None or len(entry[0]) <= depth:
                 continue
             path = entry[0]
-            number = path[depth - 1] if type(merged) is list else 0
-            if owner.get(path[depth]) == number:
+            place: str | int = path[depth - 1] if type(merged) is list else 0
+            if owner.get(path[depth]) == place:
                 moved.append(((*frame.path, *path[depth:]), entry[1], entry[2]))
         self.entries.extend(moved)
         for key, number in owner.items():
@@ -363,6 +373,12 @@ class Builder:
         if value.bit_length() > MAX_INT_BITS:
             raise self._error(BIG_INT, event, text=text[:20], limit=MAX_INT_BITS)
         return value
+
+
+def _start(event: ev.Event) -> tuple[int, int]:
+    """Where ``event`` starts (0-based line and column); an event the parser made has a mark."""
+    mark = event.start_mark
+    return (mark.line, mark.column) if mark is not None else (0, 0)
 
 
 def _short(tag: str | None) -> str:

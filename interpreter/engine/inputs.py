@@ -6,7 +6,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
-from interpreter.ruleset.model import Rule
+from interpreter.ruleset.model import Path_, Positions, Rule
 
 INVALID_INPUT = define(
     "MPR500", "input of rule {rule}: {first}{rest}",
@@ -19,8 +19,8 @@ NO_INPUTS = define(
     "ルール {rule} は入力を取りませんが、{names} が与えられました")
 
 
-def check_inputs(rule: Rule, inputs: Any, positions: dict | None = None,
-                 file: str | None = None, lang: str = "en", texts: dict | None = None) -> None:
+def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
+                 file: str | None = None, lang: str = "en", texts: dict[Path_, str] | None = None) -> None:
     """Raise one ``MprError`` (MPR500-519) if ``inputs`` does not match ``rule``'s ``inputs`` schema.
 
     ``texts`` (a ``Document``'s written scalars) lets a YAML 1.1 trap (``no``, ``1:30``, ``010``

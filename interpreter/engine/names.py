@@ -4,12 +4,15 @@ literals compared with an input whose schema lists its values (``item.quality ==
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
-from interpreter.ruleset.model import Rule
+from interpreter.ruleset.model import Path_, Rule
+
+if TYPE_CHECKING:
+    from rules_dsl.expression import Expression
 
 UNKNOWN_NAME = define(
     "MPR351", "{name!r} is neither an input of rule {rule} nor 'params'{hint}",
@@ -25,14 +28,14 @@ NOT_IN_ENUM = define(
     "{path} が {value!r} になることはありません（ルール {rule} の入力で許される値: {allowed}）{hint}")
 
 
-def _at(rule: Rule, path: tuple, span: ast.Span | None) -> Location:
+def _at(rule: Rule, path: Path_, span: ast.Span | None) -> Location:
     origin = rule.loc(*path)
     if span is None or origin.line is None:
         return origin
     return origin.shifted(span.line - 1, span.column)
 
 
-def _name_span(node: ast.Attribute) -> ast.Span:
+def _name_span(node: ast.Attribute | ast.Name) -> ast.Span:
     """Where the field name of ``target.name`` is written (the end of the node's span)."""
     span = node.span
     line = span.last_line
@@ -50,9 +53,9 @@ def _root_schema(rule: Rule, name: str) -> Any:
     return ((inputs or {}).get("properties") or {}).get(name)
 
 
-def _path_of(node: ast.Node) -> list[ast.Node] | None:
+def _path_of(node: ast.Node) -> list[ast.Name | ast.Attribute] | None:
     """``item.parts.price`` as its chain [Name, Attribute, Attribute], or None."""
-    chain: list[ast.Node] = []
+    chain: list[ast.Name | ast.Attribute] = []
     while isinstance(node, ast.Attribute):
         chain.append(node)
         node = node.target
@@ -94,7 +97,7 @@ def _enum(schema: Any) -> list[Any] | None:
     return None
 
 
-def compiled(rule: Rule, path: tuple) -> Any:
+def compiled(rule: Rule, path: Path_) -> Expression:
     """The compiled expression at ``path`` of ``rule``; under ``params`` the effective value
     (perhaps a variant's or the command line's), else the document's text."""
     if not path or path[0] != "params":
@@ -112,7 +115,7 @@ def compiled(rule: Rule, path: tuple) -> Any:
     return expression
 
 
-def params_used(expression: Any) -> list[str]:
+def params_used(expression: Expression) -> list[str]:
     """The names ``NAME`` of every ``params.NAME`` in an expression, in order of appearance."""
     tree = expression.ast
     return list(dict.fromkeys(
@@ -120,7 +123,7 @@ def params_used(expression: Any) -> list[str]:
         and isinstance(node.target, ast.Name) and node.target.name == "params"))
 
 
-def check_names(rule: Rule, path: tuple, expression: Any, lang: str) -> Iterator[Diagnostic]:
+def check_names(rule: Rule, path: Path_, expression: Expression, lang: str) -> Iterator[Diagnostic]:
     """Findings about ``params.NAME``, input fields and enum literals in one expression."""
     tree = expression.ast
     schemas: dict[int, Any] = {}
@@ -161,7 +164,7 @@ def _schema_of(node: ast.Node, rule: Rule, schemas: dict[int, Any]) -> tuple[str
     return schemas.get(id(node))
 
 
-def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
+def _enum_literals(rule: Rule, path: Path_, node: ast.Compare, lang: str,
                    schemas: dict[int, Any]) -> Iterator[Diagnostic]:
     for op, left, right in zip(node.ops, node.operands, node.operands[1:]):
         pairs = []
@@ -186,7 +189,7 @@ def _enum_literals(rule: Rule, path: tuple, node: ast.Compare, lang: str,
                                      hint=did_you_mean(item.value, allowed, cutoff=0.5))
 
 
-def unknown_roots(rule: Rule, path: tuple, expression: Any, allowed: set[str],
+def unknown_roots(rule: Rule, path: Path_, expression: Expression, allowed: set[str],
                   lang: str) -> Iterator[Diagnostic]:
     """Root names that are neither inputs nor ``params``, located at the name."""
     seen: set[str] = set()

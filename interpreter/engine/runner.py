@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import re
 from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
@@ -13,8 +14,8 @@ from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.engine import registry as kinds
-from interpreter.ruleset.model import Rule, Ruleset
-from interpreter.engine.trace import Result, Trace
+from interpreter.ruleset.model import Path_, Positions, Rule, Ruleset
+from interpreter.engine.trace import ProbTable, Result, Step, Trace
 
 RUNNING = define(
     "MPR431", "rule {rule} is already running ({chain}): rules may not use each other in a cycle",
@@ -50,7 +51,8 @@ def guard(running: list[str], rule_id: str) -> None:
 
 @dataclass
 class Context:
-    """What a kind's executor may use: the ruleset, the dice, the trace, the language."""
+    """What a kind may use while it runs: the ruleset, the dice, the trace, the language, and the
+    rules running (outermost first) so that a rule never runs inside itself."""
 
     ruleset: Ruleset
     dice: DiceSource
@@ -68,7 +70,7 @@ class Context:
         self.trace.add("param", f"{rule.id}.{name}", value, layer=rule.param_layers.get(name, rule.layer))
         return value
 
-    def evaluate(self, rule: Rule, path: tuple[str | int, ...], env: dict[str, Any],
+    def evaluate(self, rule: Rule, path: Path_, env: Mapping[str, Any],
                  label: str | None = None) -> Any:
         """Evaluate the expression at ``rule.doc[path]`` in ``env``, tracing it and its dice."""
         expression = rule.expression(*path)
@@ -81,7 +83,7 @@ class Context:
         self.trace.add("expr", label or expression.text, value, **detail)
         return value
 
-    def run(self, rule_id: str, inputs: dict[str, Any]) -> Any:
+    def run(self, rule_id: str, inputs: Mapping[str, Any]) -> Any:
         """Run another rule of the same ruleset inside this one (traced as a nested step)."""
 
         rule = self.ruleset.rule(rule_id)
@@ -111,7 +113,7 @@ def _require_adopted(rule: Rule, lang: str) -> None:
         raise MprError(NOT_ADOPTED, Location(path=rule.id), rule=rule.id, title=rule.title(lang))
 
 
-def _annotate_rows(rule: Rule, step: Any) -> None:
+def _annotate_rows(rule: Rule, step: Step) -> None:
     """Name the layer of each row in the trace (interpreter.ruleset.variants) and fill the parameters
     into the texts its steps show (interpreter.ruleset.texts)."""
     from interpreter.ruleset.texts import render_steps
@@ -124,14 +126,14 @@ def _annotate_rows(rule: Rule, step: Any) -> None:
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
 
 
-def locate_in_input(error: MprError, inputs: dict[str, Any], positions: dict | None,
+def locate_in_input(error: MprError, inputs: Mapping[str, Any], positions: Positions | None,
                     file: str | None) -> MprError:
     """Give an error that names only a field path of the input (``plan.a[6]``) the file
     position of that field in the input file, when the input came from one."""
     loc = error.loc
     if loc is None or loc.path is None or loc.line is not None or not positions:
         return error
-    path: tuple[str | int, ...] = tuple(
+    path: Path_ = tuple(
         int(index) if index else name for name, index in _PATH_PART.findall(loc.path))
     if not path or path[0] not in inputs:
         return error
@@ -144,10 +146,11 @@ def locate_in_input(error: MprError, inputs: dict[str, Any], positions: dict | N
     return error
 
 
-def _with_defaults(rule: Rule, inputs: dict[str, Any]) -> dict[str, Any]:
+def _with_defaults(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The input with the ``default`` of every property the rule's ``inputs`` schema declares
     filled in where it is missing, at every level of nested objects and in every list item."""
-    return _fill_defaults(rule.doc.get("inputs") or {}, inputs)
+    filled: dict[str, Any] = _fill_defaults(rule.doc.get("inputs") or {}, dict(inputs))
+    return filled
 
 
 def _fill_defaults(schema: Any, value: Any) -> Any:
@@ -168,9 +171,9 @@ def _fill_defaults(schema: Any, value: Any) -> Any:
     return filled
 
 
-def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
+def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
         dice: DiceSource | None = None, *, lang: str = "en",
-        input_positions: dict | None = None, input_file: str | None = None) -> Result:
+        input_positions: Positions | None = None, input_file: str | None = None) -> Result:
     """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``."""
     from interpreter.engine.inputs import check_inputs
 
@@ -191,8 +194,8 @@ def run(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None,
     return Result(rule.id, value, ctx.trace.root, getattr(dice, "seed", None), dice.values)
 
 
-def distribution(ruleset: Ruleset, rule_id: str, inputs: dict[str, Any] | None = None, *,
-                 lang: str = "en") -> Any:
+def distribution(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None, *,
+                 lang: str = "en") -> list[ProbTable]:
     """The exact distribution of a rule's outcome, for kinds that have one."""
     from interpreter.engine.inputs import check_inputs
 

@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Iterator
 
-from rules_dsl.plain import fraction_text, jsonable
+from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
+from rules_dsl.plain import jsonable as jsonable
 from rules_dsl.words import localized
 
 

@@ -2,10 +2,13 @@
 checked against that rule's own ``inputs`` schema first, and the run is traced as a nested step."""
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from typing import Any
+from interpreter.engine.runner import Context
 
 
-def run_rule(ctx: Any, rule_id: str, inputs: dict[str, Any]) -> Any:
+def run_rule(ctx: Context, rule_id: str, inputs: Mapping[str, Any]) -> Any:
     """The value of rule ``rule_id`` run on ``inputs`` (an input error names that rule)."""
     from interpreter.engine.inputs import check_inputs
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.template import Template, compile_template
+from interpreter.ruleset.model import Rule, Ruleset
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",
@@ -41,7 +42,7 @@ def _located(origin: Location, span: Any) -> Location:
     return origin.shifted(span.line - 1, span.column)
 
 
-def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
+def _names_of(rule: Rule, path: tuple, expression: Any, allowed: set[str],
               later: Mapping[str, int], where: str, lang: str,
               origin: Location | None = None) -> Iterator[Diagnostic]:
     """Findings about the free names of one expression (located at the name); ``origin`` is
@@ -52,7 +53,7 @@ def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
 
     placeholder = origin is not None
     origin = origin or rule.loc(*path)
-    spans = {}
+    spans: dict[str, ast.Span | None] = {}
     for node in ast.walk(expression.ast):
         if isinstance(node, ast.Name):
             spans.setdefault(node.name, node.span)
@@ -68,7 +69,7 @@ def _names_of(rule: Any, path: tuple, expression: Any, allowed: set[str],
         yield from check_names(rule, path, expression, lang)
 
 
-def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
+def _expression(rule: Rule, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
                 lang: str) -> Iterator[Diagnostic]:
     from interpreter.engine.names import compiled
 
@@ -80,7 +81,7 @@ def _expression(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, i
     yield from _names_of(rule, path, expression, allowed, later, where, lang)
 
 
-def _template(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
+def _template(rule: Rule, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
               lang: str) -> Iterator[Diagnostic]:
     try:
         text = template(rule, *path)
@@ -93,7 +94,7 @@ def _template(rule: Any, path: tuple, allowed: set[str], later: Mapping[str, int
                                  origin=part.origin or rule.loc(*path))
 
 
-def _shape(rule: Any, path: tuple, node: Any, allowed: set[str], later: Mapping[str, int],
+def _shape(rule: Rule, path: tuple, node: Any, allowed: set[str], later: Mapping[str, int],
            where: str, lang: str) -> Iterator[Diagnostic]:
     if isinstance(node, str):
         yield from _expression(rule, path, allowed, later, where, lang)
@@ -102,7 +103,7 @@ def _shape(rule: Any, path: tuple, node: Any, allowed: set[str], later: Mapping[
             yield from _shape(rule, path + (key,), sub, allowed, later, where, lang)
 
 
-def _loops(rule: Any, path: tuple, entry: Mapping[str, Any], allowed: set[str],
+def _loops(rule: Rule, path: tuple, entry: Mapping[str, Any], allowed: set[str],
            later: Mapping[str, int], where: str, lang: str) -> Iterator[Diagnostic | set[str]]:
     """Findings of the ``for_each`` loops; the last item yielded is the set of names they bind."""
     local = set(allowed)
@@ -127,7 +128,7 @@ def _split(found: Iterator[Any]) -> tuple[list[Diagnostic], set[str]]:
     return items[:-1], items[-1]
 
 
-def _computed(rule: Any, known: set[str], names: list[str], lang: str) -> Iterator[Diagnostic]:
+def _computed(rule: Rule, known: set[str], names: list[str], lang: str) -> Iterator[Diagnostic]:
     for i, entry in enumerate(rule.doc.get("computed") or []):
         path, name = ("computed", i), entry.get("name")
         where = f"computed[{i}] ({name})"
@@ -149,7 +150,7 @@ def _computed(rule: Any, known: set[str], names: list[str], lang: str) -> Iterat
         known.add(name)
 
 
-def _formula(rule: Any, entry: Mapping[str, Any], local: set[str], later: Mapping[str, int],
+def _formula(rule: Rule, entry: Mapping[str, Any], local: set[str], later: Mapping[str, int],
              where: str, lang: str) -> Iterator[Diagnostic]:
     param = entry["formula"]
     problems = {"missing": ("the rule does not have", "ルールにありません"),
@@ -165,7 +166,7 @@ def _formula(rule: Any, entry: Mapping[str, Any], local: set[str], later: Mappin
     yield from _expression(rule, ("params", param), local, later, f"{where}: params.{param}", lang)
 
 
-def _constraints(rule: Any, ruleset: Any, known: set[str], lang: str) -> Iterator[Diagnostic]:
+def _constraints(rule: Rule, ruleset: Ruleset, known: set[str], lang: str) -> Iterator[Diagnostic]:
     runs = {e.get("name") for e in rule.doc.get("computed") or []
             if "rule" in e and e.get("refusals")}
     ids: dict[str, Location] = {}
@@ -195,7 +196,7 @@ def _constraints(rule: Any, ruleset: Any, known: set[str], lang: str) -> Iterato
             yield from _template(rule, path + ("message", lang_key), local, {}, where, lang)
 
 
-def _code(rule: Any, path: tuple, constraint: Mapping[str, Any], codes: dict[str, Location],
+def _code(rule: Rule, path: tuple, constraint: Mapping[str, Any], codes: dict[str, Location],
           lang: str) -> Iterator[Diagnostic]:
     code = constraint.get("code")
     if code is None:
@@ -210,7 +211,7 @@ def _code(rule: Any, path: tuple, constraint: Mapping[str, Any], codes: dict[str
     codes[code] = rule.loc(*path)
 
 
-def _codes_elsewhere(rule: Any, ruleset: Any) -> dict[str, Location]:
+def _codes_elsewhere(rule: Rule, ruleset: Ruleset) -> dict[str, Location]:
     """Constraint codes of the documents before this one, so that a code means one thing."""
     codes: dict[str, Location] = {}
     for other in ruleset.rules.values():
@@ -222,7 +223,7 @@ def _codes_elsewhere(rule: Any, ruleset: Any) -> dict[str, Location]:
     return codes
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """Every finding of a Plan document (see the module's docstring)."""
     known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params"}
     names = [e.get("name") for e in rule.doc.get("computed") or []]
@@ -233,7 +234,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
                           "result", lang)
 
 
-def template(rule: Any, *path: str | int) -> Template:
+def template(rule: Rule, *path: str | int) -> Template:
     """The compiled template written at ``rule.doc[path]`` (cached with the rule's expressions)."""
     key = ("__template__",) + tuple(path)
     found = rule._compiled.get(key)

@@ -5,10 +5,10 @@ place that set it; a ruleset with such a finding is not loaded, so a solver neve
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from rules_dsl.errors import Diagnostic
 
+from interpreter.ruleset.model import Rule
 from interpreter.documents.resources import schemas_dir
 
 SCHEMA = "kinds/procedure.json"
@@ -22,7 +22,7 @@ def _declared(solver: str) -> bool:
     return solver in schema.get("$defs", {}).get("params", {})
 
 
-def param_findings(rule: Any, solver: str, lang: str) -> list[Diagnostic]:
+def param_findings(rule: Rule, solver: str, lang: str) -> list[Diagnostic]:
     """Every finding of the rule's effective parameters against its solver's parameter schema,
     located where each value is written (the document, a variant, or ``--param``)."""
     from interpreter.documents.schema import validate_instance

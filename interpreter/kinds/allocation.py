@@ -4,12 +4,14 @@ agreed to and that sum to the cost. Which inputs hold the cost, the members, the
 consent is the document's ``fields`` (by default ``cost``, ``members``, ``shares``, ``consent``)."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.kinds._amounts import NEGATIVE_AMOUNT, check_members, per_member, whole
 
@@ -42,7 +44,7 @@ class Fields:
     consent: str = "consent"
 
 
-def fields_of(rule: Any) -> Fields:
+def fields_of(rule: Rule) -> Fields:
     return Fields(**(rule.doc.get("fields") or {}))
 
 
@@ -81,7 +83,7 @@ def explicit_shares(cost: int, members: Sequence[str], shares: Any, consent: boo
     return split
 
 
-def split_cost(inputs: dict[str, Any], names: Fields = Fields(),
+def split_cost(inputs: Mapping[str, Any], names: Fields = Fields(),
                remainder_to: str = "first") -> dict[str, int]:
     """The even split of the cost, or the explicit shares when they are legal."""
     cost = whole(inputs.get(names.cost), names.cost)
@@ -94,7 +96,7 @@ def split_cost(inputs: dict[str, Any], names: Fields = Fields(),
     return even_split(cost, ids, remainder_to)
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, int]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, int]:
     remainder_to = ctx.param(rule, "remainder_to")
     if remainder_to not in REMAINDER_TO:
         raise MprError(BAD_REMAINDER_TO, rule.loc("params", "remainder_to"), rule=rule.id,
@@ -107,7 +109,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, int]:
     return split
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     """Semantic check: ``remainder_to`` is one of the known orders."""
     from rules_dsl.errors import diagnostic
 

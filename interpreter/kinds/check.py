@@ -3,13 +3,15 @@ challenge value are expressions of the inputs, the parameters and values derived
 rules; with the value checked given, its exact success chance and a roll."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypedDict
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.solvers import pool_notation as core_check
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
@@ -38,7 +40,7 @@ SEPARATE = define_word("check.separate", "each row is a separate chance; the row
                        "各行は別々の確率です（合計は1になりません）")
 
 
-def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def _derived(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """Each ``derive`` entry: another rule run on the named inputs (e.g. a table whose sum raises the challenge)."""
     values = {}
     for name, spec in (rule.doc.get("derive") or {}).items():
@@ -47,7 +49,7 @@ def _derived(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return values
 
 
-def _formulas(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def _formulas(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """``required``, ``dice_bonus``, ``dice`` and ``challenge`` in that order, each seeing the ones
     before it, the inputs, the derived values and ``params``."""
     for name in rule.params:
@@ -65,7 +67,7 @@ def _formulas(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return env
 
 
-def _spec(rule: Any, values: dict[str, Any], ability: int) -> core_check.CheckSpec:
+def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckSpec:
     from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 
     attribute = rule.doc["attribute"]
@@ -80,11 +82,15 @@ def _spec(rule: Any, values: dict[str, Any], ability: int) -> core_check.CheckSp
     return core_check.CheckSpec(values["dice"], ability, values["challenge"])
 
 
-def _probability(p: Any) -> dict[str, Any]:
-    return {"fraction": fraction_text(p), "float": float(p)}
+# A probability in results: exact, and as a float for tools that want one.
+Probability = TypedDict("Probability", {"fraction": str, "float": float})
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def _probability(p: Fraction | int) -> Probability:
+    return {"fraction": fraction_text(Fraction(p)), "float": float(p)}
+
+
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     env = _formulas(rule, inputs, ctx)
     attribute = rule.doc["attribute"]
     value: dict[str, Any] = {"required": env["required"]}
@@ -110,7 +116,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return value
 
 
-def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]:
+def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
     """With the ability value: the check's outcomes (success, JP, BB, failure) exactly; without it:
     the success chance for every ability value a die can show."""
     env = _formulas(rule, inputs, ctx)
@@ -147,7 +153,7 @@ def _label(rules: Any, key: str, lang: str) -> str:
     return word(ASIDE, lang).format(text=core_check.special_label(rules, key, lang), aside=effect)
 
 
-def _at_manifest(error: MprError, ruleset: Any) -> MprError:
+def _at_manifest(error: MprError, ruleset: Ruleset) -> MprError:
     """An error about ``parameters.core_check`` located at that line of the ruleset's manifest."""
     from pathlib import Path
 
@@ -160,7 +166,7 @@ def _at_manifest(error: MprError, ruleset: Any) -> MprError:
     return error
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     """Semantic check: the ruleset's check data (``parameters.core_check``) is whole, and every formula compiles and uses only the inputs, ``params``, the derived
     values and the formulas before it (``derive`` targets are ``x-rule-ref`` in the schema)."""
     from rules_dsl import compile_expression

@@ -5,7 +5,7 @@ a document's ``circulation``: ``after_minimum`` (one holder, once an amount reac
 of one holder's cards); the executor runs them on a state given as input."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -13,6 +13,8 @@ from typing import Any
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.solvers.cards import NEGATIVE_COUNT, TOO_MANY, DeckSpec, DeckState, discard, draw, state_value
 
@@ -180,7 +182,7 @@ def _chosen(held: Sequence[str], holder: str, count: int | None, selection: str,
             cards: Sequence[str] | None, dice: DiceSource) -> list[str]:
     """The part of ``held`` to circulate: drawn at random, or the cards the player or GM chose."""
     if selection == "random":
-        if cards:
+        if cards or count is None:  # without cards the caller required a count
             raise MprError(CARDS_WITH_RANDOM, Location(path="cards"))
         if count > len(held):
             raise MprError(TOO_MANY, Location(path="count"), holder=holder, held=len(held),
@@ -196,12 +198,12 @@ def _chosen(held: Sequence[str], holder: str, count: int | None, selection: str,
     return list(cards)
 
 
-def _deck_spec(rule: Any, ctx: Any) -> DeckSpec:
+def _deck_spec(rule: Rule, ctx: Context) -> DeckSpec:
     deck_rule = ctx.ruleset.rule(rule.doc["deck"])
     return DeckSpec.from_params(deck_rule.params, deck_rule.loc("params"))
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """``mprules run`` of a circulation on the deck state given as input."""
     spec = _deck_spec(rule, ctx)
     state = DeckState.from_json(inputs.get("state") or {}, spec)
@@ -228,10 +230,10 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
             "changes": [c.to_json() for c in result.changes], **state_value(result.state)}
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """The rule's ``deck`` names a rule of kind Deck (a missing one is reported by the reference
     check); an ``after_minimum`` rule's ``threshold.minimum`` names one of its parameters."""
-    target = ruleset.rules.get(rule.doc.get("deck"))
+    target = ruleset.rules.get(str(rule.get("deck")))
     if target is not None and target.kind != "Deck":
         yield diagnostic(NOT_A_DECK, rule.loc("deck"), lang, rule=rule.id, target=target.id,
                          kind=target.kind)

@@ -14,6 +14,8 @@ from typing import Any
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import LANGS, bilingual, define_word, localized, word
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED, reason
@@ -78,7 +80,7 @@ class Battle:
 
     round: int
     areas: tuple[str, ...]
-    adjacent: tuple[tuple[str, str], ...]
+    adjacent: tuple[tuple[str, str], ...] | None  # None: every area is next to every other
     characters: dict[str, dict[str, Any]]
     attacker: str
     target: str
@@ -302,7 +304,7 @@ def _whole(value: Any, rule_id: str, formula: str) -> int:
     return value
 
 
-def damage_effects(rule: Any, ctx: Any) -> list[DamageEffect]:
+def damage_effects(rule: Rule, ctx: Context) -> list[DamageEffect]:
     """The rule's damage effects with their parameters' values (a formula compiled)."""
     out = []
     for effect in rule.doc.get("effects") or []:
@@ -319,7 +321,7 @@ def damage_effects(rule: Any, ctx: Any) -> list[DamageEffect]:
     return out
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """The engine's entry: resolve the action on a battle state, or on an attack's damage."""
     steps = ctx.param(rule, "steps")
     declared_before = ctx.param(rule, "declared_before")
@@ -343,7 +345,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return verdict
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """Semantic findings: every declared step is one of the action's steps; every effect's
     parameter exists."""
     steps = rule.params.get("steps") or []

@@ -4,17 +4,26 @@ state, the operations and their invariant) is ``interpreter.solvers.cards``, whi
 and the kinds that circulate cards share."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
-from interpreter.solvers.cards import (BAD_OPERATION, DeckSpec, DeckState, discard, draw, require_invariant,
-                                       shuffle_deck, state_value)
+from interpreter.solvers.cards import (BAD_OPERATION, DeckSpec, DeckState, DeckView, discard, draw,
+                                       require_invariant, shuffle_deck, state_value)
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+class DeckRun(DeckView):
+    """The value of a run: the deck's state after the operations, the cards drawn, the deck's size."""
+
+    drawn: list[str]
+    composition_count: int
+
+
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> DeckRun:
     """``mprules run`` of a Deck rule: apply ``operations`` (draw/discard/shuffle) to ``state``
     (default: a fresh deck in composition order) and show the result, drawn cards included."""
     spec = DeckSpec.from_params(rule.params, rule.loc("params"))
@@ -41,10 +50,11 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     require_invariant(state, spec)
     if "on_empty" in rule.params:
         ctx.param(rule, "on_empty")
-    return {**state_value(state), "drawn": drawn, "composition_count": len(spec.composition)}
+    value: DeckRun = {**state_value(state), "drawn": drawn, "composition_count": len(spec.composition)}
+    return value
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """The composition is usable: some cards, each name once, a known ``on_empty``."""
     try:
         DeckSpec.from_params(rule.params, rule.loc("params"))

@@ -8,6 +8,8 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED
 
@@ -61,7 +63,7 @@ def equip(item: Any, available_slots: Any, *, slots_field: str, groups: list[Map
     return {"equipped": equipped, active_flag: equipped and slots_met, "active_effects": active}
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """The engine's entry: what an item does once equipped with the slots available."""
     result = equip(inputs.get("item"), inputs.get("available_slots"),
                    slots_field=rule.doc["slots_field"], groups=rule.doc["effect_groups"],
@@ -73,9 +75,9 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return result
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """Semantic findings: each effect group field appears once."""
-    seen: set[str] = set()
+    seen: set[str | None] = set()
     for i, group in enumerate(rule.doc.get("effect_groups") or []):
         field = group.get("field") if isinstance(group, Mapping) else None
         if field in seen:

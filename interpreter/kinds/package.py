@@ -15,6 +15,8 @@ from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic,
 from rules_dsl.template import Template, compile_template
 from rules_dsl.words import localized
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED
 
@@ -132,7 +134,9 @@ def counting_of(value: Any, rule_id: str) -> str:
 
 def uses_counted(chosen: list[str], counting: str, option: str | None = None) -> int:
     """The uses that count against the allowance: all of them, or those of ``option``."""
-    return len(chosen) if counting == "total" else chosen.count(option)
+    if counting == "total":
+        return len(chosen)
+    return 0 if option is None else chosen.count(option)
 
 
 def _names(value: Any, field: str) -> list[str] | None:
@@ -176,13 +180,13 @@ def _breaches(side: Side, uses: dict[str, list[str]], *, key: str, allowance: in
                         "hint": did_you_mean(option, options).render(lang)}))
         if allowance is None:
             continue
-        groups = [None] if counting == "total" else list(dict.fromkeys(chosen))
-        for option in groups:
-            at = [i for i, o in enumerate(chosen) if option is None or o == option]
+        groups: list[str | None] = [None] if counting == "total" else list(dict.fromkeys(chosen))
+        for group in groups:
+            at = [i for i, o in enumerate(chosen) if group is None or o == group]
             if len(at) > allowance:
                 reasons.append(_reason(side, key, f"{side.plan}.{name}[{at[allowance]}]", lang, {
                     "side": label, "name": name, "used": len(at), "allowed": allowance,
-                    "rule": rule_id, "option": option}))
+                    "rule": rule_id, "option": group}))
     return reasons
 
 
@@ -261,7 +265,7 @@ def outcome(params: Mapping[str, Any], effect_types: Mapping[str, Any] | None,
             raise MprError(BAD_PLAN, Location(path=where), field=where, expected=EXPECTED["effect"],
                            value=item)
         name = item.get("effect")
-        if name not in types:
+        if not isinstance(name, str) or name not in types:
             raise MprError(BAD_EFFECT, Location(path=where), rule=rule_id, effect=name,
                            known=", ".join(types) or "-")
         field = types[name]["amount"]
@@ -273,7 +277,7 @@ def outcome(params: Mapping[str, Any], effect_types: Mapping[str, Any] | None,
     return {"duration_minutes": minutes, "effects": done}
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """The engine's entry: the tier's outcome, or the verdict on a plan."""
     plan = rule.doc.get("plan")
     params = {name: ctx.param(rule, name) for name in rule.params}
@@ -288,7 +292,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return verdict
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """Semantic findings on the effective parameters (after variants): a bad outcome or effect,
     an effect longer than the package, a bad allowance or counting, a malformed, duplicate or
     empty option list, and templates that do not parse."""
@@ -309,7 +313,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     yield from _check_options(rule, params.get("options"), lang)
 
 
-def _check_outcome(rule: Any, lang: str) -> Iterator[Diagnostic]:
+def _check_outcome(rule: Rule, lang: str) -> Iterator[Diagnostic]:
     params = rule.params
     try:
         outcome(params, rule.doc.get("effect_types"), rule.id)
@@ -328,7 +332,7 @@ def _check_outcome(rule: Any, lang: str) -> Iterator[Diagnostic]:
                              minutes=minutes)
 
 
-def _check_templates(rule: Any, lang: str) -> Iterator[Diagnostic]:
+def _check_templates(rule: Rule, lang: str) -> Iterator[Diagnostic]:
     for s, side in enumerate(rule.doc["plan"].get("sides") or []):
         for key, texts in (side.get("messages") or {}).items():
             for language, text in (texts or {}).items():
@@ -343,7 +347,7 @@ def _check_templates(rule: Any, lang: str) -> Iterator[Diagnostic]:
                 yield error.at(rule.loc("plan", "sides", s, "may_plan", c, "unless")).diagnostic(lang)
 
 
-def _check_options(rule: Any, options: Any, lang: str) -> Iterator[Diagnostic]:
+def _check_options(rule: Rule, options: Any, lang: str) -> Iterator[Diagnostic]:
     bad = _malformed_options(options)
     if bad:
         yield diagnostic(BAD_PLAN, rule.loc("params", "options"), lang, field=f"{rule.id}.options",

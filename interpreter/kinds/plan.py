@@ -13,6 +13,8 @@ from typing import Any
 from rules_dsl.errors import MprError, define
 from rules_dsl.words import text_language
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule
 from interpreter.engine.registry import Kind
 from interpreter.kinds._derive import run_rule
 from interpreter.kinds._plan_checks import check, template
@@ -41,7 +43,7 @@ def _where(section: str, index: int, entry: Mapping[str, Any]) -> str:
     return f"{section}[{index}] ({entry.get('name') or entry.get('id')})"
 
 
-def _condition(rule: Any, path: tuple, env: dict[str, Any], ctx: Any, where: str) -> bool:
+def _condition(rule: Rule, path: tuple, env: dict[str, Any], ctx: Context, where: str) -> bool:
     value = ctx.evaluate(rule, path, env, label=f"{where}: {path[-1]}")
     if not isinstance(value, bool):
         raise MprError(NOT_BOOLEAN, rule.loc(*path), rule=rule.id, where=f"{where}.{path[-1]}",
@@ -49,7 +51,7 @@ def _condition(rule: Any, path: tuple, env: dict[str, Any], ctx: Any, where: str
     return value
 
 
-def _bindings(rule: Any, path: tuple, env: dict[str, Any], ctx: Any, where: str,
+def _bindings(rule: Rule, path: tuple, env: dict[str, Any], ctx: Context, where: str,
               count: list[int], depth: int = 0) -> Iterator[dict[str, Any]]:
     """Every binding of the ``for_each`` loops of the entry at ``path`` (nested, in order; each
     loop sees the names bound before it), filtered by each loop's ``where``."""
@@ -79,7 +81,7 @@ def _bindings(rule: Any, path: tuple, env: dict[str, Any], ctx: Any, where: str,
         yield from _bindings(rule, path, inner, ctx, where, count, depth + 1)
 
 
-def _shape(rule: Any, path: tuple, node: Any, env: dict[str, Any], ctx: Any, label: str) -> Any:
+def _shape(rule: Rule, path: tuple, node: Any, env: dict[str, Any], ctx: Context, label: str) -> Any:
     """A structure of expressions: a text is an expression, a mapping maps each key to its
     structure, any other scalar is itself."""
     if isinstance(node, str):
@@ -90,7 +92,7 @@ def _shape(rule: Any, path: tuple, node: Any, env: dict[str, Any], ctx: Any, lab
     return node
 
 
-def _formula(rule: Any, name: str, env: dict[str, Any], ctx: Any, label: str) -> Any:
+def _formula(rule: Rule, name: str, env: dict[str, Any], ctx: Context, label: str) -> Any:
     from interpreter.engine.names import compiled
 
     expression = compiled(rule, ("params", name))
@@ -104,7 +106,7 @@ def _formula(rule: Any, name: str, env: dict[str, Any], ctx: Any, label: str) ->
     return value
 
 
-def _one(rule: Any, path: tuple, entry: Mapping[str, Any], env: dict[str, Any], ctx: Any,
+def _one(rule: Rule, path: tuple, entry: Mapping[str, Any], env: dict[str, Any], ctx: Context,
          refusals: list[dict[str, str]], name: str) -> Any:
     """One value of a computed entry in ``env`` (``name`` labels its trace rows)."""
     if "rule" in entry:
@@ -123,7 +125,7 @@ def _one(rule: Any, path: tuple, entry: Mapping[str, Any], env: dict[str, Any], 
     return _shape(rule, path + ("value",), entry.get("value"), env, ctx, name)
 
 
-def _computed(rule: Any, index: int, env: dict[str, Any], ctx: Any,
+def _computed(rule: Rule, index: int, env: dict[str, Any], ctx: Context,
               refusals: list[dict[str, str]]) -> Any:
     entry = rule.doc["computed"][index]
     path, where = ("computed", index), _where("computed", index, entry)
@@ -157,10 +159,10 @@ def message_path(message: Any, lang: str) -> tuple[str, ...]:
     """Where the text of ``lang`` stands in a ``{ja, en}`` message (or a plain text)."""
     if not isinstance(message, Mapping):
         return ()
-    return (text_language(message, lang),)
+    return (text_language(dict(message), lang),)
 
 
-def _violations(rule: Any, index: int, env: dict[str, Any], ctx: Any,
+def _violations(rule: Rule, index: int, env: dict[str, Any], ctx: Context,
                 refusals: dict[str, list[dict[str, str]]]) -> list[dict[str, str]]:
     """The items a constraint reports: one per binding where it does not hold."""
     constraint = rule.doc["constraints"][index]
@@ -183,13 +185,13 @@ def _violations(rule: Any, index: int, env: dict[str, Any], ctx: Any,
     return found
 
 
-def _environment(rule: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def _environment(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """The inputs (every declared one; null when not given) and ``params``."""
     declared = (rule.doc.get("inputs") or {}).get("properties") or {}
     return {**{name: None for name in declared}, **inputs, "params": rule.params}
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> Any:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
     env = _environment(rule, inputs)
     refusals: dict[str, list[dict[str, str]]] = {}
     for index, entry in enumerate(rule.doc.get("computed") or []):

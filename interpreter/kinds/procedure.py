@@ -15,6 +15,8 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Path_, Rule, Ruleset
 from interpreter.solvers.plan import Outcome, Violation
 from interpreter.solvers.registry import SOLVERS, Solver
 from interpreter.solvers.setup import solve
@@ -62,7 +64,7 @@ NOT_BOOLEAN = define(
     "ルール {rule}: 制約 {constraint} の check の結果が {value!r} で、真偽値ではありません")
 
 
-def _solver(rule: Any) -> Solver | None:
+def _solver(rule: Rule) -> Solver | None:
     name = rule.doc.get("solver")
     if name is None:
         return None
@@ -72,7 +74,7 @@ def _solver(rule: Any) -> Solver | None:
     return SOLVERS[name]
 
 
-def _parts(rule: Any, ruleset: Any) -> dict[str, Any]:
+def _parts(rule: Rule, ruleset: Ruleset) -> dict[str, Any]:
     """The rules a composite combines, by part name, each a Procedure with a plain solver; every
     step names one of them."""
     from interpreter.engine.runner import NOT_ADOPTED
@@ -80,7 +82,7 @@ def _parts(rule: Any, ruleset: Any) -> dict[str, Any]:
     found = {}
     for part, rule_id in (rule.doc.get("parts") or {}).items():
         other = ruleset.rules.get(rule_id) if isinstance(rule_id, str) else None
-        solver = SOLVERS.get(other.doc.get("solver")) if other is not None else None
+        solver = SOLVERS.get(str(other.get("solver"))) if other is not None else None
         if other is None or other.kind != "Procedure" or solver is None or solver.composite:
             raise MprError(BAD_PART, rule.loc("parts", part), rule=rule.id, part=part,
                            found=rule_id or "-")
@@ -95,12 +97,12 @@ def _parts(rule: Any, ruleset: Any) -> dict[str, Any]:
     return found
 
 
-def _params(rule: Any, ctx: Any) -> dict[str, Any]:
+def _params(rule: Rule, ctx: Context) -> dict[str, Any]:
     """Every parameter of ``rule``, traced with the ruleset layer it came from."""
     return {name: ctx.param(rule, name) for name in rule.params}
 
 
-def _setup(rule: Any, ctx: Any, parts: Mapping[str, Any]) -> Setup:
+def _setup(rule: Rule, ctx: Context, parts: Mapping[str, Any]) -> Setup:
     """What the solver is given: the parameters (checked against the solver's types when the
     ruleset was loaded), the document's field names and value names, the links' expressions
     (evaluated and traced) and a composite's parts."""
@@ -113,21 +115,22 @@ def _setup(rule: Any, ctx: Any, parts: Mapping[str, Any]) -> Setup:
                  {p: (SOLVERS[r.doc["solver"]], _setup(r, ctx, {})) for p, r in parts.items()})
 
 
-def _solve(rule: Any, solver: Solver, inputs: dict[str, Any], ctx: Any) -> tuple[Outcome, dict]:
+def _solve(rule: Rule, solver: Solver, inputs: Mapping[str, Any], ctx: Context) -> tuple[Outcome, dict]:
     """Run the solver; an error in a parameter is located in the document that sets it."""
     parts = _parts(rule, ctx.ruleset) if solver.composite else {}
     setup = _setup(rule, ctx, parts)
     try:
         return solve(solver, inputs, setup), parts
     except MprError as error:
-        owner = parts.get(getattr(error, "part", None), rule)
+        part = getattr(error, "part", None)
+        owner = parts.get(part, rule) if isinstance(part, str) else rule
         path = error.loc.path if error.loc else None
         if path and path.startswith("params."):
             error.at(owner.loc(*path.split(".")))
         raise
 
 
-def _error(rule: Any, violation: Violation, renderer: Renderer) -> dict[str, str]:
+def _error(rule: Rule, violation: Violation, renderer: Renderer) -> dict[str, str]:
     """One item of ``errors``: the code and text the document gives the constraint."""
     constraint = _constraints(rule).get(violation.constraint)
     if constraint is None:
@@ -139,7 +142,7 @@ def _error(rule: Any, violation: Violation, renderer: Renderer) -> dict[str, str
             "path": violation.path}
 
 
-def _line(rule: Any, message: str, args: Mapping[str, Any], lang: str) -> str:
+def _line(rule: Rule, message: str, args: Mapping[str, Any], lang: str) -> str:
     """One report line in the words of ``rule``'s ``messages``."""
     template = (rule.doc.get("messages") or {}).get(message)
     if template is None:
@@ -148,7 +151,7 @@ def _line(rule: Any, message: str, args: Mapping[str, Any], lang: str) -> str:
     return _text(rule, template, args, _renderer(rule, lang), message)
 
 
-def _text(rule: Any, template: Any, args: Mapping[str, Any], renderer: Renderer, what: str) -> str:
+def _text(rule: Rule, template: Any, args: Mapping[str, Any], renderer: Renderer, what: str) -> str:
     try:
         return renderer.text(template, args)
     except (KeyError, IndexError) as missing:
@@ -156,15 +159,15 @@ def _text(rule: Any, template: Any, args: Mapping[str, Any], renderer: Renderer,
                        name=str(missing).strip("'"), known=", ".join(args)) from None
 
 
-def _constraints(rule: Any) -> dict[str, dict[str, Any]]:
+def _constraints(rule: Rule) -> dict[str, dict[str, Any]]:
     return {c["id"]: c for c in rule.doc.get("constraints") or []}
 
 
-def _renderer(rule: Any, lang: str) -> Renderer:
+def _renderer(rule: Rule, lang: str) -> Renderer:
     return Renderer(rule.doc.get("messages") or {}, rule.doc.get("labels") or {}, lang)
 
 
-def _own_constraints(rule: Any, env: dict[str, Any], ctx: Any) -> list[dict[str, str]]:
+def _own_constraints(rule: Rule, env: dict[str, Any], ctx: Context) -> list[dict[str, str]]:
     """The document's ``check`` constraints: each false one is an error with its message."""
     errors = []
     renderer = _renderer(rule, ctx.lang)
@@ -185,7 +188,7 @@ def _own_constraints(rule: Any, env: dict[str, Any], ctx: Any) -> list[dict[str,
     return errors
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     solver = _solver(rule)
     values: dict[str, Any] = {}
     errors: list[dict[str, str]] = []
@@ -217,7 +220,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return {"legal": legal, **values, "errors": errors}
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """The document against its solver: every reported constraint and report line has a text,
     codes are in range and unique, composite parts exist, message templates use known values."""
     name = rule.doc.get("solver")
@@ -255,7 +258,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
     yield from _check_expressions(rule, solver, lang)
 
 
-def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[Diagnostic]:
+def _check_expressions(rule: Rule, solver: Solver | None, lang: str) -> Iterator[Diagnostic]:
     """``derive`` and ``check`` expressions parse and use only the names they can see: the inputs,
     ``params``, the solver's values and the values derived before them."""
     from interpreter.engine.names import check_names, unknown_roots
@@ -264,7 +267,7 @@ def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[
     if solver:
         names |= solver.value_names(rule.doc.get("fields") or {}, rule.doc.get("value_names") or {},
                                     rule.doc.get("parts"))
-    paths = []
+    paths: list[tuple[Path_, set[str]]] = []
     for i, derived in enumerate(rule.doc.get("derive") or []):
         paths.append((("derive", i, "expr"), set(names)))
         if derived.get("name") in names:
@@ -287,11 +290,11 @@ def _check_expressions(rule: Any, solver: Solver | None, lang: str) -> Iterator[
             yield from check_names(rule, path, expression, lang)
 
 
-def _link_paths(rule: Any) -> list[tuple[tuple, set[str]]]:
+def _link_paths(rule: Rule) -> list[tuple[Path_, set[str]]]:
     """A composite's link expressions, each seeing the shared fields and the parts' values."""
     fields_ = rule.doc.get("fields") or {}
     names = set(fields_.get("shared") or {}) | set(rule.doc.get("parts") or {})
-    paths: list[tuple[tuple, set[str]]] = []
+    paths: list[tuple[Path_, set[str]]] = []
     for i, step in enumerate(fields_.get("steps") or []):
         paths += [(("fields", "steps", i, "set", k), names) for k in step.get("set") or {}]
         paths += [(("fields", "steps", i, "fill", k, "expr"), names)
@@ -299,7 +302,7 @@ def _link_paths(rule: Any) -> list[tuple[tuple, set[str]]]:
     return paths
 
 
-def _reported(rule: Any, solver: Solver | None) -> set[str]:
+def _reported(rule: Rule, solver: Solver | None) -> set[str]:
     """The constraint ids the solver may report: its own and a composite's ``mismatch`` ids."""
     if solver is None:
         return set()
@@ -308,7 +311,7 @@ def _reported(rule: Any, solver: Solver | None) -> set[str]:
                                       for f in (s.get("fill") or {}).values()}
 
 
-def _check_constraints(rule: Any, ruleset: Any, solver: Solver | None, lang: str
+def _check_constraints(rule: Rule, ruleset: Ruleset, solver: Solver | None, lang: str
                        ) -> Iterator[Diagnostic]:
     seen_ids: dict[str, Location] = {}
     codes = _codes_elsewhere(rule, ruleset)
@@ -331,7 +334,7 @@ def _check_constraints(rule: Any, ruleset: Any, solver: Solver | None, lang: str
                              solver=solver.name if solver else "-")
 
 
-def _codes_elsewhere(rule: Any, ruleset: Any) -> dict[str, Location]:
+def _codes_elsewhere(rule: Rule, ruleset: Ruleset) -> dict[str, Location]:
     """Constraint codes of the Procedure rules before this one, so a code means one thing."""
     codes: dict[str, Location] = {}
     for other in ruleset.rules.values():

@@ -4,12 +4,14 @@ repeat is moved (a window and a tie rule) and what happens when no move helps (a
 ``distribution`` is exact for a whole session of N members, the policy included."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
@@ -67,7 +69,7 @@ HOWS = define_words(
      "nearest_higher": "高いほうに最も近い結果", "individual": "表の default の結果", UNRESOLVED: "未解決"})
 
 
-def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
+def _table_rule(rule: Rule, name: Any, ctx: Context) -> Any:
     tables = ctx.param(rule, "tables")
     if not isinstance(name, str) or name not in tables:
         raise MprError(UNKNOWN_TABLE, Location(path="table"), name=name, rule=rule.id,
@@ -75,7 +77,7 @@ def _table_rule(rule: Any, name: Any, ctx: Any) -> Any:
     return ctx.ruleset.rule(tables[name])
 
 
-def _env(rule: Any, inputs: dict[str, Any], dice: Any) -> dict[str, Any]:
+def _env(rule: Rule, inputs: Mapping[str, Any], dice: Any) -> dict[str, Any]:
     """The inputs and ``params``; the parameter ``window``, an expression of the inputs, is given
     by its value."""
     params = dict(rule.params)
@@ -84,7 +86,7 @@ def _env(rule: Any, inputs: dict[str, Any], dice: Any) -> dict[str, Any]:
     return {**inputs, "params": params}
 
 
-def _choice(rule: Any, path: tuple, env: dict[str, Any], allowed: tuple[str, ...], dice: Any) -> str:
+def _choice(rule: Rule, path: tuple, env: dict[str, Any], allowed: tuple[str, ...], dice: Any) -> str:
     """A policy field: one of ``allowed`` written as is, or an expression giving one."""
     text = _at(rule.doc, path)
     value = text if text in allowed else compiled(rule, path).evaluate(env, dice)
@@ -100,7 +102,7 @@ def _at(doc: Any, path: tuple) -> Any:
     return doc
 
 
-def chosen_policy(rule: Any, env: dict[str, Any], dice: Any) -> tuple[tuple, Policy]:
+def chosen_policy(rule: Rule, env: dict[str, Any], dice: Any) -> tuple[tuple, Policy]:
     """The path of the repeat policy that applies (the first whose ``when`` holds) and its Policy."""
     repeat = rule.doc.get("repeat", "off")
     if repeat == "off":
@@ -123,7 +125,7 @@ def chosen_policy(rule: Any, env: dict[str, Any], dice: Any) -> tuple[tuple, Pol
     raise MprError(NO_POLICY, rule.loc("repeat"), rule=rule.id)
 
 
-def table_rows(table_rule: Any, rule: Any, path: tuple, env: dict[str, Any]) -> TableRows:
+def table_rows(table_rule: Rule, rule: Rule, path: tuple, env: dict[str, Any]) -> TableRows:
     """The entries of every roll in the roll table's range; ``once`` (an expression of a row's
     ``tags``, ``id``, ``roll`` and ``value``) says which rows may come up once per session."""
     from interpreter.solvers.limits import MAX_SESSION_TABLE_SPAN
@@ -146,7 +148,7 @@ def table_rows(table_rule: Any, rule: Any, path: tuple, env: dict[str, Any]) -> 
     return TableRows(table_rule.id, lo, hi, tuple(entries), plain)
 
 
-def members_of(rule: Any, inputs: dict[str, Any]) -> list[str]:
+def members_of(rule: Rule, inputs: Mapping[str, Any]) -> list[str]:
     """The members listed in the input named by ``members.input``, or numbered names (the
     ``members.numbered`` template with ``n``) when it is a count."""
     from rules_dsl.template import compile_template
@@ -159,7 +161,7 @@ def members_of(rule: Any, inputs: dict[str, Any]) -> list[str]:
     return check_members(members, spec["input"])
 
 
-def _names(rule: Any) -> dict[str, str]:
+def _names(rule: Rule) -> dict[str, str]:
     return {key: (rule.doc.get("output") or {}).get(key, key) for key in OUTPUT}
 
 
@@ -180,7 +182,7 @@ def _result_json(member: str, resolution: Resolution, lang: str, name: dict[str,
     return out
 
 
-def _setup(rule: Any, inputs: dict[str, Any], ctx: Any) -> tuple[Any, TableRows, Policy, list[str]]:
+def _setup(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> tuple[Any, TableRows, Policy, list[str]]:
     table_rule = _table_rule(rule, inputs.get("table"), ctx)
     env = _env(rule, inputs, ctx.dice)
     path, policy = chosen_policy(rule, env, ctx.dice)
@@ -189,7 +191,7 @@ def _setup(rule: Any, inputs: dict[str, Any], ctx: Any) -> tuple[Any, TableRows,
     return table_rule, table_rows(table_rule, rule, path, env), policy, members_of(rule, inputs)
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     table_rule, table, policy, members = _setup(rule, inputs, ctx)
     name = _names(rule)
     given = inputs.get("rolls") or {}
@@ -229,7 +231,7 @@ def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
     return {name["results"]: results, name["taken"]: order}
 
 
-def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]:
+def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
     """Exact: the set of once-only results of the whole session, each once-only result's chance,
     and each member's result and how its roll was resolved."""
     table_rule, table, policy, members = _setup(rule, inputs, ctx)
@@ -267,7 +269,7 @@ def _share(p: Fraction, lang: str) -> str:
     return word(ASIDE, lang).format(text=f"{float(p) * 100:.2f}%", aside=fraction_text(p))
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     """Semantic checks: the tables named are roll tables, each with a row the policy counts as
     once-only (a missing rule is reported through the schema's ``x-rule-ref``)."""
     tables = rule.params.get("tables")
@@ -297,7 +299,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Any]:
                                  once=cases[-1]["once"])
 
 
-def _check_policy(rule: Any, path: tuple, case: dict[str, Any], lang: str) -> Iterator[Any]:
+def _check_policy(rule: Rule, path: tuple, case: dict[str, Any], lang: str) -> Iterator[Any]:
     """``once`` compiles; ``tie`` and ``fallback`` written as expressions of ``params`` alone
     give one of their allowed words."""
     from rules_dsl import compile_expression

@@ -8,12 +8,14 @@ with the exact range of the roll expression.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.words import define_words, localized, vocabulary
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
@@ -52,7 +54,7 @@ def _text(entry: dict[str, Any]) -> Any:
     return entry.get("text")
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> dict[str, Any]:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     roll = inputs.get("roll")
     if roll is None:
         ctx.param(rule, "roll")
@@ -89,7 +91,7 @@ def _format(numbers: list[int]) -> str:
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """Gaps, overlaps, unreachable rows and rows outside ``range``, against the exact dice range."""
     rows = rule.doc.get("rows") or []
     roll_text = str(rule.params.get("roll"))
@@ -146,7 +148,7 @@ def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
             yield diagnostic(GAP, rule.loc("rows"), lang, rule=rule.id, rolls=_format(missing))
 
 
-def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]:
+def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
     """The probability of each roll's row and of each event (rows sharing an id added up)."""
     rolls = roll_distribution(rule)
     by_roll: list[ProbRow] = []
@@ -154,7 +156,7 @@ def distribution(rule: Any, inputs: dict[str, Any], ctx: Any) -> list[ProbTable]
     default = rule.doc.get("default")
     for roll, p in rolls.items():
         row = row_for(rule, int(roll))
-        if row is not None and row is default:
+        if row is default and row is not None:
             key = str(row.get("id") or "default")
         else:
             key = str((row or {}).get("id") or roll)

@@ -14,13 +14,15 @@ parameter: ``total if params.cap == null else min(total, params.cap)``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from fractions import Fraction
 from typing import Any
 
 from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
+from interpreter.engine.runner import Context
+from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import params_used
 from interpreter.engine.registry import Kind
 
@@ -49,37 +51,37 @@ ROUNDINGS = {
 }
 
 
-def row_name(rule: Any, index: int) -> str:
+def row_name(rule: Rule, index: int) -> str:
     row = rule.doc["rows"][index]
     return str(row.get("id") or f"#{index + 1}")
 
 
-def environment(rule: Any, inputs: dict[str, Any]) -> dict[str, Any]:
+def environment(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
     """What a row's expressions see: the input's top-level names and ``params``."""
     env = dict(inputs)
     env["params"] = rule.params
     return env
 
 
-def _rounded(rule: Any, value: Any, ctx: Any) -> Any:
+def _rounded(rule: Rule, value: Any, ctx: Context) -> Any:
     if not isinstance(value, Fraction) or value.denominator == 1 or "rounding" not in rule.params:
         return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
     return ROUNDINGS[ctx.param(rule, "rounding")](value)
 
 
-def _trace_params(rule: Any, path: tuple, ctx: Any) -> None:
+def _trace_params(rule: Rule, path: tuple, ctx: Context) -> None:
     """Trace every parameter the expression at ``path`` reads, with the layer that set it."""
     for name in params_used(rule.expression(*path)):
         if name in rule.params:
             ctx.param(rule, name)
 
 
-def _evaluate(rule: Any, path: tuple, env: dict[str, Any], ctx: Any, label: str) -> Any:
+def _evaluate(rule: Rule, path: tuple, env: dict[str, Any], ctx: Context, label: str) -> Any:
     _trace_params(rule, path, ctx)
     return ctx.evaluate(rule, path, env, label=label)
 
 
-def _holds(rule: Any, index: int, env: dict[str, Any], ctx: Any, label: str) -> bool:
+def _holds(rule: Rule, index: int, env: dict[str, Any], ctx: Context, label: str) -> bool:
     holds = ctx.evaluate(rule, ("rows", index, "when"), env, label=label)
     if not isinstance(holds, bool):
         raise MprError(CONDITION_NOT_BOOLEAN, rule.loc("rows", index, "when"), rule=rule.id,
@@ -87,7 +89,7 @@ def _holds(rule: Any, index: int, env: dict[str, Any], ctx: Any, label: str) -> 
     return holds
 
 
-def _matching(rule: Any, index: int, env: dict[str, Any], ctx: Any) -> dict[str, Any] | None:
+def _matching(rule: Rule, index: int, env: dict[str, Any], ctx: Context) -> dict[str, Any] | None:
     """The environment in which row ``index`` holds (with its ``as`` name bound), or None."""
     row = rule.doc["rows"][index]
     _trace_params(rule, ("rows", index, "when"), ctx)
@@ -106,7 +108,7 @@ def _matching(rule: Any, index: int, env: dict[str, Any], ctx: Any) -> dict[str,
     return None
 
 
-def run(rule: Any, inputs: dict[str, Any], ctx: Any) -> Any:
+def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
     env = environment(rule, inputs)
     total: Any = 0
     for index, row in enumerate(rule.doc.get("rows") or []):
@@ -204,7 +206,7 @@ def _has_dice(node: ast.Node) -> bool:
     return any(isinstance(n, (ast.Dice, ast.D66)) for n in ast.walk(node))
 
 
-def check(rule: Any, ruleset: Any, lang: str = "en") -> Iterator[Diagnostic]:
+def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
     """Rows whose condition is decidably always false; an empty table. (Parameters are checked
     against their schemas by ``interpreter.checks.param_schema``, not here.)"""
     rows = rule.doc.get("rows") or []

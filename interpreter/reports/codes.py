@@ -83,10 +83,10 @@ def render_page() -> str:
     ]
     for code in sorted(MESSAGES):
         message = MESSAGES[code]
-        example = _cell(f"`{examples[code]}`") if code in examples else ""
+        shown = _cell(f"`{examples[code]}`") if code in examples else ""
         exit_code = 0 if message.severity == "info" else message.exit_code  # a note never fails
         lines.append(f"| {code} | {message.severity} | {exit_code} | {_cell(message.en)} | "
-                     f"{_cell(message.ja)} | {example} |")
+                     f"{_cell(message.ja)} | {shown} |")
     return "\n".join(lines) + "\n"
 
 

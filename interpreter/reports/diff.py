@@ -119,7 +119,7 @@ def rendered_row(rule: Rule, row: Any) -> Any:
 
 
 def _rows_by_key(rule: Rule) -> dict[str, tuple[int, Any]]:
-    rows = rule.doc.get("rows") if isinstance(rule.doc.get("rows"), list) else []
+    rows = written_rows if isinstance(written_rows := rule.doc.get("rows"), list) else []
     ids = [r.get("id") if isinstance(r, dict) else None for r in rows]
     out = {}
     for index, row in enumerate(rows):

@@ -291,7 +291,7 @@ def _notes(table: dict[str, Any], w: dict[str, str], lang: str = "en") -> list[s
         notes.append(head + old + ("-" if table["new_mean"] is None else _mean(table["new_mean"])))
     old_note, new_note = table.get("old_note"), table.get("new_note")
     if old_note != new_note:
-        notes.append(new_note if old_note is None else f"{old_note} -> {new_note or '-'}")
+        notes.append(str(new_note) if old_note is None else f"{old_note} -> {new_note or '-'}")
     return notes
 
 

@@ -188,12 +188,13 @@ def ccfolia_palette(ruleset: Ruleset, characters: list[Character] | None, inputs
     several) and the notes on checks left out; an error when no line at all could be written."""
     blocks: list[str] = []
     notes: list[str] = []
-    for character in characters or [None]:
+    roster: list[Character | None] = list(characters) if characters else [None]
+    for character in roster:
         lines, skipped = palette_lines(ruleset, character, inputs, lang)
         notes.extend(skipped)
         if not lines:
             continue
-        head = [f"■{character.name}"] if characters and len(characters) > 1 else []
+        head = [f"■{character.name}"] if character is not None and len(roster) > 1 else []
         blocks.append("\n".join(head + [line.text() for line in lines]))
     if not blocks:
         none = word(NO_CHECK_RULE, lang)

@@ -57,7 +57,7 @@ def resolved_inputs(rule: Rule) -> Any:
         return cached
     resolved = copy.deepcopy(schema)
     for path, _ in places:
-        node = resolved
+        node: Any = resolved
         for key in path[1:]:
             node = node[key]
         node["enum"] = _values(rule, path)

@@ -3,17 +3,22 @@ parameters (and the layer each came from), adoption, and where every value stand
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.ruleset.texts import render_text
+
+if TYPE_CHECKING:
+    from rules_dsl.expression import Expression
 
 UNKNOWN_RULE = define(
     "MPR401", "no rule {rule!r} in ruleset {ruleset}{hint}",
     "ルールセット {ruleset} にルール {rule!r} はありません{hint}")
 
 Path_ = tuple[str | int, ...]
+Positions = dict[Path_, tuple[str | None, int | None, int | None]]  # a path -> (file, line, column)
 
 
 @dataclass
@@ -35,9 +40,9 @@ class Rule:
     adopted: bool = True
     layer: str = ""
     file: str | None = None
-    positions: dict[Path_, tuple[str | None, int, int]] = field(default_factory=dict)
+    positions: Positions = field(default_factory=dict)
     texts: dict[Path_, str] = field(default_factory=dict)  # written text of YAML-read scalars
-    _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)
+    _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)  # expressions, templates
 
     @property
     def source(self) -> str | None:
@@ -67,12 +72,12 @@ class Rule:
                 return default
         return node
 
-    def expression(self, *path: str | int, names: Any = None):
+    def expression(self, *path: str | int, names: Iterable[str] | None = None) -> Expression:
         """The compiled expression written at ``doc[path]`` (cached; errors located in the file)."""
         from rules_dsl import compile_expression
 
         key = tuple(path)
-        compiled = self._compiled.get(key)
+        compiled: Expression | None = self._compiled.get(key)
         if compiled is None:
             text = self.get(*path)
             compiled = compile_expression(str(text), origin=self.loc(*path), names=names)
@@ -104,9 +109,6 @@ class Ruleset:
             return self.rules[rule_id]
         except KeyError:
             raise unknown_rule(self, rule_id) from None
-
-
-Executor = Callable[..., Any]
 
 
 def unknown_rule(ruleset: Ruleset, rule_id: str) -> MprError:

@@ -158,7 +158,7 @@ def named_values(old: Any, new: Any, text: str) -> list[Any]:
 def stale_texts(rule: Rule) -> list[StaleText]:
     """Every text of ``rule`` that names a value a later layer (or the caller) changed and does
     not interpolate that parameter: what a handout marks as no longer true."""
-    own = rule.doc.get("params") if isinstance(rule.doc.get("params"), dict) else {}
+    own = written_params if isinstance(written_params := rule.doc.get("params"), dict) else {}
     changed = {name: (own[name], value) for name, value in rule.params.items()
                if name in own and own[name] != value}
     found: list[StaleText] = []

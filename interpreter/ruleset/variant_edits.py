@@ -83,7 +83,7 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
     written = subtrees(layer.positions, path)
     by_id: dict[Any, list[int]] = {}
     for i, slot in enumerate(slots):
-        if isinstance(slot[0], dict) and slot[0].get("id") is not None:
+        if slot is not None and isinstance(slot[0], dict) and slot[0].get("id") is not None:
             by_id.setdefault(slot[0]["id"], []).append(i)
     for index, entry in enumerate(entries):
         if not isinstance(entry, dict):
@@ -105,8 +105,8 @@ def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tu
             target = at - 1
         elif row.get("id") is not None:
             key = str(row["id"])
-            matches = [i for i in by_id.get(row["id"], []) if slots[i] is not None
-                       and isinstance(slots[i][0], dict) and slots[i][0].get("id") == row["id"]]
+            matches = [i for i in by_id.get(row["id"], []) if (slot := slots[i]) is not None
+                       and isinstance(slot[0], dict) and slot[0].get("id") == row["id"]]
             if len(matches) > 1:
                 merge.out.add(AMBIGUOUS_ROW, loc, rule=rule.id, row=key, count=len(matches),
                               positions=", ".join(str(i + 1) for i in matches))

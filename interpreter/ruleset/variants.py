@@ -226,15 +226,15 @@ class Merge:
                 self.out.skip.add(rule_id)
             self.write((rule_id,), layer.id, data, loc)
             self.defined[rule_id] = loc
-            params = data.get("params") if isinstance(data.get("params"), dict) else {}
+            params = written_params if isinstance(written_params := data.get("params"), dict) else {}
             self.ruleset.rules[rule_id] = Rule(
                 id=rule_id, kind=str(data.get("kind", "")), doc=copy.deepcopy(data),
                 params=copy.deepcopy(params), param_layers={k: layer.id for k in params},
                 adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions),
                 texts=dict(doc.texts))
-            examples = data.get("examples") if isinstance(data.get("examples"), list) else []
+            examples = written_examples if isinstance(written_examples := data.get("examples"), list) else []
             self.example_layers[rule_id] = [layer.id] * len(examples)
-            rows = data.get("rows") if isinstance(data.get("rows"), list) else []
+            rows = written_rows if isinstance(written_rows := data.get("rows"), list) else []
             self.row_origins[rule_id] = [layer.id] * len(rows)
 
     def _may_define(self, data: dict, doc: Any, layer: Any, loc: Location) -> bool:
@@ -386,7 +386,7 @@ class Merge:
                                  other=other.layer, where=_where(other.loc))
         for rule in self.ruleset.rules.values():
             origins = self.row_origins.get(rule.id, [])
-            rows = rule.doc.get("rows") if isinstance(rule.doc.get("rows"), list) else []
+            rows = written_rows if isinstance(written_rows := rule.doc.get("rows"), list) else []
             rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
                                for i, row in enumerate(rows)}
 

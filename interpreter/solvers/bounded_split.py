@@ -165,14 +165,14 @@ def nearest_legal(after: Mapping[str, int], excess: int, rules: Bounds
 def moves(after: Mapping[str, int], target: Mapping[str, int], names: tuple[str, ...]
           ) -> list[Line]:
     """How to go from ``after`` to ``target``: points moved between fields, added, removed."""
-    give = [[a, after[a] - target[a]] for a in names if after[a] > target[a]]
-    take = [[a, target[a] - after[a]] for a in names if target[a] > after[a]]
+    give: list[tuple[str, int]] = [(a, after[a] - target[a]) for a in names if after[a] > target[a]]
+    take: list[tuple[str, int]] = [(a, target[a] - after[a]) for a in names if target[a] > after[a]]
     lines = []
     while give and take:
         amount = min(give[0][1], take[0][1])
         lines.append(Line("move", {"amount": amount, "source": give[0][0], "target": take[0][0]}))
         for side in (give, take):
-            side[0][1] -= amount
+            side[0] = (side[0][0], side[0][1] - amount)
             if not side[0][1]:
                 side.pop(0)
     lines += [Line("remove", {"amount": k, "field": a}) for a, k in give]

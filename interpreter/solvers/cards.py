@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, TypedDict
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define, did_you_mean
@@ -236,7 +236,15 @@ def shuffle_deck(state: DeckState, dice: DiceSource) -> DeckState:
     return DeckState(tuple(dice.shuffle(list(state.deck))), state.discard, state.holders)
 
 
-def state_value(state: DeckState) -> dict[str, Any]:
+class DeckView(TypedDict):
+    """The compact form of a deck's state in results."""
+
+    deck_count: int
+    discard: list[str]
+    holders: dict[str, list[str]]
+
+
+def state_value(state: DeckState) -> DeckView:
     """The compact form results show: deck count, discard pile, holders."""
     return {"deck_count": len(state.deck), "discard": list(state.discard),
             "holders": {h: list(c) for h, c in state.holders}}

@@ -42,10 +42,9 @@ def within(part: str) -> Iterator[None]:
         yield
     except MprError as error:
         error.part = part  # type: ignore[attr-defined]
-        path = error.loc.path if error.loc else None
-        if path and not path.startswith("params."):
-            loc = error.loc
-            error.loc = Location(loc.file, loc.line, loc.column, join(part, path))
+        loc = error.loc
+        if loc is not None and loc.path and not loc.path.startswith("params."):
+            error.loc = Location(loc.file, loc.line, loc.column, join(part, loc.path))
         raise
 
 

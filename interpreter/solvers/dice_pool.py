@@ -174,7 +174,7 @@ class PoolRules:
             raise _field_error("zero_dice_keep", "worse or better", "worse か better", keep)
         value = section.get("value")
         extremes = [e for e in EXTREMES if isinstance(value, Mapping) and e in value]
-        if len(extremes) != 1 or set(value) - set(EXTREMES) - {"where"}:
+        if not isinstance(value, Mapping) or len(extremes) != 1 or set(value) - set(EXTREMES) - {"where"}:
             raise _field_error("value", "{highest: EXPR, where: EXPR} or {lowest: ..., where: ...}",
                                "{highest: 式, where: 式} か {lowest: 式, where: 式}", value)
         extreme = extremes[0]

@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from collections.abc import Hashable
+from typing import Any, TypeGuard
 
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError, define
@@ -93,7 +94,7 @@ class Resolution:
     options: tuple[tuple[int, Entry], ...] = ()
 
 
-def is_different(entry: Entry | None, taken: frozenset[str]) -> bool:
+def is_different(entry: Entry | None, taken: frozenset[str]) -> TypeGuard[Entry]:
     """A "different result": a real row that is not a once-only row already taken."""
     return entry is not None and not (entry.once and entry.id in taken)
 
@@ -108,7 +109,7 @@ def move_order(roll: int, policy: Policy, span: int) -> Iterable[int]:
 
 def _options(table: TableRows, taken: frozenset[str]) -> tuple[tuple[int, Entry], ...]:
     return tuple((r, e) for r in range(table.lo, table.hi + 1)
-                 if is_different(e := table.entry_at(r), taken))  # type: ignore[misc]
+                 if is_different(e := table.entry_at(r), taken))
 
 
 def resolve_roll(table: TableRows, roll: int, taken: frozenset[str], policy: Policy,
@@ -144,8 +145,8 @@ def resolve_roll(table: TableRows, roll: int, taken: frozenset[str], policy: Pol
 def taken_after(taken: frozenset[str], resolution: Resolution) -> frozenset[str]:
     """The once-only rows taken once ``resolution`` is applied."""
     entry = resolution.entry
-    if entry is not None and entry.once:
-        return taken | {entry.id}  # type: ignore[operator]
+    if entry is not None and entry.once and entry.id is not None:
+        return taken | {entry.id}
     return taken
 
 
@@ -158,8 +159,8 @@ def resolve_session(table: TableRows, rolls: Sequence[tuple[str, int]],
     for member, roll in rolls:
         resolution = resolve_roll(table, roll, taken, policy, member)
         after = taken_after(taken, resolution)
-        if after != taken:
-            order.append(resolution.entry.id)  # type: ignore[union-attr]
+        if after != taken and resolution.entry is not None and resolution.entry.id is not None:
+            order.append(resolution.entry.id)
         taken = after
         results.append(resolution)
     return results, order
@@ -214,7 +215,7 @@ def session_distribution(table: TableRows, rolls: Distribution, members: int,
     for _ in range(members):
         nxt: dict[frozenset[str], Fraction] = {}
         labels: dict[Any, Fraction] = {}
-        hows: dict[str, Fraction] = {}
+        hows: dict[Hashable, Fraction] = {}
         for state, p_state in states.items():
             for roll, p_roll in rolls.items():
                 resolution = resolved(state, roll)
