@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from .errors import EXIT_USAGE, Location, MprError, define
+from .errors import Location, MprError, define
 from .frozen import Frozen
 from .limits import MAX_DICE_PER_EVALUATION
 
@@ -33,14 +33,6 @@ SCRIPT_UNUSED = define(
 TOO_MANY_DICE = define(
     "MPR153", "too many dice in one evaluation: more than {limit}",
     "1回の評価で振るダイスが多すぎます（上限 {limit} 個）")
-BAD_DICE_LIST = define(
-    "MPR154", "--dice takes whole numbers separated by commas, e.g. 9,4,18; got {text!r}",
-    "--dice にはカンマ区切りの整数を指定してください（例: 9,4,18）。指定値: {text!r}",
-    exit_code=EXIT_USAGE)
-TWO_SOURCES = define(
-    "MPR155", "--dice and --seed cannot be used together: give the dice rolled at the table, or a seed",
-    "--dice と --seed は同時に指定できません。卓で振ったダイスか、シードのどちらかを指定してください",
-    exit_code=EXIT_USAGE)
 
 
 class Die(Frozen):
@@ -126,7 +118,7 @@ class ScriptedDice(DiceSource):
     def __init__(self, values: Iterable[int], loc: Location | None = None) -> None:
         super().__init__()
         self.script = list(values)
-        self.loc = loc or Location(path="--dice")
+        self.loc = loc or Location(path="dice")
         self.seed = None
 
     def _next(self, faces: int) -> int:
@@ -142,31 +134,3 @@ class ScriptedDice(DiceSource):
     @property
     def unused(self) -> list[int]:
         return self.script[len(self.rolled):]
-
-
-def parse_dice_list(text: str) -> list[int]:
-    """``"9,4,18"`` -> ``[9, 4, 18]``; full-width digits and commas are accepted."""
-    import unicodedata
-
-    normal = unicodedata.normalize("NFKC", text).replace("、", ",")
-    try:
-        values = [int(part.strip()) for part in normal.split(",") if part.strip()]
-    except ValueError:
-        raise MprError(BAD_DICE_LIST, Location(path="--dice"), text=text) from None
-    if not values:
-        raise MprError(BAD_DICE_LIST, Location(path="--dice"), text=text)
-    return values
-
-
-def refuse_two_sources(seed: int | None, dice: str | None) -> None:
-    """Raise when both ``--seed`` and ``--dice`` are given (which dice would count is unclear)."""
-    if seed is not None and dice is not None:
-        raise MprError(TWO_SOURCES, Location(path="--dice"))
-
-
-def source_from_args(seed: int | None, dice: str | None) -> DiceSource:
-    """The dice source the CLI flags ask for: scripted if ``--dice`` is given, else seeded."""
-    refuse_two_sources(seed, dice)
-    if dice is not None:
-        return ScriptedDice(parse_dice_list(dice))
-    return SeededDice(seed)

@@ -72,7 +72,7 @@ def odds_lines(odds: Any, lang: str) -> list[str]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from rules_dsl.dice import parse_dice_list, refuse_two_sources, source_from_args
+    from interpreter.cli._dice import parse_dice_list, refuse_two_sources, source_from_args
 
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli import USAGE

@@ -24,7 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     from rules_dsl import compile_expression
-    from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
+    from interpreter.cli._dice import source_from_args
+    from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice
     from rules_dsl.errors import MprError
 
     from interpreter.cli._expr import parse_vars, show_exact, show_expression_error

@@ -79,7 +79,8 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice, source_from_args
+    from interpreter.cli._dice import source_from_args
+    from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice
     from rules_dsl.errors import MprError
 
     from interpreter.engine import runner as engine
