@@ -14,6 +14,7 @@ from typing import Any
 
 from interpreter.documents import kind_schemas
 from interpreter.documents.resources import schemas_dir
+from interpreter.documents.schema_dispatch import dispatch_targets
 from interpreter.ruleset.model import Rule
 
 
@@ -29,13 +30,9 @@ def schema_file(relative: str) -> dict[str, Any]:
 
 @cache
 def kind_schema_file(kind: str) -> str | None:
-    """The file under ``schemas/`` of the kind schema whose ``kind`` is ``const: kind``, or the
+    """The file under ``schemas/`` of the kind's schema, as ``rule.json`` dispatches to it, or the
     name of the schema of a kind plugged in from outside the package."""
-    for path in sorted((schemas_dir() / "kinds").glob("*.json")):
-        schema = schema_file(f"kinds/{path.name}")
-        if (schema.get("properties") or {}).get("kind", {}).get("const") == kind:
-            return f"kinds/{path.name}"
-    return kind_schemas.schema_for(kind)
+    return dispatch_targets().get(kind) or kind_schemas.schema_for(kind)
 
 
 @cache

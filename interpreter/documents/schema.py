@@ -26,7 +26,7 @@ from interpreter.documents.loader import KEY, Document, locate
 from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
 from interpreter.documents.resources import schemas_dir
 from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_schema, write_rule_json
-from interpreter.documents.schema_dispatch import kind_schemas as dispatch_targets
+from interpreter.documents.schema_dispatch import dispatch_targets
 from interpreter.documents.schema_keywords import Validator as _Validator
 from interpreter.documents.yaml_events import FULLWIDTH_NUMBER, fullwidth_number
 

@@ -62,7 +62,7 @@ def write_rule_json(root: Path) -> Path:
 
 
 @cache
-def kind_schemas() -> dict[str, str]:
+def dispatch_targets() -> dict[str, str]:
     """Each kind's own schema as the installed ``rule.json`` dispatches to it
     (``{kind: "kinds/<module>.json"}``)."""
     from interpreter.documents.resources import schemas_dir
@@ -83,4 +83,4 @@ def direct_schema(schema: str, data: Any) -> str:
     (another schema, no kind, an unknown kind) keeps ``schema``."""
     if schema != "rule.json" or not isinstance(data, dict) or not isinstance(data.get("kind"), str):
         return schema
-    return kind_schemas().get(data["kind"], schema)
+    return dispatch_targets().get(data["kind"], schema)
