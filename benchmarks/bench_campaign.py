@@ -16,7 +16,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from _runner import BASELINE, mprules_command, run_once
+from _runner import BASELINE, installed_env, mprules_command, run_once
 
 CHARACTERS = """\
 characters:
@@ -47,7 +47,7 @@ def main() -> None:
     mprules = mprules_command()
     with tempfile.TemporaryDirectory(prefix="mprules-bench-") as tmp:
         work = Path(tmp)
-        env = dict(os.environ, MPRULES_CACHE_DIR=str(work / "cache"))
+        env = dict(installed_env(), MPRULES_CACHE_DIR=str(work / "cache"))
         if args.no_cache:
             env["MPRULES_NO_CACHE"] = "1"
         (work / "chars.yaml").write_text(CHARACTERS, encoding="utf-8")
