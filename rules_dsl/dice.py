@@ -7,7 +7,6 @@ seed and ``randrange`` are stable across versions).
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
 
 from .errors import Location, MprError, define
 from .frozen import Frozen
@@ -15,6 +14,7 @@ from .limits import MAX_DICE_PER_EVALUATION
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Iterable
     from collections.abc import Sequence
     from typing import TypeVar
 

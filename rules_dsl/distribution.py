@@ -7,12 +7,15 @@ not a hang.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Iterator
 from fractions import Fraction
-from typing import Any
 
 from .errors import MprError, define
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_DISTRIBUTION_WORK
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable, Iterable, Iterator
+    from typing import Any
 
 TOO_LARGE = define(
     "MPR160", "the exact distribution is too large: more than {limit} {what}",

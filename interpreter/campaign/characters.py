@@ -51,7 +51,7 @@ SQLITE_MAX_INTEGER = 2**63 - 1
 class Seat(Frozen):
     """Where a holder's cards come from: the cards given, and how many it holds in all."""
 
-    __slots__ = ('holder', 'given', 'size')
+    __slots__ = ("holder", "given", "size")
     holder: str
     given: tuple[str, ...]
     size: int
@@ -64,7 +64,7 @@ def _nowhere(*path: Any) -> Location:
 class Exported(Frozen):
     """The ``campaign`` section of an export: the clock, the deck (top first) and the discard pile."""
 
-    __slots__ = ('clock_minutes', 'deck', 'discard')
+    __slots__ = ("clock_minutes", "deck", "discard")
     clock_minutes: int | None
     deck: tuple[str, ...]
     discard: tuple[str, ...]
@@ -74,8 +74,8 @@ class Roster(Frozen):
     """The holders of a campaign in file order, where their cards come from, where each value
     stands in the file (``loc(*path)``), and the exported deck and clock if the file is an export."""
 
-    __slots__ = ('characters', 'items', 'seats', 'loc', 'exported')
-    _defaults = {'loc': _nowhere, 'exported': None}
+    __slots__ = ("characters", "items", "seats", "loc", "exported")
+    _defaults = {"loc": _nowhere, "exported": None}
     characters: tuple[Holder, ...]
     items: tuple[Holder, ...]
     seats: tuple[Seat, ...]

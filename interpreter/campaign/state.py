@@ -16,9 +16,10 @@ class Pin(Frozen):
     parameters of the rules the campaign needs (``rules[id] = {kind, adopted, params, doc}``), and
     the manifest's campaign wiring (``campaign``) with the file that declares it (``manifest``)."""
 
-    __slots__ = ('path', 'content_hash', 'adopt', 'param_overrides', 'rules', 'parameters', 'campaign', 'manifest')
-    _defaults = {'manifest': ''}
-    _factories = {'campaign': dict}
+    __slots__ = ("path", "content_hash", "adopt", "param_overrides", "rules", "parameters", "campaign",
+                 "manifest")
+    _defaults = {"manifest": ""}
+    _factories = {"campaign": dict}
     path: str
     content_hash: str
     adopt: dict[str, bool]
@@ -32,8 +33,8 @@ class Pin(Frozen):
 class Holder(Frozen):
     """A character (``owner`` None) or an item (``owner`` its character), with its YAML data."""
 
-    __slots__ = ('id', 'data', 'owner')
-    _defaults = {'owner': None}
+    __slots__ = ("id", "data", "owner")
+    _defaults = {"owner": None}
     id: str
     data: dict[str, Any]
     owner: str | None
@@ -42,8 +43,9 @@ class Holder(Frozen):
 class State(Frozen):
     """Everything a campaign file holds apart from the journal."""
 
-    __slots__ = ('pin', 'characters', 'items', 'cards', 'clock_minutes', 'dawn_minutes', 'briefing', 'briefing_tier', 'briefing_uses')
-    _defaults = {'briefing': 0, 'briefing_tier': None, 'briefing_uses': ()}
+    __slots__ = ("pin", "characters", "items", "cards", "clock_minutes", "dawn_minutes", "briefing",
+                 "briefing_tier", "briefing_uses")
+    _defaults = {"briefing": 0, "briefing_tier": None, "briefing_uses": ()}
     pin: Pin
     characters: tuple[Holder, ...]
     items: tuple[Holder, ...]
@@ -86,8 +88,8 @@ class State(Frozen):
 class Entry(Frozen):
     """One journal line: a command with its inputs, seed, scripted choices and result."""
 
-    __slots__ = ('seq', 'command', 'inputs', 'seed', 'choices', 'result', 'undone_by', 'before')
-    _defaults = {'undone_by': None, 'before': None}
+    __slots__ = ("seq", "command", "inputs", "seed", "choices", "result", "undone_by", "before")
+    _defaults = {"undone_by": None, "before": None}
     seq: int
     command: str
     inputs: dict[str, Any]

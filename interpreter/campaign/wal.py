@@ -63,8 +63,8 @@ class Commits(Frozen):
     """What SQLite would apply from a log: the number of committed transactions, the tokens of
     their header pages, and how many of them wrote no header page."""
 
-    __slots__ = ('count', 'tokens', 'unnamed')
-    _defaults = {'count': 0, 'tokens': (), 'unnamed': 0}
+    __slots__ = ("count", "tokens", "unnamed")
+    _defaults = {"count": 0, "tokens": (), "unnamed": 0}
     count: int
     tokens: tuple[int, ...]
     unnamed: int

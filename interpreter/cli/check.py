@@ -5,10 +5,13 @@ check is a result (exit 0), not an error."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from rules_dsl.errors import EXIT_OK, MprError
 from rules_dsl.words import define_word, word
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 SUCCESS_PROBABILITY = define_word("cli.success_probability", "success probability", "成功率")
 

@@ -71,7 +71,7 @@ MODES = ("after_minimum", "all_holders", "ordered")
 class Change(Frozen):
     """One holder's circulation: the cards it put out, and the cards drawn into ``to``."""
 
-    __slots__ = ('holder', 'out', 'to', 'drawn')
+    __slots__ = ("holder", "out", "to", "drawn")
     holder: str
     out: tuple[str, ...]
     to: str
@@ -84,8 +84,8 @@ class Change(Frozen):
 class Circulated(Frozen):
     """What a circulation did: the new state, the changes, and why nothing happened if so."""
 
-    __slots__ = ('state', 'changes', 'reason', 'reshuffles')
-    _defaults = {'changes': (), 'reason': None, 'reshuffles': 0}
+    __slots__ = ("state", "changes", "reason", "reshuffles")
+    _defaults = {"changes": (), "reason": None, "reshuffles": 0}
     state: DeckState
     changes: tuple[Change, ...]
     reason: str | None  # "short", "no_cards", "none_chosen" when nothing circulated

@@ -77,7 +77,7 @@ class Side(Frozen):
     """One side of a plan: the input fields of its uses and members, its label, the result keys
     it fills, the conditions of its right to plan (``may_plan``), and its message templates."""
 
-    __slots__ = ('plan', 'members', 'label', 'counts', 'flag', 'may_plan', 'messages')
+    __slots__ = ("plan", "members", "label", "counts", "flag", "may_plan", "messages")
     plan: str
     members: str | None
     label: Mapping[str, str]

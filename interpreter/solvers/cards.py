@@ -63,8 +63,8 @@ ON_EMPTY = ("reshuffle_discards", "error", "draw_short")
 class DeckSpec(Frozen):
     """The composition of a deck (every card once, in composition order) and its ``on_empty`` rule."""
 
-    __slots__ = ('composition', 'on_empty')
-    _defaults = {'on_empty': 'reshuffle_discards'}
+    __slots__ = ("composition", "on_empty")
+    _defaults = {"on_empty": "reshuffle_discards"}
     composition: tuple[str, ...]
     on_empty: str
 
@@ -97,8 +97,8 @@ class DeckSpec(Frozen):
 class DeckState(Frozen):
     """Where every card is: the deck (top first), the discard pile (oldest first) and each holder."""
 
-    __slots__ = ('deck', 'discard', 'holders')
-    _defaults = {'discard': (), 'holders': ()}
+    __slots__ = ("deck", "discard", "holders")
+    _defaults = {"discard": (), "holders": ()}
     deck: tuple[str, ...]
     discard: tuple[str, ...]
     holders: tuple[tuple[str, tuple[str, ...]], ...]
@@ -189,8 +189,8 @@ def fresh_state(spec: DeckSpec, dice: DiceSource | None = None) -> DeckState:
 class Drawn(Frozen):
     """The outcome of a draw: the new state, the cards drawn (in order), and what happened on the way."""
 
-    __slots__ = ('state', 'cards', 'reshuffles', 'short')
-    _defaults = {'reshuffles': 0, 'short': 0}
+    __slots__ = ("state", "cards", "reshuffles", "short")
+    _defaults = {"reshuffles": 0, "short": 0}
     state: DeckState
     cards: tuple[str, ...]
     reshuffles: int

@@ -11,11 +11,14 @@ without ``die``). A pool rolled "keeping the worse" (the zero-dice policy) uses 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
 
+from rules_dsl.frozen import Frozen
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.words import define_word, define_words, localized, same_text, vocabulary, word
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_POOL_NUMBER = define(
     "MPR012", "parameters.core_check.{name} of the ruleset must be a whole number >= {minimum}, got {value!r}",
@@ -70,15 +73,16 @@ def _text(value: Any, name: str) -> dict[str, str]:
     raise _field_error(name, "a text or {ja, en}", "文字列か {ja, en}", value)
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Frozen):
     """``quantifier`` (any/all) of ``per_die`` over the dice, and ``guard`` (or None) over the pool."""
 
+    __slots__ = ("quantifier", "text", "guard_text", "per_die", "guard")
+    _uncompared = frozenset({"per_die", "guard"})
     quantifier: str
     text: str
     guard_text: str | None
-    per_die: Any = field(compare=False, hash=False, repr=False)
-    guard: Any = field(compare=False, hash=False, repr=False)
+    per_die: Any
+    guard: Any
 
     @classmethod
     def parse(cls, data: Any, name: str) -> "Condition":
@@ -98,20 +102,22 @@ class Condition:
                    per_die, guard)
 
 
-@dataclass(frozen=True)
-class Special:
+class Special(Frozen):
     """A special result: its id, tag (e.g. for BCDice's line), label, condition, effect, precedence,
     whether it stands regardless of the challenge, and the achieved value it gives (or None)."""
 
+    __slots__ = ("id", "tag", "label", "when", "effect", "precedence", "over_challenge", "value_text",
+                 "value")
+    _uncompared = frozenset({"label", "value"})
     id: str
     tag: str | None  # None: the line shows the plain verdict
-    label: dict[str, str] = field(compare=False, hash=False)
+    label: dict[str, str]
     when: Condition
     effect: str
     precedence: int
     over_challenge: bool
     value_text: str | None
-    value: Any = field(compare=False, hash=False, repr=False)
+    value: Any
 
     @classmethod
     def parse(cls, key: str, data: Any) -> "Special":
@@ -144,12 +150,14 @@ def _whole(section: Mapping[str, Any], name: str, minimum: int) -> int:
     return value
 
 
-@dataclass(frozen=True)
-class PoolRules:
+class PoolRules(Frozen):
     """The data of a dice pool check: the dice, the zero-dice policy, the success condition, the
     achieved value (``extreme`` of ``value_of`` over the dice meeting ``value_where``), the words
     of the two verdicts and the special results in precedence order."""
 
+    __slots__ = ("faces", "default_dice", "zero_dice_roll", "zero_dice_keep", "success", "extreme",
+                 "value_of_text", "value_where_text", "words", "specials", "value_of", "value_where")
+    _uncompared = frozenset({"words", "value_of", "value_where"})
     faces: int
     default_dice: int
     zero_dice_roll: int
@@ -158,10 +166,10 @@ class PoolRules:
     extreme: str
     value_of_text: str
     value_where_text: str
-    words: dict[str, dict[str, str]] = field(compare=False, hash=False)
+    words: dict[str, dict[str, str]]
     specials: tuple[Special, ...]
-    value_of: Any = field(compare=False, hash=False, repr=False)
-    value_where: Any = field(compare=False, hash=False, repr=False)
+    value_of: Any
+    value_where: Any
 
     @classmethod
     def from_parameters(cls, parameters: Mapping[str, Any]) -> "PoolRules":
@@ -200,19 +208,20 @@ class PoolRules:
         return next((s for s in self.specials if s.tag == tag), None)
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Frozen):
     """What a check came to: success or not, the tag of the special result (or None), the value."""
 
+    __slots__ = ("success", "special", "value")
+    _defaults = {"special": None, "value": None}
     success: bool
-    special: str | None = None
-    value: int | None = None
+    special: str | None
+    value: int | None
 
 
-@dataclass(frozen=True)
-class PoolFold:
+class PoolFold(Frozen):
     """The check as a fold over its dice: per-face truth of every condition, then the verdict."""
 
+    __slots__ = ("rules", "env", "dual", "conditions", "truth", "candidate")
     rules: PoolRules
     env: dict[str, Any]
     dual: bool

@@ -7,19 +7,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
-from typing import Any
 
 from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
 from rules_dsl.distribution import Distribution
+from rules_dsl.frozen import Frozen, replace
 from rules_dsl.errors import Location, MprError, define
 from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 from rules_dsl.words import localized
 
 from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from fractions import Fraction
+    from collections.abc import Mapping, Sequence
+    from typing import Any
 
 BAD_NOTATION = define(
     "MPR010", "{text!r} is not a core check: write nMPm or nMPmCx, e.g. 3MP15C10, MP12, 0MP15C5",
@@ -61,19 +64,18 @@ def rules_of(parameters: Mapping[str, Any] | None) -> PoolRules:
 
 
 def _rules(rules: PoolRules | None, faces: int | None) -> PoolRules:
-    from dataclasses import replace
-
     rules = rules or bundled_rules()
     return rules if faces is None or faces == rules.faces else replace(rules, faces=faces)
 
 
-@dataclass(frozen=True)
-class CheckSpec:
+class CheckSpec(Frozen):
     """``dice`` dice against the target value ``target``, with an optional ``challenge``."""
 
+    __slots__ = ("dice", "target", "challenge")
+    _defaults = {"challenge": None}
     dice: int
     target: int
-    challenge: int | None = None
+    challenge: int | None
 
     @property
     def notation(self) -> str:
@@ -116,10 +118,10 @@ def result_word(result: Verdict) -> str:
     return "success" if result.success else "failure"
 
 
-@dataclass(frozen=True)
-class CheckOutcome:
+class CheckOutcome(Frozen):
     """A resolved check: the dice shown, what they give, and the data that decided it."""
 
+    __slots__ = ("spec", "dice", "outcome", "fold")
     spec: CheckSpec
     dice: tuple[int, ...]
     outcome: Verdict
@@ -218,10 +220,10 @@ def success_probability(spec: CheckSpec, *, faces: int | None = None,
     return success_distribution(spec, faces=faces, rules=rules).probability(lambda r: r.success)
 
 
-@dataclass(frozen=True)
-class CheckOdds:
+class CheckOdds(Frozen):
     """The exact chances of a check: success, each special result (by tag), and every outcome."""
 
+    __slots__ = ("spec", "rules", "outcomes")
     spec: CheckSpec
     rules: PoolRules
     outcomes: Distribution

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from dataclasses import replace
+from rules_dsl.frozen import replace
 from fractions import Fraction
 
 import pytest
