@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
-from rules_dsl.words import localized
+from rules_dsl.words import bilingual, define_word, localized
 
 from interpreter.kinds.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
@@ -42,10 +42,11 @@ UNKNOWN_TIER = define(
     "{package} パッケージ {tier!r} はありません{hint}（使えるもの: {known}）")
 REPIN_DECK_CHANGED = define(
     "MPR638", "cannot re-pin: the deck's composition changed ({detail}); export the campaign, delete "
-              "the export's `campaign` section (its deck is the old one) and start over with "
-              "`mprules campaign init --force`",
+              "the export's `campaign` section (its deck is the old one) and {how[en]}",
     "固定し直せません: 山札の構成が変わっています（{detail}）。キャンペーンを export し、書き出したファイルの "
-    "`campaign` の項目（古い山札）を削除してから `mprules campaign init --force` でやり直してください")
+    "`campaign` の項目（古い山札）を削除してから{how[ja]}")
+HOW_RESTART = define_word("campaign.how.restart", "start over with a new campaign file from the export",
+                          "書き出したファイルから新しいキャンペーンファイルを作ってやり直してください")
 UNKNOWN_OPTION = define(
     "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known})",
     "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known}）")
@@ -74,8 +75,6 @@ REPIN_SAME = define(
 
 # The manifest's campaign wiring: the slot of each rule a command runs.
 DECK, SPECIAL, RESTS, BRIEFINGS = "deck", "special", "rests", "briefings"
-FLAGS = {"all": "--all", "count": "--count", "cards": "--cards", "selection": "--select",
-         "hours": "--hours"}  # the command-line flag of each input a lower layer names
 
 
 def _not_adopted(rule_id: str, rule: dict[str, Any]) -> MprError:
@@ -118,7 +117,7 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
     pin = pin_ruleset(ruleset, adopt, param_overrides)
     dawn = dawn_of(pin)
     exported = roster.exported
-    clock = minutes_of_day(start, "--start") if start is not None else \
+    clock = minutes_of_day(start, "start") if start is not None else \
         exported.clock_minutes if exported and exported.clock_minutes is not None else dawn
     dice = SeededDice(seed)
     spec = _spec(pin)
@@ -142,15 +141,6 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
 def _spec(pin: Pin) -> DeckSpec:
     deck = require(pin.rules, wired(pin.campaign, DECK, pin.manifest), DECK, pin.manifest)
     return DeckSpec.from_params(pin.rules[deck]["params"])
-
-
-def _flagged(error: MprError) -> MprError:
-    """The error located at the command-line flags of the inputs its path names."""
-    if error.loc is not None and error.loc.path and error.loc.file is None:
-        parts = error.loc.path.split("/")
-        if all(part in FLAGS for part in parts):
-            error.loc = Location(path="/".join(FLAGS[part] for part in parts))
-    return error
 
 
 def show_state(state: State) -> dict[str, Any]:
@@ -201,11 +191,8 @@ def sleep(store: Store, pc: str, hours: Any, *, seed: int | None = None) -> dict
     move: use rest or advance for time)."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         who = _require_pc(out.state, pc)
-        check_hours(hours, "--hours")
-        try:
-            apply_sleep(out, who, hours, dice)
-        except MprError as error:
-            raise _flagged(error) from None
+        check_hours(hours, "hours")
+        apply_sleep(out, who, hours, dice)
         return {"pc": who, "hours": hours}
     return _run(store, "sleep", {"pc": pc, "hours": hours}, seed, body)
 
@@ -222,7 +209,7 @@ def dawn(store: Store, *, seed: int | None = None) -> dict[str, Any]:
 def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str, Any]:
     """Advance the clock; every dawn crossed applies the dawn's rules once."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
-        pass_time(out, check_minutes(minutes, "--minutes"), dice)
+        pass_time(out, check_minutes(minutes, "minutes"), dice)
         return {"minutes": minutes}
     return _run(store, "advance", {"minutes": minutes}, seed, body)
 
@@ -281,13 +268,10 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
             rule = out.state.pin.rules.get(rule_id, {})
             raise _not_adopted(rule_id, rule)
         state = out.state
-        try:
-            result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,
-                             count=count, selection=selection, cards=cards,
-                             allowed=params.get("selection", ["random", "player", "gm"]),
-                             rule_id=rule_id)
-        except MprError as error:
-            raise _flagged(error) from None
+        result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,
+                         count=count, selection=selection, cards=cards,
+                         allowed=params.get("selection", ["random", "player", "gm"]),
+                         rule_id=rule_id)
         if result.reason == "no_cards":
             out.note(NO_CARDS, holder=who)
         elif result.reason == "none_chosen":
@@ -351,7 +335,8 @@ def repin(store: Store) -> dict[str, Any]:
         if before != after:
             detail = f"{len(before.composition)} -> {len(after.composition)} cards, on_empty " \
                      f"{before.on_empty} -> {after.on_empty}"
-            raise MprError(REPIN_DECK_CHANGED, Location(path=f"campaign.{DECK}"), detail=detail)
+            raise MprError(REPIN_DECK_CHANGED, Location(path=f"campaign.{DECK}"), detail=detail,
+                           how=bilingual(HOW_RESTART))
         out.state = out.state.evolve(pin=new, dawn_minutes=dawn_of(new))
         out.note(REPINNED, path=new.path or "(bundled)", old=old.content_hash[:12],
                  new=new.content_hash[:12])

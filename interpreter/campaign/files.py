@@ -10,6 +10,7 @@ import stat
 from contextlib import suppress
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.words import bilingual, define_word
 from interpreter.campaign.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
 
 from interpreter.campaign import wal
@@ -33,12 +34,16 @@ NEWER = define(
     "mprules を更新してください。ファイルは変更していません",
     exit_code=EXIT_STATE)
 MISSING = define(
-    "MPR623", "no campaign file {file} (create one with `mprules campaign init`)",
-    "キャンペーンファイル {file} がありません（`mprules campaign init` で作成してください）",
+    "MPR623", "no campaign file {file} ({how[en]})",
+    "キャンペーンファイル {file} がありません（{how[ja]}）",
     exit_code=EXIT_STATE)
 EXISTS = define(
-    "MPR624", "{file} already exists; use --force to replace it",
-    "{file} は既に存在します。置き換えるには --force を指定してください")
+    "MPR624", "{file} already exists; {how[en]}",
+    "{file} は既に存在します。{how[ja]}")
+# What to do, in the library's words (the command line words them with its own commands and flags).
+HOW_CREATE = define_word("campaign.how.create", "create one first", "先に作成してください")
+HOW_REPLACE = define_word("campaign.how.replace", "it is replaced only when replacing is asked for",
+                          "置き換えを指示したときだけ置き換えます")
 BUSY = define(
     "MPR625", "{file} is busy: another command is writing it (waited {seconds} s); nothing was changed, try again",
     "{file} は他のコマンドが書き込み中です（{seconds} 秒待ちました）。何も変更していません。もう一度実行してください",
@@ -221,7 +226,7 @@ def inspect(path: str, known_version: int) -> int:
     """Refuse, without writing anything, a file that is not a campaign this mprules can open;
     its schema version."""
     if not os.path.isfile(path):
-        raise MprError(MISSING, Location(path), file=path)
+        raise MprError(MISSING, Location(path), file=path, how=bilingual(HOW_CREATE))
     try:
         size = os.stat(path).st_size
         with open(path, "rb") as stream:

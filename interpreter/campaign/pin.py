@@ -7,6 +7,7 @@ import os
 
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.frozen import replace
+from rules_dsl.words import bilingual, define_word
 
 from interpreter.solvers.cards import DeckSpec
 from interpreter.campaign.files import utf8_path
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
 
 RULESET_CHANGED = define(
     "MPR632", "the ruleset of this campaign changed on disk ({path}: pinned {pinned}, now {now}); "
-              "nothing was changed. Re-pin it with `mprules campaign repin {file}` (keeps the cards; "
-              "the deck's composition must be the same) or start over with `mprules campaign init --force`",
+              "nothing was changed. {how[en]}",
     "このキャンペーンのルールセットがディスク上で変更されています（{path}: 固定時 {pinned}、現在 {now}）。"
-    "何も変更していません。`mprules campaign repin {file}` で固定し直すか（カードはそのまま。山札の構成は同じである必要があります）、"
-    "`mprules campaign init --force` でやり直してください")
+    "何も変更していません。{how[ja]}")
+HOW_REPIN = define_word(
+    "campaign.how.repin", "Re-pin it (keeps the cards; the deck's composition must be the same) or start "
+    "over with a new campaign file", "固定し直すか（カードはそのまま。山札の構成は同じである必要があります）、"
+    "新しいキャンペーンファイルでやり直してください")
 RULESET_UNUSABLE = define(
     "MPR628", "the ruleset of this campaign ({path}) cannot be loaded now: {detail}; nothing was changed. "
               "Fix it, or re-pin with `mprules campaign repin {file}` once it loads",
@@ -124,6 +127,7 @@ def check_pin(pin: Pin, file: str) -> None:
                        path=pin.path or "(bundled)", detail=str(error), file=file) from None
     if now != pin.content_hash:
         raise MprError(RULESET_CHANGED, Location(path=pin.path or "ruleset"), path=pin.path or "(bundled)",
+                       how=bilingual(HOW_REPIN),
                        pinned=pin.content_hash[:12], now=now[:12], file=file)
 
 

@@ -8,11 +8,12 @@ import os
 import sqlite3
 from contextlib import contextmanager, suppress
 
+from rules_dsl.words import bilingual
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
 from interpreter.solvers.cards import invariant_problems
 from interpreter.campaign import files, wal
-from interpreter.campaign.files import (APPLICATION_ID, EXISTS, MISSING, busy as _busy, connect as _connect,
+from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_REPLACE, MISSING, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite_error as _sqlite_error)
 from interpreter.campaign.integrity import (STATE_BROKEN, WIRING_KEY, check_schema, damaged, read_entry,
@@ -73,7 +74,7 @@ class Store:
         """Refuse early what ``build`` would refuse: an existing file without ``force``, or a
         path that is not a regular file."""
         if _existing(path) is not None and not force:
-            raise MprError(EXISTS, Location(path), file=path)
+            raise MprError(EXISTS, Location(path), file=path, how=bilingual(HOW_REPLACE))
 
     @classmethod
     def build(cls, path: str, fill: Callable[["Store"], T], *, force: bool = False) -> T:
@@ -83,7 +84,7 @@ class Store:
         a full disk, a kill, another command using the old file) leaves the old one as it was."""
         old = _existing(path)
         if old is not None and not force:
-            raise MprError(EXISTS, Location(path), file=path)
+            raise MprError(EXISTS, Location(path), file=path, how=bilingual(HOW_REPLACE))
         wal.check(path, replacing=True)
         folder = os.path.dirname(os.path.abspath(path)) or "."
         temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
@@ -117,7 +118,7 @@ class Store:
         """An existing campaign file, migrated to this version; refused (unchanged) if not one.
         ``readonly``: for commands that only read (show, log, export), which then leave no trace."""
         if _existing(path) is None:
-            raise MprError(MISSING, Location(path), file=path)
+            raise MprError(MISSING, Location(path), file=path, how=bilingual(HOW_CREATE))
         version = inspect(path, SCHEMA_VERSION)
         if version >= TOKEN_VERSION and wal.file_token(path)[1] == 0:
             raise damaged(path, "the header has no file token (user_version)")
@@ -248,7 +249,7 @@ class Store:
     def journal(self, command: str, inputs: dict[str, Any], seed: int | None, choices: list[Any],
                 result: dict[str, Any], before: State | None) -> int:
         if seed is not None and not -SQLITE_MAX <= seed <= SQLITE_MAX:
-            raise MprError(BAD_SEED, Location(path="--seed"), seed=seed, limit=SQLITE_MAX)
+            raise MprError(BAD_SEED, Location(path="seed"), seed=seed, limit=SQLITE_MAX)
         cursor = self.conn.execute(
             "INSERT INTO journal (command, inputs, seed, choices, result, before) VALUES (?, ?, ?, ?, ?, ?)",
             (command, _json(inputs), seed, _json(choices), _json(result),

@@ -36,8 +36,8 @@ NO_ITEM_CARDS = define(
     "MPR655", "no holder that {rule} renews holds cards: nothing to circulate",
     "{rule} が循環させる保持者はカードを保持していません: 循環するカードはありません", severity="info")
 NONE_CHOSEN = define(
-    "MPR656", "no card of {holder} was chosen (--count 0): nothing to circulate",
-    "{holder} の札は1枚も選ばれていません（--count 0）: 循環するカードはありません", severity="info")
+    "MPR656", "no card of {holder} was chosen (a count of 0): nothing to circulate",
+    "{holder} の札は1枚も選ばれていません（枚数 0）: 循環するカードはありません", severity="info")
 BAD_MINUTES = define(
     "MPR635", "{field} must be a whole number of minutes from 0 to {limit}, not {value!r}",
     "{field} には 0〜{limit} の整数（分）を指定してください（指定値: {value!r}）")
@@ -153,7 +153,7 @@ def pass_time(out: Outcome, minutes: int, dice: DiceSource,
         (t, 0, DAWN, None) for t in dawns_between(start, end, dawn_of(out.state.pin))]
     holding = sum(1 for item in out.state.items if out.state.cards.held(item.id))
     if len(events) * holding + len(runs) > MAX_CARD_MOVES:  # bounds time and journal size
-        raise MprError(TOO_MANY_MOVES, Location(path="--minutes"), field="--minutes", minutes=minutes,
+        raise MprError(TOO_MANY_MOVES, Location(path="minutes"), field="minutes", minutes=minutes,
                        dawns=len(events), items=holding, limit=MAX_CARD_MOVES)
     for order, (slot, holder, hours) in enumerate(runs):
         minimum = _minimum(out.state, wired_rule(out.state, slot))

@@ -166,7 +166,9 @@ def main(argv: list[str] | None = None) -> int:
         flush_stdout()
         return status
     except MprError as error:
-        print_error(error, lang)
+        from interpreter.cli._wording import for_command_line  # start-up: only when an error is shown
+
+        print_error(for_command_line(error), lang)
         return error.exit_code
     except KeyboardInterrupt:
         return 130

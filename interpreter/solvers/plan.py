@@ -8,7 +8,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 from interpreter.solvers.limits import MAX_PLAN_ENTRIES
-from rules_dsl.words import define_words, vocabulary
+from rules_dsl.words import bilingual, define_word, define_words, vocabulary
 
 UNKNOWN_NAME = define(
     "MPR800", "unknown {what_en} {name!r}; expected one of: {options}{hint}",
@@ -37,10 +37,10 @@ NOT_FLAG = define(
     "MPR807", "expected true or false, got {value!r}",
     "true か false を指定してください（{value!r} が与えられました）")
 PARAM_UNSET = define(
-    "MPR808", "this parameter has no value in the ruleset; set it (in a variant or with --param) "
-    "to check a plan with {option}",
-    "このパラメータはルールセットで値が設定されていません。{option} の計画を確認するには、"
-    "バリアントか --param で値を設定してください")
+    "MPR808", "this parameter has no value in the ruleset; {how[en]} to check a plan with {option}",
+    "このパラメータはルールセットで値が設定されていません。{option} の計画を確認するには、{how[ja]}")
+HOW_SET = define_word("plan.how.set", "set it (in a variant or as a parameter the caller gives)",
+                      "バリアントか、呼び出し側が与えるパラメータで値を設定してください")
 TOO_MANY = define(
     "MPR809", "{count} entries; at most {limit} are accepted in one plan",
     "{count} 件あります。1つの計画で指定できるのは {limit} 件までです")
@@ -215,4 +215,4 @@ def linked(path: str, key: str) -> MprError:
 
 def unset(path: str, option: str) -> MprError:
     """A parameter the ruleset leaves unset (null), needed by ``option`` of the plan."""
-    return _fail(PARAM_UNSET, path, option=option)
+    return _fail(PARAM_UNSET, path, option=option, how=bilingual(HOW_SET))

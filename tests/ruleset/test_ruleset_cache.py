@@ -97,21 +97,23 @@ def _age(path: Path, seconds: float) -> None:
     os.utime(path, ns=(when, when))
 
 
-# (age of the files when the entry is written, edit keeps size and time, the entry is used)
+# (seconds before the entry within which a change counts as racy, edit keeps size and time, the
+# entry is used). The files were last changed 60 s before the entry.
 STAT_CASES = [
-    (60, False, False),  # an edit changes the time: hashed again, the change is seen
-    (60, True, True),    # same size and time, old enough: taken as unchanged without reading it
-    (0, True, False),    # same size and time, but changed right before the entry: hashed again
+    (2, False, False),    # an edit changes the time: hashed again, the change is seen
+    (2, True, True),      # same size and time, old enough: taken as unchanged without reading it
+    (3600, True, False),  # same size and time, but changed too close to the entry: hashed again
 ]
 
 
-@pytest.mark.parametrize(("age", "keep_stat", "entry_used"), STAT_CASES)
+@pytest.mark.parametrize(("racy", "keep_stat", "entry_used"), STAT_CASES)
 def test_a_file_is_known_unchanged_by_its_size_and_time_unless_racy(
-        cache, ruleset_copy, monkeypatch, age, keep_stat, entry_used):
+        cache, ruleset_copy, monkeypatch, racy, keep_stat, entry_used):
     import os
 
+    monkeypatch.setattr(ruleset_cache, "RACY_SECONDS", racy)
     for path in ruleset_copy.iterdir():
-        _age(path, age)
+        _age(path, 60)
     builds = _builds(monkeypatch)
     load_ruleset(ruleset_copy)
     path = ruleset_copy / "rest.yaml"
