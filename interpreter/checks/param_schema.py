@@ -312,10 +312,10 @@ def read_fullwidth_numbers(data: Any, schema: dict[str, Any], prefix: tuple
     """Each text of full-width digits and signs (``１２``, ``－３``) in ``data`` where ``schema``
     wants a number and not a text, replaced in place by that number: ``(path, text, number)``.
     A text that is no number stays, and the schema's check reports it."""
-    from interpreter.documents.schema import instance_validator
+    from interpreter.documents.schema import instance_validator, passes
     from interpreter.documents.yaml_events import fullwidth_number
 
-    if not isinstance(data, dict) or not data:
+    if not isinstance(data, dict) or not data or passes(data, schema):
         return []
     found: dict[tuple, tuple[str, int | float]] = {}
     try:
