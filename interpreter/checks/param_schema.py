@@ -313,7 +313,7 @@ def read_fullwidth_numbers(data: Any, schema: dict[str, Any], prefix: tuple
     wants a number and not a text, replaced in place by that number: ``(path, text, number)``.
     A text that is no number stays, and the schema's check reports it."""
     from interpreter.documents.schema import instance_validator, passes
-    from interpreter.documents.yaml_events import fullwidth_number
+    from interpreter.documents.typing_mistakes import fullwidth_number
 
     if not isinstance(data, dict) or not data or passes(data, schema):
         return []
@@ -341,7 +341,7 @@ def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: s
                  ) -> list[Diagnostic]:
     """The warnings a command shows for its ``--param`` values: each full-width number that was
     read as a number (``--param a.b.n=１２`` -> 12)."""
-    from interpreter.documents.yaml_events import fullwidth_number
+    from interpreter.documents.typing_mistakes import fullwidth_number
 
     notes = []
     for rule_id, params in overrides.items():

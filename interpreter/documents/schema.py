@@ -29,7 +29,7 @@ from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_
 from interpreter.documents.schema_dispatch import dispatch_targets
 from interpreter.documents.schema_check import Check, compile_check
 from interpreter.documents.schema_keywords import Validator as _Validator
-from interpreter.documents.yaml_events import FULLWIDTH_NUMBER, fullwidth_number
+from interpreter.documents.typing_mistakes import FULLWIDTH_NUMBER, fullwidth_number
 
 __all__ = ["BASE", "dispatch_schema", "instance_validator", "main", "passes", "validate_document",
            "validate_instance", "validator_for", "write_dispatch"]
