@@ -212,7 +212,7 @@ def _length(low: bool) -> Builder:
     return build
 
 
-def _count(kind: type, low: bool) -> Builder:
+def _count(kind: type[list] | type[dict], low: bool) -> Builder:
     def build(c: Compiler, bound: int, schema: dict, resolver: Resolver) -> Check:
         if low:
             return lambda value: not isinstance(value, kind) or len(value) >= bound

@@ -122,17 +122,18 @@ class Builder:
 
     def feed(self, event: ev.Event) -> None:
         kind = type(event)
+        typed: Any = event  # of the type ``kind`` says
         stack = self.stack
         if stack and stack[-1].key is None and stack[-1].mapping and kind not in _CLOSE:
             self._key(event)
         elif kind is _SCALAR:
-            self._scalar_event(event)
+            self._scalar_event(typed)
         elif kind is _MAPPING_START or kind is _SEQUENCE_START:
-            self._open(event, {} if kind is _MAPPING_START else [])
+            self._open(typed, {} if kind is _MAPPING_START else [])
         elif kind in _CLOSE:
             self._close()
         elif kind is _ALIAS:
-            self._alias(event)
+            self._alias(typed)
         elif kind is ev.DocumentStartEvent:
             self.index += 1
             if self.index >= MAX_DOCUMENTS_PER_FILE:
@@ -152,7 +153,7 @@ class Builder:
         self.nodes += 1
         if self.nodes > MAX_YAML_NODES:
             raise self._error(NODES, event, limit=MAX_YAML_NODES)
-        mark = event.start_mark
+        mark: Any = event.start_mark  # an event the parser made has a mark
         stack = self.stack
         if not stack or event.anchor:
             path = self._child_path()
@@ -216,13 +217,12 @@ class Builder:
             raise self._error(FULLWIDTH_INDENT, event)
         match = (KEY_THEN_FULLWIDTH_COLON.match(key) if "：" in key and event.tag is None
                  and not event.style else None)
+        mark: Any = event.start_mark  # an event the parser made has a mark
         if match:  # ``title：{ja: 表}`` read as the key ``title：{ja``
-            mark = event.start_mark
-            where = Location(self.file, mark.line + 1, mark.column + match.end()) if mark else Location(self.file)
-            raise MprError(FULLWIDTH_COLON, where, key=match.group(1))
+            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1,
+                                                     mark.column + match.end()), key=match.group(1))
         if event.tag is None and event.implicit[0] and key == "<<":
             key = _MERGE
-        mark = event.start_mark
         line = mark.line + 1
         first = top.key_lines.get(key)
         if first is not None:
