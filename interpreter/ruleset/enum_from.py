@@ -48,15 +48,13 @@ def _values(rule: Rule, path: tuple) -> list[Any]:
 def resolved_inputs(rule: Rule) -> Any:
     """The rule's ``inputs`` schema with each ``x-enum-from`` replaced by the ``enum`` it gives
     (with the effective parameters); the document's own schema when it has none."""
-    cached = rule._compiled.get(_CACHE)
-    if cached is not None:
-        return cached
     schema = rule.doc.get("inputs")
     places = list(_places(schema, ("inputs",)))
     if not places:
-        if schema is not None:
-            rule._compiled[_CACHE] = schema  # nothing to resolve: the walk is not repeated
         return schema
+    cached = rule._compiled.get(_CACHE)
+    if cached is not None:
+        return cached
     resolved = copy.deepcopy(schema)
     for path, _ in places:
         node: Any = resolved
