@@ -23,20 +23,22 @@ decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, write_atomically
 
-
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+    from typing import Any
+
     from interpreter.ruleset.model import Ruleset
 
 FORMAT = b"MPRC5"
@@ -48,7 +50,14 @@ enabled = cachefile.enabled
 
 
 def cache_dir() -> Path:
+    # start-up: pathlib is for callers that want a Path; this module works with text paths
+    from pathlib import Path
+
     return Path(cachefile.cache_root())
+
+
+def _entry(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
+    return os.path.join(cachefile.cache_root(), f"{_key(path, param_overrides, adopt)}.bin")
 
 
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
@@ -57,7 +66,7 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     if not enabled():
         return build()
     try:
-        entry = cache_dir() / f"{_key(path, param_overrides, adopt)}.bin"
+        entry = _entry(path, param_overrides, adopt)
     except (OSError, RuntimeError, TypeError, ValueError):
         return build()
     ruleset = _read(entry)
@@ -74,7 +83,7 @@ _keys: dict[str, str] = {}  # this process's keys: the code does not change unde
 def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
     from interpreter import __version__  # start-up: the package root imports this module's users
 
-    root = str(Path(path).resolve()) if path is not None else ""
+    root = os.path.realpath(path) if path is not None else ""
     asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}], sort_keys=True,
                        default=repr, ensure_ascii=False)
     known = _keys.get(asked)
@@ -138,8 +147,11 @@ def _unchanged(record: list[Any], written_ns: int) -> bool:
 
 
 def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
-    root = Path(directory)
-    found = {str(p) for pattern in patterns for p in root.glob(pattern) if p.is_file()}
+    """The files of ``directory`` the manifest's patterns match (``**`` reaches sub-folders)."""
+    root = glob.escape(directory)
+    found = {os.path.normpath(p) for pattern in patterns
+             for p in glob.glob(os.path.join(root, pattern), recursive=True, include_hidden=True)
+             if os.path.isfile(p)}
     return sorted(found)
 
 
@@ -195,7 +207,7 @@ def _header(handle: Any) -> dict[str, Any] | None:
     return header
 
 
-def _read(entry: Path) -> Ruleset | None:
+def _read(entry: str) -> Ruleset | None:
     # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
     # cache directory, never a file from elsewhere.
     import pickle
@@ -223,7 +235,7 @@ def content_hash(path: str | Path | None, param_overrides: dict | None,
     if not enabled():
         return None
     try:
-        entry = cache_dir() / f"{_key(path, param_overrides, adopt)}.bin"
+        entry = _entry(path, param_overrides, adopt)
         with open(entry, "rb") as handle:
             header = _header(handle)
     except (OSError, RuntimeError, TypeError, ValueError, KeyError):
@@ -232,7 +244,7 @@ def content_hash(path: str | Path | None, param_overrides: dict | None,
     return value if isinstance(value, str) else None
 
 
-def _write(entry: Path, ruleset: Ruleset) -> None:
+def _write(entry: str, ruleset: Ruleset) -> None:
     import pickle
 
     try:
