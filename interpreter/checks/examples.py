@@ -14,7 +14,10 @@ from typing import Any
 from rules_dsl.dice import DiceSource, ScriptedDice, SeededDice
 from rules_dsl.errors import Location, MprError
 
+from interpreter.checks.loading import apply_caller
+from interpreter.documents.loader import load_file
 from interpreter.engine import runner as engine
+from interpreter.engine.inputs import INVALID_INPUT, check_inputs
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.trace import jsonable
 
@@ -43,8 +46,6 @@ def _with_params(ruleset: Ruleset, rule: Rule, index: int,
     """A view of ``ruleset`` where ``rule`` is adopted and has example ``index``'s ``params``
     overridden (located in the example, so an expression error there points at it), and the
     findings about unknown parameter names."""
-    from interpreter.checks.loading import apply_caller
-
     params = rule.doc["examples"][index].get("params") or {}
     copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
     view = copy.rules[rule.id] = dataclasses.replace(
@@ -153,9 +154,6 @@ def _actual(view: Ruleset, rule: Rule, index: int, lang: str) -> Any:
 def _with_written_texts(error: MprError, rule: Rule, index: int, lang: str) -> MprError:
     """An input error of example ``index`` checked again with the text written for each value,
     so that a YAML 1.1 trap (``no``, ``1:30``, ``010``) says "write it in quotes"."""
-    from interpreter.documents.loader import load_file
-    from interpreter.engine.inputs import INVALID_INPUT, check_inputs
-
     if error.code != INVALID_INPUT or not rule.file:
         return error
     try:

@@ -14,6 +14,7 @@ from typing import Any
 from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
                               diagnostic, did_you_mean)
 
+from interpreter.ruleset import cache as ruleset_cache
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.documents.resources import bundled_ruleset
 
@@ -81,6 +82,7 @@ def rule_files(root: Path, globs: list[str] | None = None) -> list[Path]:
 
 
 def _read_layer(root: Path, out: _Collector) -> _Layer | None:
+    # start-up: YAML and the schema validators load only to read a ruleset, never for a cached one
     from interpreter.documents.loader import load_file
     from interpreter.documents.schema import validate_document
 
@@ -112,9 +114,10 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
 
 
 def _set_param(rule: Rule, name: str, value: Any) -> None:
+    """A parameter set by the caller: an expression error in it points at ``--param``."""
+    # start-up: param_schema brings jsonschema, needed only when the caller sets a parameter
     from interpreter.checks.param_schema import Written
 
-    """A parameter set by the caller: an expression error in it points at ``--param``."""
     texts: dict = {}
     if isinstance(value, Written):
         value, texts = value.value, value.texts
@@ -144,6 +147,7 @@ def _content_hash(files: list[Path]) -> str:
 def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
                  adopt: dict[str, bool] | None, lang: str = "en") -> list[Diagnostic]:
     """The caller's parameter overrides and adoption switches (``--param``, a campaign's choices)."""
+    # start-up: the layering of variants is needed only when the caller changes something
     from interpreter.ruleset.variants import NOT_OPTIONAL, UNKNOWN_PARAM_OVERRIDE, UNKNOWN_RULE_NAMED
 
     findings: list[Diagnostic] = []
@@ -177,6 +181,7 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
 
 
 def _single_file(path: Path, out: _Collector) -> Ruleset:
+    # start-up: reading rule files (variants, YAML) is never needed for a cached ruleset
     from interpreter.ruleset import variants
     from interpreter.documents.loader import load_file
 
@@ -198,6 +203,8 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
             param_overrides: dict[str, dict] | None = None,
             adopt: dict[str, bool] | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
     """Load a ruleset directory (or a lone rule file) and return it with every finding."""
+    # start-up: reading and checking (variants, jsonschema, the semantic checks) is skipped for a
+    # ruleset that comes from the cache
     from interpreter.ruleset import variants
     from interpreter.checks.param_schema import check_params
     from interpreter.checks.semantic import check_ruleset
@@ -236,8 +243,6 @@ def load_ruleset(path: str | Path | None = None, *,
     error (exit 2), a ruleset with errors a finding (exit 1)."""
     if path is not None and not Path(path).exists():
         raise MprError(RULESET_MISSING, None, path=str(path))
-    from interpreter.ruleset import cache as ruleset_cache
-
     return ruleset_cache.load(path, param_overrides, adopt,
                               lambda: _load_checked(path, param_overrides, adopt, lang))
 

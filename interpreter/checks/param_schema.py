@@ -25,6 +25,9 @@ from referencing.exceptions import Unresolvable
 from rules_dsl.frozen import replace
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
+from interpreter.checks.annotations import _resolve, kind_schema_file, schema_file
+from interpreter.documents.schema_dispatch import BASE
+from interpreter.documents.typing_mistakes import fullwidth_number
 from interpreter.ruleset.model import Rule, Ruleset
 
 CALLER = "--param"
@@ -65,6 +68,7 @@ class Written:
 def parse_param_value(raw: str, name: str) -> Written:
     """The value of ``--param NAME=RAW`` read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
+    # start-up: PyYAML loads only when a parameter value is given on the command line
     from interpreter.documents.loader import load_text, number_trap
     from interpreter.documents.schema_messages import value as shown
 
@@ -102,9 +106,6 @@ def inferred_schema(value: Any) -> dict[str, Any]:
 def _kind_params_options(kind: str) -> tuple[tuple[dict[str, Any] | None, str | None], ...]:
     """Where a kind schema declares ``params``: ``(condition, uri)`` pairs, the condition being
     the ``if`` a document must meet for that branch (``None``: always), in the schema's order."""
-    from interpreter.documents.schema import BASE
-    from interpreter.checks.annotations import kind_schema_file, schema_file
-
     file = kind_schema_file(kind)
     if file is None:
         return ()
@@ -123,8 +124,6 @@ def _kind_params_options(kind: str) -> tuple[tuple[dict[str, Any] | None, str | 
 
 
 def _declared(uri: str) -> frozenset[str]:
-    from interpreter.checks.annotations import _resolve
-
     file, _, pointer = uri[len(_base()):].partition("#")
     node: Any = _resolve(f"#{pointer}", file)[0]
     if isinstance(node, dict) and "$ref" in node:
@@ -133,8 +132,6 @@ def _declared(uri: str) -> frozenset[str]:
 
 
 def _base() -> str:
-    from interpreter.documents.schema import BASE
-
     return BASE
 
 
@@ -218,6 +215,7 @@ def _caller(finding: Diagnostic, rule: Rule) -> Diagnostic:
 def check_rule_params(rule: Rule, lang: str = "en") -> list[Diagnostic]:
     """The effective parameters of ``rule`` and its examples' ``params`` against its schema;
     ``param_schema`` and ``param_docs`` name only parameters the rule has."""
+    # start-up: the schema validators (and PyYAML) load only when parameters are checked
     from interpreter.documents.schema import validate_instance
 
     findings: list[Diagnostic] = []
@@ -255,6 +253,7 @@ def check_rule_params(rule: Rule, lang: str = "en") -> list[Diagnostic]:
 
 
 def _key_loc(rule: Rule, path: tuple) -> Location:
+    # start-up: the loader brings PyYAML, which only a finding's location needs here
     from interpreter.documents.loader import KEY
 
     pos = rule.positions.get((*path, KEY))
@@ -265,6 +264,7 @@ def _key_loc(rule: Rule, path: tuple) -> Location:
 
 def check_ruleset_parameters(ruleset: Ruleset, lang: str = "en") -> list[Diagnostic]:
     """The ruleset-wide ``parameters`` against the groups the manifests declare."""
+    # start-up: the schema validators (and PyYAML) load only when parameters are checked
     from interpreter.documents.schema import validate_instance
 
     findings: list[Diagnostic] = []
@@ -282,6 +282,7 @@ def check_ruleset_parameters(ruleset: Ruleset, lang: str = "en") -> list[Diagnos
 
 
 def _located(positions: dict, path: tuple) -> Location:
+    # start-up: the loader brings PyYAML, which only a finding's location needs here
     from interpreter.documents.loader import locate
 
     return locate(positions, path, None)
@@ -313,10 +314,10 @@ def read_fullwidth_numbers(data: Any, schema: dict[str, Any], prefix: tuple
     """Each text of full-width digits and signs (``１２``, ``－３``) in ``data`` where ``schema``
     wants a number and not a text, replaced in place by that number: ``(path, text, number)``.
     A text that is no number stays, and the schema's check reports it."""
-    from interpreter.documents.schema import instance_validator
-    from interpreter.documents.yaml_events import fullwidth_number
+    # start-up: the schema validators (and PyYAML) load only when parameters are checked
+    from interpreter.documents.schema import instance_validator, passes
 
-    if not isinstance(data, dict) or not data:
+    if not isinstance(data, dict) or not data or passes(data, schema):
         return []
     found: dict[tuple, tuple[str, int | float]] = {}
     try:
@@ -342,8 +343,6 @@ def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: s
                  ) -> list[Diagnostic]:
     """The warnings a command shows for its ``--param`` values: each full-width number that was
     read as a number (``--param a.b.n=１２`` -> 12)."""
-    from interpreter.documents.yaml_events import fullwidth_number
-
     notes = []
     for rule_id, params in overrides.items():
         rule = ruleset.rules.get(rule_id)

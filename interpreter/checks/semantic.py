@@ -16,11 +16,17 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic, did_you_mean
+from rules_dsl.expression import compile_expression
 
 from interpreter.engine import registry as kinds
 from interpreter.engine.runner import UNKNOWN_KIND
 from interpreter.engine.names import NOT_IN_ENUM, check_names, compiled, unknown_roots
+from interpreter.documents.resources import bundled_ruleset
+from interpreter.ruleset.enum_from import check_enum_from
 from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.ruleset.texts import check_texts as texts
+from interpreter.ruleset.wiring import check_wiring
+from interpreter.checks.rule_graph import check_cycles
 from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
 
 UNKNOWN_REFERENCE = define(
@@ -70,8 +76,6 @@ def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagn
 def check_example_params(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """An example's parameter overrides that are expressions (``params: {roll: 2d6+1}``) parse
     and pass the static checker, located where the example writes them."""
-    from rules_dsl import compile_expression
-
     file = kind_schema_file(rule.kind)
     if file is None:
         return
@@ -122,8 +126,6 @@ def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
 def check_source(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """``source:`` is any short label, except in the bundled ruleset's own files, which name the
     rule they encode by its number (R0-R21, Rc)."""
-    from interpreter.documents.resources import bundled_ruleset
-
     source = rule.doc.get("source")
     if not isinstance(source, str) or rule.file is None or BUNDLED_SOURCE.match(source):
         return
@@ -137,15 +139,11 @@ def check_source(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic
 
 def check_texts(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Texts (title, text, labels) that interpolate parameters compile; stale texts are warned."""
-    from interpreter.ruleset.texts import check_texts as texts
-
     yield from texts(rule, ruleset, lang)
 
 
 def check_enums(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Every ``x-enum-from`` of the rule's inputs gives a list from the parameters."""
-    from interpreter.ruleset.enum_from import check_enum_from
-
     yield from check_enum_from(rule, lang)
 
 
@@ -156,9 +154,6 @@ CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_refe
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
                   skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
-    from interpreter.checks.rule_graph import check_cycles
-    from interpreter.ruleset.wiring import check_wiring
-
     findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang)]
     for rule in ruleset.rules.values():
         if rule.id in skip:

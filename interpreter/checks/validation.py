@@ -8,13 +8,12 @@ from pathlib import Path
 from rules_dsl.errors import Diagnostic
 
 from interpreter.checks.loading import MANIFEST, collect, display_path
+from interpreter.documents.resources import rulesets_dir
 
 
 def shown_path(file: str | Path | None) -> str:
     """A file as a GM reads it: relative to where they stand when it is under there, a file of
     the bundled rulesets as ``(bundled) magipunk/rules.yaml``, any other as it is."""
-    from interpreter.documents.resources import rulesets_dir
-
     if not file:
         return ""
     path = Path(file)
@@ -32,8 +31,6 @@ def shown_path(file: str | Path | None) -> str:
 def bundled_targets() -> list[Path]:
     """The bundled rulesets: ``rulesets/magipunk`` and every ruleset directory under
     ``rulesets/examples`` (the house-rule variants of ``examples/house_rules/`` included)."""
-    from interpreter.documents.resources import rulesets_dir
-
     root = rulesets_dir()
     targets = [root / "magipunk"]
     examples = root / "examples"

@@ -22,7 +22,8 @@ from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 from rules_dsl.words import define_word, word
 
-from interpreter.documents.yaml_events import DEPTH, KEY, Builder, Path_, Position, typing_mistake
+from interpreter.documents.typing_mistakes import typing_mistake
+from interpreter.documents.yaml_events import DEPTH, KEY, Builder, Path_, Position
 
 __all__ = ["KEY", "Document", "load_file", "load_text", "locate"]
 

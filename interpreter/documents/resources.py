@@ -24,6 +24,7 @@ def data_dir_text(name: str) -> str:
 
 
 def data_dir(name: str) -> Path:
+    # start-up: pathlib waits for the callers that want a Path; the fast commands use the text forms
     from pathlib import Path
 
     return Path(data_dir_text(name))

@@ -27,10 +27,11 @@ from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
 from interpreter.documents.resources import schemas_dir
 from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_schema, write_rule_json
 from interpreter.documents.schema_dispatch import dispatch_targets
+from interpreter.documents.schema_check import Check, compile_check
 from interpreter.documents.schema_keywords import Validator as _Validator
-from interpreter.documents.yaml_events import FULLWIDTH_NUMBER, fullwidth_number
+from interpreter.documents.typing_mistakes import FULLWIDTH_NUMBER, fullwidth_number
 
-__all__ = ["BASE", "dispatch_schema", "instance_validator", "main", "validate_document",
+__all__ = ["BASE", "dispatch_schema", "instance_validator", "main", "passes", "validate_document",
            "validate_instance", "validator_for", "write_dispatch"]
 
 Path_ = tuple[str | int, ...]
@@ -77,6 +78,39 @@ def _validator_for(name: str, plugged: tuple[tuple[str, str], ...]) -> Any:
     if urldefrag(uri).url not in _registry():
         raise MprError(msg.UNKNOWN_SCHEMA, Location(path=name), name=name)
     return _Validator({"$ref": uri}, registry=_registry())
+
+
+@cache
+def _passes(name: str, plugged: tuple[tuple[str, str], ...]) -> Check:
+    """The yes/no test of the local schema ``name`` (``schema_check``): a document it passes
+    has no finding, and the validator need not look for any."""
+    try:
+        return compile_check(_validator_for(name, plugged))
+    except MprError:
+        return _never
+
+
+@lru_cache(maxsize=256)
+def _passes_built(schema_json: str, plugged: tuple[tuple[str, str], ...]) -> tuple[Any, Check]:
+    """The yes/no test of a schema built in code (a rule's ``inputs``), by its JSON text, with
+    the schema read back from that text: the test stands for a schema only when they are equal."""
+    schema = json.loads(schema_json)
+    return schema, compile_check(_Validator(schema, registry=_registry()))
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+def passes(data: Any, schema: dict) -> bool:
+    """Whether ``data`` surely has no finding against ``schema`` (a schema built in code, as
+    ``instance_validator`` takes); False only means the validator must look."""
+    return _passes_text(data, schema, json.dumps(schema, sort_keys=True, default=str))
+
+
+def _passes_text(data: Any, schema: dict, text: str) -> bool:
+    read_back, test = _passes_built(text, kind_schemas.key())
+    return bool(read_back == schema and test(data))
 
 
 def instance_validator(schema: dict) -> Any:
@@ -133,11 +167,17 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
     where = _Where(positions or {}, file, lang, tuple(path_prefix), texts or {},
                    schema if isinstance(schema, str) else None)
     if isinstance(schema, str):
-        validator = validator_for(direct_schema(schema, data))
+        name = direct_schema(schema, data)
+        if _passes(name, kind_schemas.key())(data):
+            return []
+        validator = validator_for(name)
     else:
-        problems = _meta_problems(json.dumps(schema, sort_keys=True, default=str))
+        text = json.dumps(schema, sort_keys=True, default=str)
+        problems = _meta_problems(text)
         if problems:
             return [where.finding(msg.BAD_INPUTS, (), detail=problems[0][1])]
+        if _passes_text(data, schema, text):
+            return []
         validator = _Validator(schema, registry=_registry())
     findings: dict[tuple, Diagnostic] = {}
     try:
@@ -425,6 +465,8 @@ def write_dispatch(root: Path | None = None) -> Path:
     dispatch_targets.cache_clear()
     _registry_with.cache_clear()
     _validator_for.cache_clear()
+    _passes.cache_clear()
+    _passes_built.cache_clear()
     return target
 
 

@@ -11,6 +11,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from interpreter.documents.resources import schemas_dir
+
 BASE = "https://mprules.invalid/schemas/"
 
 
@@ -65,8 +67,6 @@ def write_rule_json(root: Path) -> Path:
 def dispatch_targets() -> dict[str, str]:
     """Each kind's own schema as the installed ``rule.json`` dispatches to it
     (``{kind: "kinds/<module>.json"}``)."""
-    from interpreter.documents.resources import schemas_dir
-
     rule = json.loads((schemas_dir() / "rule.json").read_text(encoding="utf-8"))
     kinds = {}
     for branch in rule.get("allOf", ()):

@@ -109,7 +109,7 @@ def _unevaluated_properties(validator: Any, allowed: Any, instance: Any, schema:
         if key in evaluated:
             continue
         if names is None:
-            names = sorted(_property_names(validator, schema))
+            names = sorted(property_names(validator, schema))
         if key in names:
             continue
         if allowed is False:
@@ -118,7 +118,7 @@ def _unevaluated_properties(validator: Any, allowed: Any, instance: Any, schema:
             yield from validator.descend(instance[key], allowed, path=key)
 
 
-def _property_names(validator: Any, schema: Any) -> set[str]:
+def property_names(validator: Any, schema: Any) -> set[str]:
     """Every property name ``schema`` declares, through ``$ref`` and the combinators."""
     return {name for sub in _subschemas(validator, schema) for name in sub.get("properties", {})}
 

@@ -4,8 +4,6 @@ before anything big is built. ``interpreter.documents.loader`` is the interface;
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +15,8 @@ from rules_dsl.limits import MAX_INT_BITS
 
 from interpreter.documents.limits import (MAX_DOCUMENTS_PER_FILE, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
                                           MAX_YAML_INT_DIGITS, MAX_YAML_NODES)
+from interpreter.documents.typing_mistakes import (FULLWIDTH_COLON, FULLWIDTH_INDENT,
+                                                   KEY_THEN_FULLWIDTH_COLON)
 
 Path_ = tuple[str | int, ...]
 Position = tuple[str, int, int]
@@ -54,49 +54,15 @@ BIG_INT = define("MPR217", "the integer {text} is too large (limit {limit} bits)
 BAD_MERGE = define("MPR218", "the merge key << needs a mapping or a list of mappings",
                    "マージキー << の値はマッピングかマッピングのリストにしてください")
 BAD_TAGGED = define("MPR219", "{text} cannot be read as {tag}", "{text} は {tag} として読めません")
-FULLWIDTH_INDENT = define(
-    "MPR240", "a full-width space (U+3000) in the indentation: indent with half-width spaces",
-    "字下げに全角スペース（U+3000）が入っています。字下げは半角スペースで書いてください")
-FULLWIDTH_COLON = define(
-    "MPR241", "a full-width colon '：' after the key {key}: write a half-width colon and a space "
-    "({key}: ...)",
-    "キー {key} の後ろのコロンが全角の「：」です。半角のコロンと半角スペースで書いてください（{key}: …）")
-FULLWIDTH_NUMBER = define(
-    "MPR242", "{text} is written in full-width characters: write the number as {fixed}",
-    "{text} は全角で書かれています。数は半角で {fixed} と書いてください")
-
-_KEY_THEN_FULLWIDTH_COLON = re.compile(r"(?:^|(?<=[\s{,\-]))([A-Za-z_][A-Za-z0-9_.]*)[ \t]*：")
-_NUMBER = re.compile(r"[-+]?[0-9]+(?:\.[0-9]+)?")
-
-
-def fullwidth_number(text: str) -> str | None:
-    """``１２`` -> ``12``, ``－３`` -> ``-3``: the half-width number a text of full-width digits
-    and signs means; None when it is not one (or is already half-width)."""
-    fixed = unicodedata.normalize("NFKC", text).replace("−", "-").strip()
-    return fixed if fixed != text.strip() and _NUMBER.fullmatch(fixed) else None
-
-
-def typing_mistake(text: str, file: str, line: int) -> MprError | None:
-    """A Japanese typing mistake that explains a YAML syntax error found at ``line``: a
-    full-width space in the indentation or a full-width colon after a key, on that line or just
-    before it (where YAML noticed nothing yet)."""
-    lines = text.splitlines()
-    for number in range(min(line, len(lines)), max(0, line - 3), -1):
-        written = lines[number - 1]
-        lead = len(written) - len(written.lstrip(" \t\u3000"))
-        if "\u3000" in written[:lead]:
-            return MprError(FULLWIDTH_INDENT, Location(file, number, written.index("\u3000") + 1))
-        match = _KEY_THEN_FULLWIDTH_COLON.search(written.split(" #")[0])
-        if match:
-            return MprError(FULLWIDTH_COLON, Location(file, number, match.end()), key=match.group(1))
-    return None
-
 _CORE = "tag:yaml.org,2002:"
 _STR, _NULL, _BOOL, _INT, _FLOAT = (_CORE + n for n in ("str", "null", "bool", "int", "float"))
 _MAP, _SEQ = _CORE + "map", _CORE + "seq"
 _RESOLVER = yaml.resolver.Resolver()
 _CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _RESOLVED_FIRST = frozenset(first for first in _RESOLVER.yaml_implicit_resolvers if first)
+_SCALAR, _ALIAS = ev.ScalarEvent, ev.AliasEvent
+_MAPPING_START, _SEQUENCE_START = ev.MappingStartEvent, ev.SequenceStartEvent
+_CLOSE = frozenset((ev.MappingEndEvent, ev.SequenceEndEvent))
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +80,7 @@ class _Frame:
     """An open mapping or sequence while its events stream by."""
 
     __slots__ = ("path", "value", "anchor", "start", "nodes", "height", "key", "key_lines",
-                 "merge")
+                 "merge", "mapping")
 
     def __init__(self, path: Path_, value: Any, anchor: str | None, start: int,
                  nodes: int) -> None:
@@ -123,6 +89,7 @@ class _Frame:
         self.key: str | None = None
         self.key_lines: dict[str, int] = {}
         self.merge: tuple[Any, int, int] | None = None
+        self.mapping = type(value) is dict
 
 
 class Builder:
@@ -155,44 +122,68 @@ class Builder:
 
     def feed(self, event: ev.Event) -> None:
         kind = type(event)
-        if kind is ev.DocumentStartEvent:
+        typed: Any = event  # of the type ``kind`` says
+        stack = self.stack
+        if stack and stack[-1].key is None and stack[-1].mapping and kind not in _CLOSE:
+            self._key(event)
+        elif kind is _SCALAR:
+            self._scalar_event(typed)
+        elif kind is _MAPPING_START or kind is _SEQUENCE_START:
+            self._open(typed, {} if kind is _MAPPING_START else [])
+        elif kind in _CLOSE:
+            self._close()
+        elif kind is _ALIAS:
+            self._alias(typed)
+        elif kind is ev.DocumentStartEvent:
             self.index += 1
             if self.index >= MAX_DOCUMENTS_PER_FILE:
                 raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
             self._reset()
-        elif kind is ev.DocumentEndEvent:
-            if self.root is not None:
-                entries = [e for e in self.entries if e is not None]
-                self.documents.append(Built(
-                    self.root, {e[0]: e[1] for e in entries}, self.index, self.root_line,
-                    {e[0]: e[2] for e in entries if e[2] is not None}))
-        elif kind in (ev.StreamStartEvent, ev.StreamEndEvent):
-            return
-        elif kind in (ev.MappingEndEvent, ev.SequenceEndEvent):
-            self._close()
-        elif self.stack and type(self.stack[-1].value) is dict and self.stack[-1].key is None:
-            self._key(event)
-        elif isinstance(event, ev.ScalarEvent):
+        elif kind is ev.DocumentEndEvent and self.root is not None:
+            entries = [e for e in self.entries if e is not None]
+            self.documents.append(Built(
+                self.root, {e[0]: e[1] for e in entries}, self.index, self.root_line,
+                {e[0]: e[2] for e in entries if e[2] is not None}))
+
+    def _scalar_event(self, event: ev.ScalarEvent) -> None:
+        """A scalar that is a value (not a key): the commonest event, kept on a short path."""
+        if "：" in event.value:
             self._fullwidth_colon(event)
-            value, text = self._scalar(event)
-            self._count(event, 1)
+        value, text = self._scalar(event)
+        self.nodes += 1
+        if self.nodes > MAX_YAML_NODES:
+            raise self._error(NODES, event, limit=MAX_YAML_NODES)
+        mark: Any = event.start_mark  # an event the parser made has a mark
+        stack = self.stack
+        if not stack or event.anchor:
             path = self._child_path()
             start = len(self.entries)
-            self.entries.append((path, self._pos(event), text))
+            self.entries.append((path, (self.file, mark.line + 1, mark.column + 1), text))
             self._done(value, path, event.anchor, start, 1, 0)
-        elif isinstance(event, (ev.MappingStartEvent, ev.SequenceStartEvent)):
-            self._open(event, {} if kind is ev.MappingStartEvent else [])
-        elif isinstance(event, ev.AliasEvent):
-            self._alias(event)
+            return
+        top = stack[-1]
+        if top.mapping:
+            key = top.key
+            assert key is not None  # in a mapping, a value comes after its key
+            self.entries.append(((*top.path, key), (self.file, mark.line + 1, mark.column + 1), text))
+            if key is _MERGE:
+                self._done(value, (*top.path, key), None, len(self.entries) - 1, 1, 0)
+                return
+            top.value[key] = value
+            top.key = None
+        else:
+            items = top.value
+            self.entries.append(((*top.path, len(items)), (self.file, mark.line + 1, mark.column + 1),
+                                 text))
+            items.append(value)
 
     def _fullwidth_colon(self, event: ev.ScalarEvent) -> None:
         """``allowance：3`` written on a line of its own under a key, where ``allowance: 3``
         (an entry of a mapping) was meant; a text after its key on the same line is left be."""
         top = self.stack[-1] if self.stack else None
-        if (top is None or type(top.value) is not dict or event.tag is not None
-                or not event.implicit[0]):
+        if (top is None or not top.mapping or event.tag is not None or not event.implicit[0]):
             return
-        match = _KEY_THEN_FULLWIDTH_COLON.match(event.value)
+        match = KEY_THEN_FULLWIDTH_COLON.match(event.value)
         line, column = _start(event)
         if match and top.key is not None and line + 1 > top.key_lines.get(top.key, 0):
             raise MprError(FULLWIDTH_COLON, Location(self.file, line + 1, column + match.end()),
@@ -224,22 +215,23 @@ class Builder:
         key = event.value
         if event.tag is None and event.implicit[0] and key.startswith("\u3000"):
             raise self._error(FULLWIDTH_INDENT, event)
-        match = _KEY_THEN_FULLWIDTH_COLON.match(key) if event.tag is None and not event.style else None
+        match = (KEY_THEN_FULLWIDTH_COLON.match(key) if "：" in key and event.tag is None
+                 and not event.style else None)
+        mark: Any = event.start_mark  # an event the parser made has a mark
         if match:  # ``title：{ja: 表}`` read as the key ``title：{ja``
-            mark = event.start_mark
-            where = Location(self.file, mark.line + 1, mark.column + match.end()) if mark else Location(self.file)
-            raise MprError(FULLWIDTH_COLON, where, key=match.group(1))
+            raise MprError(FULLWIDTH_COLON, Location(self.file, mark.line + 1,
+                                                     mark.column + match.end()), key=match.group(1))
         if event.tag is None and event.implicit[0] and key == "<<":
             key = _MERGE
+        line = mark.line + 1
         first = top.key_lines.get(key)
-        line = _start(event)[0] + 1
         if first is not None:
             raise self._error(DUPLICATE, event, key=key.replace(_MERGE, "<<"), line=line,
                               first=first)
         top.key_lines[key] = line
         top.key = key
         if key is not _MERGE:
-            self.entries.append(((*top.path, key, KEY), self._pos(event), None))
+            self.entries.append(((*top.path, key, KEY), (self.file, line, mark.column + 1), None))
 
     def _open(self, event: ev.CollectionStartEvent, value: Any) -> None:
         if event.tag not in (None, "!", _MAP if type(value) is dict else _SEQ):

@@ -11,6 +11,7 @@ from typing import Any, Callable
 from rules_dsl.errors import Location, define, did_you_mean
 from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 
+from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of, pin_examples,
                             row_key, subtree)
@@ -201,7 +202,7 @@ class Merge:
                 self.out.add(WRITTEN_TWICE, loc, field=field_name(address), layer=layer,
                              other=_where(other.loc))
                 return False
-        self.writes.setdefault(address, []).append(Write(address, layer, copy.deepcopy(value), loc))
+        self.writes.setdefault(address, []).append(Write(address, layer, plain_copy(value), loc))
         return True
 
     def add_documents(self, layer: Any) -> None:
@@ -228,8 +229,8 @@ class Merge:
             self.defined[rule_id] = loc
             params = written_params if isinstance(written_params := data.get("params"), dict) else {}
             self.ruleset.rules[rule_id] = Rule(
-                id=rule_id, kind=str(data.get("kind", "")), doc=copy.deepcopy(data),
-                params=copy.deepcopy(params), param_layers={k: layer.id for k in params},
+                id=rule_id, kind=str(data.get("kind", "")), doc=plain_copy(data),
+                params=plain_copy(params), param_layers={k: layer.id for k in params},
                 adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions),
                 texts=dict(doc.texts))
             examples = written_examples if isinstance(written_examples := data.get("examples"), list) else []

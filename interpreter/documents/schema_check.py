@@ -1,0 +1,317 @@
+"""A yes/no test of a schema, compiled once into plain Python functions: whether a value passes
+exactly where the validator of ``schema_keywords`` would report nothing.
+
+``validate_instance`` asks it first: most documents pass, and for them this is the whole
+validation. It never says yes where the validator would find something: a keyword it does not
+compile is asked of the validator itself (for that subschema only), a key that
+``unevaluatedProperties`` could take only through evaluation (not by a declared name) answers no,
+and any exception answers no. A no only sends the value to the validator, which finds and words
+the findings as before, so the findings, their codes and places never depend on this test."""
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from jsonschema._utils import equal, uniq
+from referencing.exceptions import Unresolvable
+
+from interpreter.documents.schema_keywords import pattern_matches, property_names
+
+if TYPE_CHECKING:
+    from referencing._core import Resolver
+
+Check = Callable[[Any], bool]
+
+def _is_integer(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
+
+
+def _is_number(value: Any) -> bool:
+    return not isinstance(value, bool) and isinstance(value, numbers.Number)
+
+
+_TYPES: dict[str, Check] = {
+    "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+    "string": lambda v: isinstance(v, str), "integer": _is_integer, "number": _is_number,
+    "boolean": lambda v: isinstance(v, bool), "null": lambda v: v is None,
+}
+
+
+class _Unsupported(Exception):
+    """A keyword's value this compiler does not read: the validator answers for the subschema."""
+
+
+class Compiler:
+    """Compiles the schemas that ``validator`` (a validator of ``schema_keywords``) reaches."""
+
+    def __init__(self, validator: Any) -> None:
+        self.validator = validator
+        self.known = frozenset(validator.VALIDATORS)
+        self.done: dict[tuple[int, str], Check] = {}
+
+    def compile_root(self) -> Check:
+        return self.compile(self.validator.schema, self.validator._resolver, base=True)
+
+    def compile(self, schema: Any, resolver: Resolver, *, base: bool = False) -> Check:
+        """``schema`` as its validator reads it with ``resolver``; ``base``: reached as the root
+        or through ``$ref`` (``resolver`` already stands in it). A subschema reached otherwise
+        that sets its own ``$id`` is left to the validator of its parent, which knows how each
+        keyword moves the base URI."""
+        if schema is True:
+            return _always
+        if schema is False or not isinstance(schema, dict):
+            return _never if schema is False else self._ask_validator(schema, resolver)
+        if ("$id" in schema and not base) or "$schema" in schema:
+            raise _Unsupported("$id")  # or another draft: the parent's validator reads it
+        key = (id(schema), str(getattr(resolver, "_base_uri", "")))
+        if key in self.done:
+            return self.done[key]
+        cell: list[Check] = []
+        self.done[key] = lambda value: cell[0](value)  # a $ref back to a schema being compiled
+        try:
+            checks = [self._keyword(k, v, schema, resolver) for k, v in schema.items()
+                      if k in self.known]
+            compiled = _all([c for c in checks if c is not _always])
+        except (_Unsupported, Unresolvable):
+            compiled = self._ask_validator(schema, resolver)
+        cell.append(compiled)
+        self.done[key] = compiled
+        return compiled
+
+    def _ask_validator(self, schema: Any, resolver: Resolver) -> Check:
+        return self.validator.evolve(schema=schema, _resolver=resolver).is_valid
+
+    def _keyword(self, keyword: str, value: Any, schema: dict, resolver: Resolver) -> Check:
+        build = _BUILDERS.get(keyword)
+        if build is None:
+            raise _Unsupported(keyword)
+        return build(self, value, schema, resolver)
+
+    def names(self, schema: dict, resolver: Resolver) -> frozenset[str]:
+        return frozenset(property_names(self.validator.evolve(schema=schema, _resolver=resolver),
+                                        schema))
+
+
+def _always(value: Any) -> bool:
+    return True
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
+def _all(checks: list[Check]) -> Check:
+    if not checks:
+        return _always
+    if len(checks) == 1:
+        return checks[0]
+    return lambda value: all(check(value) for check in checks)
+
+
+Builder = Callable[[Compiler, Any, dict, "Resolver"], Check]
+
+
+def _type(c: Compiler, types: Any, schema: dict, resolver: Resolver) -> Check:
+    names = [types] if isinstance(types, str) else types
+    if not isinstance(names, list) or any(n not in _TYPES for n in names):
+        raise _Unsupported("type")
+    tests = [_TYPES[n] for n in names]
+    if len(tests) == 1:
+        return tests[0]
+    return lambda value: any(test(value) for test in tests)
+
+
+def _properties(c: Compiler, properties: dict, schema: dict, resolver: Resolver) -> Check:
+    checks = [(name, c.compile(sub, resolver)) for name, sub in properties.items()]
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return True
+        for name, test in checks:
+            if name in value and not test(value[name]):
+                return False
+        return True
+    return check
+
+
+def _required(c: Compiler, required: list, schema: dict, resolver: Resolver) -> Check:
+    names = list(required)
+    return lambda value: not isinstance(value, dict) or all(n in value for n in names)
+
+
+def _extras(schema: dict) -> Callable[[dict], list[str]]:
+    named = schema.get("properties", {})
+    patterns = list(schema.get("patternProperties", {}))
+    return lambda value: [key for key in value if key not in named
+                          and not any(pattern_matches(p, key) for p in patterns)]
+
+
+def _additional(c: Compiler, allowed: Any, schema: dict, resolver: Resolver) -> Check:
+    extras = _extras(schema)
+    if allowed is False:
+        return lambda value: not isinstance(value, dict) or not extras(value)
+    if not isinstance(allowed, dict):
+        return _always
+    test = c.compile(allowed, resolver)
+    return lambda value: not isinstance(value, dict) or all(test(value[k]) for k in extras(value))
+
+
+def _pattern_properties(c: Compiler, patterns: dict, schema: dict, resolver: Resolver) -> Check:
+    checks = [(pattern, c.compile(sub, resolver)) for pattern, sub in patterns.items()]
+    return lambda value: not isinstance(value, dict) or all(
+        test(item) for pattern, test in checks for key, item in value.items()
+        if pattern_matches(pattern, key))
+
+
+def _unevaluated(c: Compiler, allowed: Any, schema: dict, resolver: Resolver) -> Check:
+    if allowed is not False and not isinstance(allowed, dict):
+        return _always  # the validator refuses no key then
+    names = c.names(schema, resolver)
+    return lambda value: not isinstance(value, dict) or all(key in names for key in value)
+
+
+def _property_names(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> Check:
+    test = c.compile(sub, resolver)
+    return lambda value: not isinstance(value, dict) or all(test(key) for key in value)
+
+
+def _items(c: Compiler, items: Any, schema: dict, resolver: Resolver) -> Check:
+    prefix = len(schema.get("prefixItems", []))
+    test = c.compile(items, resolver)
+    return lambda value: not isinstance(value, list) or all(test(v) for v in value[prefix:])
+
+
+def _prefix_items(c: Compiler, prefix: list, schema: dict, resolver: Resolver) -> Check:
+    tests = [c.compile(sub, resolver) for sub in prefix]
+    return lambda value: not isinstance(value, list) or all(
+        test(item) for test, item in zip(tests, value))
+
+
+def _const(c: Compiler, const: Any, schema: dict, resolver: Resolver) -> Check:
+    return lambda value: equal(value, const)
+
+
+def _enum(c: Compiler, enum: Any, schema: dict, resolver: Resolver) -> Check:
+    if not isinstance(enum, list):
+        raise _Unsupported("enum")
+    if all(type(e) is str for e in enum):
+        allowed = frozenset(enum)  # a text equals only a text
+        return lambda value: value in allowed if type(value) is str else \
+            any(equal(e, value) for e in enum)
+    return lambda value: any(equal(e, value) for e in enum)
+
+
+def _length(low: bool) -> Builder:
+    def build(c: Compiler, bound: int, schema: dict, resolver: Resolver) -> Check:
+        if low:
+            return lambda value: not isinstance(value, str) or len(value) >= bound
+        return lambda value: not isinstance(value, str) or len(value) <= bound
+    return build
+
+
+def _count(kind: type[list] | type[dict], low: bool) -> Builder:
+    def build(c: Compiler, bound: int, schema: dict, resolver: Resolver) -> Check:
+        if low:
+            return lambda value: not isinstance(value, kind) or len(value) >= bound
+        return lambda value: not isinstance(value, kind) or len(value) <= bound
+    return build
+
+
+_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+    "minimum": lambda v, b: v >= b, "maximum": lambda v, b: v <= b,
+    "exclusiveMinimum": lambda v, b: v > b, "exclusiveMaximum": lambda v, b: v < b,
+}
+
+
+def _bound(keyword: str) -> Builder:
+    passes = _COMPARE[keyword]
+
+    def build(c: Compiler, bound: Any, schema: dict, resolver: Resolver) -> Check:
+        return lambda value: not _is_number(value) or passes(value, bound)
+    return build
+
+
+def _unique(c: Compiler, unique: Any, schema: dict, resolver: Resolver) -> Check:
+    if not unique:
+        return _always
+    return lambda value: not isinstance(value, list) or uniq(value)
+
+
+def _pattern(c: Compiler, pattern: str, schema: dict, resolver: Resolver) -> Check:
+    return lambda value: not isinstance(value, str) or pattern_matches(pattern, value)
+
+
+def _all_of(c: Compiler, subs: list, schema: dict, resolver: Resolver) -> Check:
+    return _all([c.compile(sub, resolver) for sub in subs])
+
+
+def _any_of(c: Compiler, subs: list, schema: dict, resolver: Resolver) -> Check:
+    tests = [c.compile(sub, resolver) for sub in subs]
+    return lambda value: any(test(value) for test in tests)
+
+
+def _one_of(c: Compiler, subs: list, schema: dict, resolver: Resolver) -> Check:
+    tests = [c.compile(sub, resolver) for sub in subs]
+    return lambda value: sum(1 for test in tests if test(value)) == 1
+
+
+def _not(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> Check:
+    test = c.compile(sub, resolver)
+    return lambda value: not test(value)
+
+
+def _if(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> Check:
+    condition = c.compile(sub, resolver)
+    then = c.compile(schema["then"], resolver) if "then" in schema else _always
+    otherwise = c.compile(schema["else"], resolver) if "else" in schema else _always
+    return lambda value: then(value) if condition(value) else otherwise(value)
+
+
+def _dependent_required(c: Compiler, needs: dict, schema: dict, resolver: Resolver) -> Check:
+    return lambda value: not isinstance(value, dict) or all(
+        other in value for name, others in needs.items() if name in value for other in others)
+
+
+def _dependent_schemas(c: Compiler, subs: dict, schema: dict, resolver: Resolver) -> Check:
+    tests = [(name, c.compile(sub, resolver)) for name, sub in subs.items()]
+    return lambda value: not isinstance(value, dict) or all(
+        test(value) for name, test in tests if name in value)
+
+
+def _ref(c: Compiler, ref: str, schema: dict, resolver: Resolver) -> Check:
+    resolved = resolver.lookup(ref)  # Unresolvable: the validator answers (and reports it)
+    return c.compile(resolved.contents, resolved.resolver, base=True)
+
+
+_BUILDERS: dict[str, Builder] = {
+    "type": _type, "properties": _properties, "required": _required,
+    "additionalProperties": _additional, "patternProperties": _pattern_properties,
+    "unevaluatedProperties": _unevaluated, "propertyNames": _property_names,
+    "items": _items, "prefixItems": _prefix_items, "const": _const, "enum": _enum,
+    "minLength": _length(True), "maxLength": _length(False),
+    "minItems": _count(list, True), "maxItems": _count(list, False),
+    "minProperties": _count(dict, True), "maxProperties": _count(dict, False),
+    **{keyword: _bound(keyword) for keyword in _COMPARE}, "uniqueItems": _unique,
+    "pattern": _pattern, "allOf": _all_of, "anyOf": _any_of, "oneOf": _one_of, "not": _not,
+    "if": _if, "dependentRequired": _dependent_required, "dependentSchemas": _dependent_schemas,
+    "$ref": _ref,
+}
+
+
+def compile_check(validator: Any) -> Check:
+    """The yes/no test of ``validator``'s schema; a value it passes has no finding. Any error
+    while testing counts as a no."""
+    try:
+        test = Compiler(validator).compile_root()
+    except Exception:  # the schema itself is broken: the validator reports how
+        return _never
+
+    def check(value: Any) -> bool:
+        try:
+            return test(value)
+        except Exception:  # a RecursionError, an unresolvable $ref: let the validator word it
+            return False
+    return check
