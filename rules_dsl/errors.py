@@ -155,6 +155,7 @@ class Hint:
 
 def _folded(text: str) -> str:
     """Text as a GM meant it: full-width forms folded, invisible characters dropped, any case."""
+    # start-up: only a suggestion needs it; --version never loads it
     import unicodedata
 
     plain = unicodedata.normalize("NFKC", text)
@@ -167,6 +168,7 @@ def did_you_mean(name: Any, options: Any, cutoff: float | None = None) -> Hint:
     Matching ignores case, full-width forms and invisible characters, so ``ＦＬＯＯＲ`` and
     ``Floor`` both find ``floor``. Short words (Japanese names are often two characters: 傑做 for
     傑作) are matched with a lower default cutoff, since one wrong character halves their score."""
+    # start-up: difflib loads only when a name is unknown and a suggestion is made
     import difflib
 
     folded = _folded(str(name))
@@ -220,6 +222,7 @@ class MprError(Exception):
     def diagnostic(self, lang: str = "en") -> "Diagnostic":
         loc = self.loc or Location()
         message = MESSAGES.get(self.code)
+        # start-up: Diagnostic is a dataclass; dataclasses stay off the eval path
         from .diagnostic import Diagnostic
 
         return Diagnostic(loc.file, loc.line, loc.column, self.code,
@@ -237,6 +240,7 @@ def diagnostic(code: str, loc: Location | None, lang: str = "en", *,
     loc = loc or Location()
     message = MESSAGES.get(code)
     sev = severity or (message.severity if message else "error")
+    # start-up: Diagnostic is a dataclass; dataclasses stay off the eval path
     from .diagnostic import Diagnostic
 
     return Diagnostic(loc.file, loc.line, loc.column, code, sev, render(code, args, lang),
@@ -250,8 +254,8 @@ INTERNAL = define(
 
 
 def __getattr__(name: str) -> Any:
-    # ``Diagnostic`` is a dataclass: made on first use, so commands that report none skip the cost.
     if name == "Diagnostic":
+        # start-up: ``Diagnostic`` is a dataclass, made on first use; commands reporting none skip it
         from .diagnostic import Diagnostic
 
         return Diagnostic

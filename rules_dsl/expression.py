@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import functools
+import types
 from collections.abc import Iterable, Mapping
 
 from . import ast
@@ -62,6 +63,7 @@ class Expression:
 
     def distribution(self, env: Mapping[str, Any]) -> "Distribution":
         """The exact distribution of the value over every roll of its dice."""
+        # start-up: the exact-distribution machinery loads only for a distribution
         from .prob import distribution
 
         return distribution(self, env)
@@ -134,8 +136,6 @@ def _located(compiled: Expression, origin: Location) -> Expression:
     setter = object.__setattr__
     setter(view, "_fn", located_slow)
     if fast is not None:  # the generated function again, falling back to the located closures
-        import types
-
         namespace = dict(fast.__globals__)
         namespace["_slow"] = located_slow
         setter(view, "evaluate", types.FunctionType(fast.__code__, namespace, fast.__name__,
