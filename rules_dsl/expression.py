@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import functools
-import types
 from collections.abc import Iterable, Mapping
 
 from . import ast
 from .checker import check
-from .codegen import generate
+from .codegen import generate, relinked
 from .compiler import Fn, compile_ast
 from .dice import DiceSource
 from .errors import Location, MprError
@@ -135,9 +134,6 @@ def _located(compiled: Expression, origin: Location) -> Expression:
     fast = compiled.__dict__.get("evaluate")
     setter = object.__setattr__
     setter(view, "_fn", located_slow)
-    if fast is not None:  # the generated function again, falling back to the located closures
-        namespace = dict(fast.__globals__)
-        namespace["_slow"] = located_slow
-        setter(view, "evaluate", types.FunctionType(fast.__code__, namespace, fast.__name__,
-                                                    fast.__defaults__))
+    if fast is not None:  # the generated functions again, falling back to the located closures
+        setter(view, "evaluate", relinked(fast, located_slow))
     return view
