@@ -19,6 +19,7 @@ from collections.abc import Callable
 from . import ast
 from .codegen_calls import BINARY_NAME, GUARD, GUARD_BITS, emit_call, emit_comprehension
 from .compiler import _constant, compile_ast
+from .dice import Replay, ScriptedDice, SeededDice
 from .errors import MprError
 from .functions import FUNCTIONS, fn_floor, fn_ceil
 from .limits import MAX_INT_BITS
@@ -44,7 +45,8 @@ class _Fallback(Exception):
 
 _HELPERS: dict[str, Any] = {
     "_Fallback": _Fallback, "_field": field, "_index": index, "_contains": contains,
-    "_floor": fn_floor, "_ceil": fn_ceil,
+    "_floor": fn_floor, "_ceil": fn_ceil, "_Replay": Replay,
+    "_SOURCES": frozenset((SeededDice, ScriptedDice)),
     **{f"_op{i}": fn for i, fn in enumerate(BINARY.values())},
     **{f"_cmp{i}": fn for i, fn in enumerate(COMPARE.values())},
     **{f"_un{i}": fn for i, fn in enumerate(UNARY.values())},
@@ -296,6 +298,21 @@ class Generator:
             self.booleans.add(t)
         return t
 
+    def _dice(self, node: ast.Dice, d: int) -> str:
+        t = self.temp()
+        rolled = f"dice.roll({node.faces}, 1)[0]" if node.count == 1 else \
+            f"sum(dice.roll({node.faces}, {node.count}))"
+        self.emit(d, f"{t} = {rolled}")
+        self.ints[t] = (node.faces * node.count).bit_length()
+        return t
+
+    def _d66(self, node: ast.D66, d: int) -> str:
+        t, pair = self.temp(), self.temp()
+        self.emit(d, f"{pair} = dice.roll(6, 2)")
+        self.emit(d, f"{t} = {pair}[0] * 10 + {pair}[1]")
+        self.ints[t] = 7
+        return t
+
     def _local(self, node: ast.Local, d: int) -> str:
         return self.locals[node.name]
 
@@ -329,15 +346,23 @@ class Generator:
         return emit_call(self, node, d)
 
 
-def _function(node: ast.Node, speculate: bool, fallback: Fn) -> tuple[Fn | None, bool]:
-    """(the generated function, whether it speculated) for ``node``."""
+def _function(node: ast.Node, speculate: bool, fallback: Fn,
+              dice: bool = False) -> tuple[Fn | None, bool]:
+    """(the generated function, whether it speculated) for ``node``. With ``dice``, the function
+    rolls through a known dice source and hands over to ``fallback`` with the dice it rolled, given
+    again (``Replay``); any other source (or none) goes to ``fallback`` at once."""
     generator = Generator(speculate)
     result = generator.value(node, 2)
     body = "\n".join(generator.lines)
-    rounds = "    _rounds = 0\n" if "_rounds" in body else ""
-    source = (f"def _expression(env, dice=None):\n{rounds}    try:\n{body}\n"
+    start = "    _rounds = 0\n" if "_rounds" in body else ""
+    again = "dice"
+    if dice:
+        start = ("    if type(dice) not in _SOURCES: return _generic(env, dice)\n"
+                 f"    _mark = len(dice.rolled)\n{start}")
+        again = "_Replay(dice, _mark)"
+    source = (f"def _expression(env, dice=None):\n{start}    try:\n{body}\n"
               f"        return {result}\n"
-              f"    except Exception:\n        return _generic(env, dice)\n")
+              f"    except Exception:\n        return _generic(env, {again})\n")
     generator.namespace["_generic"] = fallback
     try:
         with warnings.catch_warnings():  # e.g. "null[0]": Python's hint is not for GMs
@@ -351,12 +376,18 @@ def _function(node: ast.Node, speculate: bool, fallback: Fn) -> tuple[Fn | None,
 
 
 def generate(node: ast.Node, slow: Fn) -> Fn | None:
-    """The fast function ``fn(env, dice=None)`` for ``node`` (None when it rolls dice or is too
-    large to generate); ``slow`` is the closure it falls back to."""
+    """The fast function ``fn(env, dice=None)`` for ``node`` (None when it is too large to
+    generate, or rolls dice inside a comprehension); ``slow`` is the closure it falls back to."""
     nodes = list(ast.walk(node))
-    if len(nodes) > _MAX_GENERATED_NODES or any(
-            isinstance(n, (ast.Dice, ast.D66)) for n in nodes):
+    if len(nodes) > _MAX_GENERATED_NODES:
         return None
+    if any(isinstance(n, (ast.Dice, ast.D66)) for n in nodes):
+        # Generated code must roll exactly the dice the closures roll, in their order: loops
+        # (which generated code may run further than the closures) keep to the closures.
+        loops = [n for n in nodes if isinstance(n, ast.Comprehension)]
+        if any(isinstance(n, (ast.Dice, ast.D66)) for loop in loops for n in ast.walk(loop)):
+            return None
+        return _function(node, True, slow, dice=True)[0]
     fast, speculated = _function(node, True, slow)
     if fast is None or not speculated:
         return fast
