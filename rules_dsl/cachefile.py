@@ -72,22 +72,20 @@ def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
     except (TypeError, ValueError):
         exact = False
     if exact:
-        # start-up: pathlib stays off the eval/check path; only writing a cache file needs it
-        from pathlib import Path
-
-        write_atomically(Path(path), blob.encode("utf-8"))
+        write_atomically(path, blob.encode("utf-8"))
     return value
 
 
-def write_atomically(path: Path, blob: bytes) -> None:
+def write_atomically(path: str | Path, blob: bytes) -> None:
     """Write a cache file whole or not at all (a temporary file renamed over it), so readers never
     see half a file and two writers never mix; a read-only or full disk leaves no cache, no error."""
     # start-up: tempfile (and what it imports) loads only when a cache file is written
     import tempfile
 
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=".cache-", suffix=".tmp")
+        folder = os.path.dirname(os.fspath(path))
+        os.makedirs(folder, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".cache-", suffix=".tmp")
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(blob)

@@ -1,22 +1,29 @@
 """``Diagnostic``, one finding of ``validate`` (kept apart from ``rules_dsl.errors`` so that the
-commands which report no findings never make it; ``rules_dsl.errors.Diagnostic`` is this class)."""
+commands which report no findings never load it; ``rules_dsl.errors.Diagnostic`` is this class)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from .frozen import Frozen
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
-@dataclass(frozen=True)
-class Diagnostic:
-    """One finding of ``validate``; the JSON form is the contract of DESIGN.md."""
+class Diagnostic(Frozen):
+    """One finding of ``validate``: where, its code, severity ("error", "warning" or "info") and
+    message, and the field path inside the document (not compared). ``to_json`` is the shape of
+    ``validate --format json``'s findings, a fixed contract."""
 
+    __slots__ = ("file", "line", "column", "code", "severity", "message", "path")
+    _defaults = {"path": None}
+    _uncompared = frozenset({"path"})
     file: str | None
     line: int | None
     column: int | None
     code: str
-    severity: str  # "error" | "warning" | "info"
+    severity: str
     message: str
-    path: str | None = field(default=None, compare=False)
+    path: str | None
 
     def to_json(self) -> dict[str, Any]:
         return {"file": self.file, "line": self.line, "column": self.column,

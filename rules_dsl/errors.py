@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import os
 
+from .diagnostic import Diagnostic as Diagnostic
+
 TYPE_CHECKING = False  # typing is not imported at run time: this module loads with every command
 if TYPE_CHECKING:
     from typing import Any
-
-    from .diagnostic import Diagnostic as Diagnostic
 
 # Exit codes, the same for every command.
 EXIT_OK = 0
@@ -222,9 +222,6 @@ class MprError(Exception):
     def diagnostic(self, lang: str = "en") -> "Diagnostic":
         loc = self.loc or Location()
         message = MESSAGES.get(self.code)
-        # start-up: Diagnostic is a dataclass; dataclasses stay off the eval path
-        from .diagnostic import Diagnostic
-
         return Diagnostic(loc.file, loc.line, loc.column, self.code,
                           message.severity if message else "error", self.message(lang),
                           path=loc.path)
@@ -240,9 +237,6 @@ def diagnostic(code: str, loc: Location | None, lang: str = "en", *,
     loc = loc or Location()
     message = MESSAGES.get(code)
     sev = severity or (message.severity if message else "error")
-    # start-up: Diagnostic is a dataclass; dataclasses stay off the eval path
-    from .diagnostic import Diagnostic
-
     return Diagnostic(loc.file, loc.line, loc.column, code, sev, render(code, args, lang),
                       path=loc.path)
 
@@ -251,12 +245,3 @@ INTERNAL = define(
     "MPR000", "internal error: {detail}. Please report this as a bug (run with --debug for details).",
     "内部エラー: {detail}。不具合として報告してください（詳細は --debug で表示）。",
     exit_code=EXIT_INTERNAL)
-
-
-def __getattr__(name: str) -> Any:
-    if name == "Diagnostic":
-        # start-up: ``Diagnostic`` is a dataclass, made on first use; commands reporting none skip it
-        from .diagnostic import Diagnostic
-
-        return Diagnostic
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,17 +5,20 @@ located at its file:line:column; and dealt onto a shuffled (or the exported) dec
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 from rules_dsl.dice import DiceSource
+from rules_dsl.frozen import Frozen
 from rules_dsl.errors import Location, MprError, define
 from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 from interpreter.solvers.limits import MAX_HOLDERS
 
 from interpreter.solvers.cards import CARD_TWICE, DeckSpec, DeckState, draw
 from interpreter.campaign.state import Holder
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 BAD_SHAPE = define(
     "MPR640", "{field} must be {expected}", "{field} は {expected} でなければなりません")
@@ -45,10 +48,10 @@ CAMPAIGN_FIELDS = ("ruleset", "clock_minutes", "clock", "deck", "discard")  # wh
 SQLITE_MAX_INTEGER = 2**63 - 1
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(Frozen):
     """Where a holder's cards come from: the cards given, and how many it holds in all."""
 
+    __slots__ = ('holder', 'given', 'size')
     holder: str
     given: tuple[str, ...]
     size: int
@@ -58,25 +61,26 @@ def _nowhere(*path: Any) -> Location:
     return Location(path=".".join(map(str, path)))
 
 
-@dataclass(frozen=True)
-class Exported:
+class Exported(Frozen):
     """The ``campaign`` section of an export: the clock, the deck (top first) and the discard pile."""
 
+    __slots__ = ('clock_minutes', 'deck', 'discard')
     clock_minutes: int | None
     deck: tuple[str, ...]
     discard: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class Roster:
+class Roster(Frozen):
     """The holders of a campaign in file order, where their cards come from, where each value
     stands in the file (``loc(*path)``), and the exported deck and clock if the file is an export."""
 
+    __slots__ = ('characters', 'items', 'seats', 'loc', 'exported')
+    _defaults = {'loc': _nowhere, 'exported': None}
     characters: tuple[Holder, ...]
     items: tuple[Holder, ...]
     seats: tuple[Seat, ...]
-    loc: Callable[..., Location] = _nowhere
-    exported: Exported | None = None
+    loc: Callable[..., Location]
+    exported: Exported | None
 
 
 def load_roster(path: str) -> Roster:

@@ -3,9 +3,6 @@ transaction, journals its inputs, seed and result with the state before it, and 
 dict ``{command, seq, seed, changes: [{holder, out, to, in}], notes: [{code, args}], clock_minutes}``."""
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 from rules_dsl.words import localized
@@ -23,6 +20,13 @@ from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
 from interpreter.campaign.timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
                        next_dawn, pass_time, rule_params, wired_rule)
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
+
+    Body = Callable[[Outcome, SeededDice], dict[str, Any]]
 
 UNKNOWN_PC = define(
     "MPR630", "no character {pc!r} in this campaign{hint} (characters: {known})",
@@ -68,7 +72,6 @@ REPIN_SAME = define(
     "MPR665", "the ruleset did not change: nothing to re-pin",
     "ルールセットは変わっていません: 固定し直す必要はありません", severity="info")
 
-Body = Callable[[Outcome, SeededDice], dict[str, Any]]
 # The manifest's campaign wiring: the slot of each rule a command runs.
 DECK, SPECIAL, RESTS, BRIEFINGS = "deck", "special", "rests", "briefings"
 FLAGS = {"all": "--all", "count": "--count", "cards": "--cards", "selection": "--select",

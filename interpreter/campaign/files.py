@@ -7,15 +7,16 @@ import errno
 import os
 import sqlite3
 import stat
-from collections.abc import Callable
 from contextlib import suppress
-from pathlib import Path
-from urllib.parse import quote
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from interpreter.campaign.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
 
 from interpreter.campaign import wal
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 NOT_SQLITE = define(
     "MPR620", "{file} is not a campaign: not an SQLite database or damaged ({detail}); it was left unchanged",
@@ -89,8 +90,17 @@ def busy(path: str) -> MprError:
     return MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
 
 
+_URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789/-._~")
+
+
+def _uri_path(path: str) -> str:
+    """The path as SQLite's ``file:`` URI wants it: every byte but the unreserved ones and ``/``
+    percent-encoded (so ``?``, ``#``, ``%`` and any non-ASCII name stay part of the path)."""
+    return "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in os.fsencode(os.path.abspath(path)))
+
+
 def connect(path: str, mode: str) -> sqlite3.Connection:
-    uri = f"file:{quote(os.fsencode(os.path.abspath(path)))}?mode={mode}"
+    uri = f"file:{_uri_path(path)}?mode={mode}"
     conn = sqlite3.connect(uri, uri=True, isolation_level=None, timeout=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
     conn.execute("PRAGMA foreign_keys = ON")
     # WAL with synchronous FULL: a committed command survives a killed process and a power cut.
@@ -210,12 +220,11 @@ def is_sqlite(path: str) -> bool:
 def inspect(path: str, known_version: int) -> int:
     """Refuse, without writing anything, a file that is not a campaign this mprules can open;
     its schema version."""
-    file = Path(path)
-    if not file.is_file():
+    if not os.path.isfile(path):
         raise MprError(MISSING, Location(path), file=path)
     try:
-        size = file.stat().st_size
-        with open(file, "rb") as stream:
+        size = os.stat(path).st_size
+        with open(path, "rb") as stream:
             header = stream.read(len(SQLITE_HEADER))
     except OSError as exc:
         raise MprError(IO_ERROR, Location(path), file=path, detail=exc.strerror or str(exc)) from None

@@ -7,9 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any, Literal, overload
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
@@ -17,6 +15,11 @@ from interpreter.solvers.cards import DeckState, invariant_problems
 from interpreter.campaign.files import NOT_SQLITE
 from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable, Iterable
 
 STATE_BROKEN = define(
     "MPR627", "{file}: the cards do not add up to the deck (missing {missing}, extra {extra}); nothing was changed",
@@ -84,15 +87,16 @@ def whole(value: Any, path: str, where: str) -> int:
     return value
 
 
-@overload
-def text(value: Any, path: str, where: str, *, optional: Literal[False] = False) -> str: ...
-@overload
-def text(value: Any, path: str, where: str, *, optional: bool) -> str | None: ...
-def text(value: Any, path: str, where: str, *, optional: bool = False) -> str | None:
-    """``value`` when it is text (or None, when ``optional``); else the store is damaged."""
-    if (value is None and optional) or isinstance(value, str):
+def text(value: Any, path: str, where: str) -> str:
+    """``value`` when it is text; else the store is damaged."""
+    if isinstance(value, str):
         return value
     raise damaged(path, f"{where} is {value!r}, not text")
+
+
+def optional_text(value: Any, path: str, where: str) -> str | None:
+    """``value`` when it is text or None; else the store is damaged."""
+    return None if value is None else text(value, path, where)
 
 
 def _names(shape: type | tuple[type, ...]) -> str:
@@ -151,7 +155,7 @@ def _read(c: sqlite3.Connection, path: str) -> State:
     cards = DeckState(tuple(deck), tuple(discard), tuple((h, tuple(v)) for h, v in held.items()))
     state = State(pin, characters, tuple(items), cards, whole(clock, path, "the clock"),
                   whole(dawn, path, "the dawn"), whole(briefing, path, "the briefing number"),
-                  text(tier, path, "the briefing tier", optional=True), uses)
+                  optional_text(tier, path, "the briefing tier"), uses)
     check_cards(state, path)
     return state
 

@@ -3,11 +3,14 @@ after Unicode NFKC normalisation); a name that several holders share is refused,
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 
 from rules_dsl.errors import Location, MprError, define
 
 from interpreter.campaign.state import Holder
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 AMBIGUOUS_NAME = define(
     "MPR683", "{name!r} is the name of {count} holders: give one of their ids ({ids})",

@@ -3,18 +3,19 @@ parameter overrides, and a copy of the parameters of the rules a campaign runs (
 packages), so that a ruleset changed on disk is noticed and re-pinned on purpose."""
 from __future__ import annotations
 
-import copy
 import os
-from dataclasses import replace
-from pathlib import Path
-from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
+from rules_dsl.frozen import replace
 
 from interpreter.solvers.cards import DeckSpec
 from interpreter.campaign.files import utf8_path
 from interpreter.ruleset.wiring import require, resolved, slot_kinds, wired, wired_ids
 from interpreter.campaign.state import Pin
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 RULESET_CHANGED = define(
     "MPR632", "the ruleset of this campaign changed on disk ({path}: pinned {pinned}, now {now}); "
@@ -85,11 +86,14 @@ def with_manifest_wiring(pin: Pin, file: str) -> Pin:
 
 
 def _manifest(ruleset: Any) -> str:
-    return str(Path(ruleset.root) / "ruleset.yaml") if ruleset.manifest else ruleset.root
+    return os.path.join(ruleset.root, "ruleset.yaml") if ruleset.manifest else ruleset.root
 
 
 def _pinned_rule(rule: Any) -> dict[str, Any]:
     """What a campaign keeps of a rule it runs."""
+    # start-up: copies are made only when a ruleset is pinned (init, repin)
+    import copy
+
     return {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
             "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
             "deck": rule.doc.get("deck"), "threshold": rule.doc.get("threshold"),

@@ -1,9 +1,12 @@
 """Text output of the campaign commands: what changed (cards out, cards in), the clock, the notes."""
 from __future__ import annotations
 
-from typing import Any
 
 from rules_dsl.words import define_word, define_words, vocabulary, word
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 LABELS = define_words(
     "campaign.label",

@@ -2,50 +2,57 @@
 whole state (cards, clock, briefings) and a journal entry."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any
+from rules_dsl.frozen import Frozen, replace
 
 from interpreter.solvers.cards import DeckSpec, DeckState
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass(frozen=True)
-class Pin:
+
+class Pin(Frozen):
     """The ruleset a campaign uses: where it is, its content hash, the caller's switches, the
     parameters of the rules the campaign needs (``rules[id] = {kind, adopted, params, doc}``), and
     the manifest's campaign wiring (``campaign``) with the file that declares it (``manifest``)."""
 
+    __slots__ = ('path', 'content_hash', 'adopt', 'param_overrides', 'rules', 'parameters', 'campaign', 'manifest')
+    _defaults = {'manifest': ''}
+    _factories = {'campaign': dict}
     path: str
     content_hash: str
     adopt: dict[str, bool]
     param_overrides: dict[str, dict]
     rules: dict[str, dict]
     parameters: dict[str, Any]
-    campaign: dict[str, Any] = field(default_factory=dict)
-    manifest: str = ""
+    campaign: dict[str, Any]
+    manifest: str
 
 
-@dataclass(frozen=True)
-class Holder:
+class Holder(Frozen):
     """A character (``owner`` None) or an item (``owner`` its character), with its YAML data."""
 
+    __slots__ = ('id', 'data', 'owner')
+    _defaults = {'owner': None}
     id: str
     data: dict[str, Any]
-    owner: str | None = None
+    owner: str | None
 
 
-@dataclass(frozen=True)
-class State:
+class State(Frozen):
     """Everything a campaign file holds apart from the journal."""
 
+    __slots__ = ('pin', 'characters', 'items', 'cards', 'clock_minutes', 'dawn_minutes', 'briefing', 'briefing_tier', 'briefing_uses')
+    _defaults = {'briefing': 0, 'briefing_tier': None, 'briefing_uses': ()}
     pin: Pin
     characters: tuple[Holder, ...]
     items: tuple[Holder, ...]
     cards: DeckState
     clock_minutes: int
     dawn_minutes: int
-    briefing: int = 0
-    briefing_tier: str | None = None
-    briefing_uses: tuple[tuple[int, str, str, str], ...] = ()
+    briefing: int
+    briefing_tier: str | None
+    briefing_uses: tuple[tuple[int, str, str, str], ...]
 
     def deck_spec(self) -> DeckSpec:
         deck = self.pin.rules.get(self.pin.campaign.get("deck", "")) or {}
@@ -53,7 +60,7 @@ class State:
 
     def dump(self) -> dict[str, Any]:
         """The whole state as plain JSON data (what undo restores and tests compare)."""
-        return {"pin": self.pin.__dict__, "clock_minutes": self.clock_minutes,
+        return {"pin": self.pin._asdict(), "clock_minutes": self.clock_minutes,
                 "dawn_minutes": self.dawn_minutes, "briefing": self.briefing,
                 "briefing_tier": self.briefing_tier,
                 "briefing_uses": [list(u) for u in self.briefing_uses],
@@ -76,15 +83,16 @@ class State:
         return replace(self, **changes)
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Frozen):
     """One journal line: a command with its inputs, seed, scripted choices and result."""
 
+    __slots__ = ('seq', 'command', 'inputs', 'seed', 'choices', 'result', 'undone_by', 'before')
+    _defaults = {'undone_by': None, 'before': None}
     seq: int
     command: str
     inputs: dict[str, Any]
     seed: int | None
     choices: list[Any]
     result: dict[str, Any]
-    undone_by: int | None = None
-    before: dict[str, Any] | None = field(default=None, repr=False)
+    undone_by: int | None
+    before: dict[str, Any] | None

@@ -6,9 +6,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import Any, TypeVar
 
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
@@ -21,14 +19,19 @@ from interpreter.campaign.integrity import (STATE_BROKEN, WIRING_KEY, check_sche
                                             read_state)
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, TypeVar
+
+    T = TypeVar("T")
+
 __all__ = ["APPLICATION_ID", "Entry", "Holder", "Pin", "State", "Store", "inspect"]
 
 BAD_SEED = define(
     "MPR681", "the seed {seed} is too large to keep in a campaign file (at most {limit})",
     "シード {seed} はキャンペーンファイルに保存できる範囲を超えています（最大 {limit}）",
     exit_code=EXIT_USAGE)
-
-T = TypeVar("T")
 SQLITE_MAX = 2**63 - 1
 STATE_TABLES = ("cards", "briefing_uses", "items", "characters", "campaign", "ruleset")  # delete order
 

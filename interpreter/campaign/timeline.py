@@ -3,9 +3,6 @@ declares, each running the circulation the manifest wires to it, in time order; 
 that explain each step."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from collections.abc import Sequence
-from typing import Any
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
@@ -15,6 +12,11 @@ from interpreter.kinds.circulation import NEGATIVE_HOURS, Circulated, after_mini
 from interpreter.ruleset.wiring import require, wired
 from interpreter.campaign.pin import clock_text, dawn_of, dawns_between
 from interpreter.campaign.state import State
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
 
 NOT_ADOPTED_NOTE = define(
     "MPR650", "{rule} is not adopted in this campaign: no cards change",
@@ -53,13 +55,15 @@ SLEEP = "sleep"  # the wiring slots this module runs (see the manifest's campaig
 DAWN = "dawn"
 
 
-@dataclass
 class Outcome:
     """What a command did: the state it leaves, the card changes, and notes (codes with arguments)."""
 
-    state: State
-    changes: list[dict[str, Any]]
-    notes: list[dict[str, Any]]
+    __slots__ = ("state", "changes", "notes")
+
+    def __init__(self, state: State, changes: list[dict[str, Any]], notes: list[dict[str, Any]]) -> None:
+        self.state = state
+        self.changes = changes
+        self.notes = notes
 
     def note(self, code: str, **args: Any) -> None:
         self.notes.append({"code": code, "args": args})

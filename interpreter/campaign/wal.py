@@ -15,11 +15,10 @@ checksum do not match; the same rule is applied here."""
 from __future__ import annotations
 
 import os
-import secrets
 import stat
 import struct
-from dataclasses import dataclass
 
+from rules_dsl.frozen import Frozen
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 FOREIGN_WAL = define(
@@ -45,7 +44,7 @@ _MASK = 0xFFFFFFFF
 
 def new_token() -> int:
     """A random token for a new campaign file (never 0: 0 is a file made before tokens)."""
-    return secrets.randbelow(2**31 - 1) + 1
+    return int.from_bytes(os.urandom(4), "big") % (2**31 - 1) + 1
 
 
 def file_token(path: str) -> tuple[bool, int]:
@@ -60,14 +59,15 @@ def file_token(path: str) -> tuple[bool, int]:
     return True, int.from_bytes(header[TOKEN_OFFSET:], "big")
 
 
-@dataclass(frozen=True)
-class Commits:
+class Commits(Frozen):
     """What SQLite would apply from a log: the number of committed transactions, the tokens of
     their header pages, and how many of them wrote no header page."""
 
-    count: int = 0
-    tokens: tuple[int, ...] = ()
-    unnamed: int = 0
+    __slots__ = ('count', 'tokens', 'unnamed')
+    _defaults = {'count': 0, 'tokens': (), 'unnamed': 0}
+    count: int
+    tokens: tuple[int, ...]
+    unnamed: int
 
     def belong_to(self, token: int) -> bool:
         return self.unnamed == 0 and all(t == token for t in self.tokens)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
@@ -22,6 +22,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, UnknownType
 from referencing.exceptions import Unresolvable
 
+from rules_dsl.frozen import replace
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
 from interpreter.ruleset.model import Rule, Ruleset

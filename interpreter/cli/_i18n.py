@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Iterator
 
 from rules_dsl.words import define_translations, define_word, translated, word
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
 
 ARGPARSE_JA: dict[str, str] = {
     "usage: ": "使い方: ",

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define, render
 
 from interpreter.cli import common
 from rules_dsl.words import bilingual, define_word
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_CARDS = define(
     "MPR040", "--cards takes card names separated by commas, e.g. SA,H10; got {text!r}",

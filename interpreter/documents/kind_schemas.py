@@ -7,9 +7,12 @@ The kinds are registered by the engine's kind registry, a higher layer: it hands
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
-from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from pathlib import Path
+    from typing import Any
 
 _plugged: dict[str, Path] = {}
 _source: list[Callable[[], Mapping[str, Path]]] = []
@@ -48,7 +51,8 @@ def read(name: str) -> dict[str, Any] | None:
     """The contents of the plugged-in schema known as ``name``, or None when no kind is."""
     for kind, path in _plugged.items():
         if resource_name(kind) == name:
-            contents: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+            with open(path, encoding="utf-8") as handle:
+                contents: dict[str, Any] = json.load(handle)
             return contents
     return None
 

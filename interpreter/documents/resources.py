@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import os
 from functools import cache
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from pathlib import Path
 

@@ -14,22 +14,20 @@ distribution). The package is imported by name, so the engine never imports a ki
 from __future__ import annotations
 
 import importlib
-import pkgutil
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, replace
-from functools import cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+import os
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.frozen import Frozen
 
 from interpreter.documents import kind_schemas
-from interpreter.documents.resources import schemas_dir
-from interpreter.engine.trace import ProbTable
-from interpreter.ruleset.model import Rule, Ruleset
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from interpreter.engine.runner import Context
+    from collections.abc import Iterator, Mapping
+    from pathlib import Path
+    from typing import Any
+
+    from interpreter.engine.protocols import Check, Distribution, Run
 
 BUILTIN_PACKAGE = "interpreter.kinds"
 ENTRY_POINT_GROUP = "mprules.kinds"
@@ -45,45 +43,52 @@ TWICE = define(
     "種別 {kind} が2回登録されています: {first} と {second}")
 
 
-class Run(Protocol):
-    """``run(rule, inputs, ctx)``: the value of a rule for an input (defaults filled in)."""
+def __getattr__(name: str) -> Any:
+    """``Run``, ``Check`` and ``Distribution``, the typed signatures a kind gives, live in
+    ``interpreter.engine.protocols`` (which imports ``typing``): they are read from here too."""
+    if name in ("Run", "Check", "Distribution"):
+        # start-up: typing's Protocol is for type checkers and readers, not for running a rule
+        from interpreter.engine import protocols
 
-    def __call__(self, rule: Rule, inputs: Mapping[str, Any], ctx: Context, /) -> Any: ...
-
-
-class Check(Protocol):
-    """``check(rule, ruleset, lang)``: the kind's own findings about a rule, for ``validate``."""
-
-    def __call__(self, rule: Rule, ruleset: Ruleset, lang: str = "en", /) -> Iterator[Diagnostic]: ...
-
-
-class Distribution(Protocol):
-    """``distribution(rule, inputs, ctx)``: the exact probabilities of a rule's outcomes."""
-
-    def __call__(self, rule: Rule, inputs: Mapping[str, Any], ctx: Context, /) -> list[ProbTable]: ...
+        return getattr(protocols, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@dataclass(frozen=True)
-class Kind:
-    """A kind as the engine sees it. ``schema`` is the file of its JSON Schema: left out by the
-    kinds of the package (the registry fills in ``schemas/kinds/<module>.json``), required of a
-    kind found through an entry point."""
+class Kind(Frozen):
+    """A kind as the engine sees it: ``name`` (the value of ``kind:`` in documents, e.g.
+    "SumTable"), ``run``, and optionally ``check`` and ``distribution``. ``schema`` is the file of
+    its JSON Schema: left out by the kinds of the package (the registry fills in
+    ``schemas/kinds/<module>.json``), required of a kind found through an entry point."""
 
-    name: str  # the value of ``kind:`` in documents, e.g. "SumTable"
+    __slots__ = ("name", "run", "check", "distribution", "schema")
+    _defaults = {"check": None, "distribution": None, "schema": None}
+    name: str
     run: Run
-    check: Check | None = None
-    distribution: Distribution | None = None
-    schema: Path | None = None
+    check: Check | None
+    distribution: Distribution | None
+    schema: Path | str | None
+
+
+def _with_schema(kind: Kind, module: str) -> Kind:
+    if kind.schema is not None:
+        return kind
+    # start-up: the schema's place is needed only when a document is validated
+    from interpreter.documents.resources import schemas_dir
+
+    return Kind(kind.name, kind.run, kind.check, kind.distribution,
+                schemas_dir() / "kinds" / f"{module}.json")
 
 
 def _builtin() -> Iterator[tuple[str, Kind]]:
+    # start-up: listing the package's modules is for the whole registry, not for one kind
+    import pkgutil
+
     package = importlib.import_module(BUILTIN_PACKAGE)
     for info in pkgutil.iter_modules(package.__path__):
         module = importlib.import_module(f"{BUILTIN_PACKAGE}.{info.name}")
         kind = getattr(module, "KIND", None)
         if isinstance(kind, Kind):
-            schema = kind.schema or schemas_dir() / "kinds" / f"{info.name}.json"
-            yield module.__name__, replace(kind, schema=schema)
+            yield module.__name__, _with_schema(kind, info.name)
 
 
 def _plugged_in() -> Iterator[tuple[str, Kind]]:
@@ -95,15 +100,20 @@ def _plugged_in() -> Iterator[tuple[str, Kind]]:
         if not isinstance(kind, Kind):
             raise MprError(NOT_A_KIND, where, name=point.name, group=ENTRY_POINT_GROUP,
                            found=type(kind).__name__, problem=point.value)
-        if kind.schema is None or not Path(kind.schema).is_file():
+        if kind.schema is None or not os.path.isfile(kind.schema):
             raise MprError(NO_SCHEMA, where, kind=kind.name, name=point.name, schema=kind.schema)
         yield f"{ENTRY_POINT_GROUP}:{point.name}", kind
 
 
-@cache
+_all: list[dict[str, Kind]] = []  # the whole registry, once it was asked for
+_one: dict[str, Kind] = {}  # kinds of the package found one by one (see ``get``)
+
+
 def registry() -> dict[str, Kind]:
     """Every kind by name: the package's first, then those of the entry points (whose schemas
     the document validation learns here)."""
+    if _all:
+        return _all[0]
     kinds: dict[str, Kind] = {}
     origins: dict[str, str] = {}
     for origin, kind in (*_builtin(), *_plugged_in()):
@@ -115,7 +125,8 @@ def registry() -> dict[str, Kind]:
     for name, origin in origins.items():
         schema = kinds[name].schema
         if origin.startswith(ENTRY_POINT_GROUP + ":") and schema is not None:
-            kind_schemas.add(name, Path(schema))
+            kind_schemas.add(name, schema)  # type: ignore[arg-type]
+    _all.append(kinds)
     return kinds
 
 
@@ -128,5 +139,34 @@ def plugged_schemas() -> Mapping[str, Path]:
 kind_schemas.set_source(plugged_schemas)
 
 
+def _module_of(name: str) -> str | None:
+    """The module of the package that holds the kind ``name``, as ``schemas/rule.json`` dispatches
+    to its schema (``kinds/<module>.json``); None when ``rule.json`` does not know it."""
+    # start-up: the schema dispatch is read only when a kind is first run in a process
+    from interpreter.documents.schema_dispatch import dispatch_targets
+
+    target = dispatch_targets().get(name)
+    if target is None or not target.startswith("kinds/") or not target.endswith(".json"):
+        return None
+    return target[len("kinds/"):-len(".json")]
+
+
 def get(name: str) -> Kind | None:
+    """The kind ``name``. A kind of the package is imported alone (the module ``rule.json``'s
+    dispatch names), so running one rule does not import every kind or look at entry points;
+    any other name is looked up in the whole registry."""
+    if _all:
+        return _all[0].get(name)
+    found = _one.get(name)
+    if found is not None:
+        return found
+    module = _module_of(name)
+    if module is not None:
+        try:
+            kind = getattr(importlib.import_module(f"{BUILTIN_PACKAGE}.{module}"), "KIND", None)
+        except ImportError:
+            kind = None
+        if isinstance(kind, Kind) and kind.name == name:
+            found = _one[name] = _with_schema(kind, module)
+            return found
     return registry().get(name)

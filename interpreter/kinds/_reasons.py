@@ -5,10 +5,13 @@ refuses what, with a code from the message catalogue and the input path it conce
 """
 from __future__ import annotations
 
-from typing import Any
 
 from rules_dsl.errors import render
 from rules_dsl.words import bilingual, define_word
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def reason(code: str, path: str, lang: str, **args: Any) -> dict[str, str]:

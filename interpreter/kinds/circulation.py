@@ -5,18 +5,23 @@ a document's ``circulation``: ``after_minimum`` (one holder, once an amount reac
 of one holder's cards); the executor runs them on a state given as input."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
+from rules_dsl.frozen import Frozen
 
-from rules_dsl.dice import DiceSource
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
-
-from interpreter.engine.runner import Context
-from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.solvers.cards import NEGATIVE_COUNT, TOO_MANY, DeckSpec, DeckState, discard, draw, state_value
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping, Sequence
+    from fractions import Fraction
+    from typing import Any
+
+    from rules_dsl.dice import DiceSource
+    from rules_dsl.errors import Diagnostic
+
+    from interpreter.engine.runner import Context
+    from interpreter.ruleset.model import Rule, Ruleset
 
 NEGATIVE_HOURS = define(
     "MPR610", "the hours slept cannot be negative: {hours}", "睡眠時間に負の値は指定できません: {hours}")
@@ -63,10 +68,10 @@ HOLDER_KINDS = ("characters", "items")
 MODES = ("after_minimum", "all_holders", "ordered")
 
 
-@dataclass(frozen=True)
-class Change:
+class Change(Frozen):
     """One holder's circulation: the cards it put out, and the cards drawn into ``to``."""
 
+    __slots__ = ('holder', 'out', 'to', 'drawn')
     holder: str
     out: tuple[str, ...]
     to: str
@@ -76,14 +81,15 @@ class Change:
         return {"holder": self.holder, "out": list(self.out), "to": self.to, "in": list(self.drawn)}
 
 
-@dataclass(frozen=True)
-class Circulated:
+class Circulated(Frozen):
     """What a circulation did: the new state, the changes, and why nothing happened if so."""
 
+    __slots__ = ('state', 'changes', 'reason', 'reshuffles')
+    _defaults = {'changes': (), 'reason': None, 'reshuffles': 0}
     state: DeckState
-    changes: tuple[Change, ...] = ()
-    reason: str | None = None  # "short", "no_cards", "none_chosen" when nothing circulated
-    reshuffles: int = 0
+    changes: tuple[Change, ...]
+    reason: str | None  # "short", "no_cards", "none_chosen" when nothing circulated
+    reshuffles: int
 
     @property
     def circulated(self) -> bool:

@@ -9,18 +9,21 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError
 
-from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
-from interpreter.solvers.cards import (BAD_OPERATION, DeckSpec, DeckState, DeckView, discard, draw,
+from interpreter.solvers.cards import (BAD_OPERATION, DeckSpec, DeckState, discard, draw,
                                        require_invariant, shuffle_deck, state_value)
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from interpreter.engine.runner import Context
+    from interpreter.solvers.cards import DeckView
 
-class DeckRun(DeckView):
-    """The value of a run: the deck's state after the operations, the cards drawn, the deck's size."""
+    class DeckRun(DeckView):
+        """The value of a run: the deck's state after the operations, the cards drawn, the deck's size."""
 
-    drawn: list[str]
-    composition_count: int
+        drawn: list[str]
+        composition_count: int
 
 
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> DeckRun:

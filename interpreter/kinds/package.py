@@ -6,19 +6,26 @@ the tier's allowance (an expression; ``null`` is unlimited), how uses count (``t
 document's ``{ja, en}`` templates."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
-from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean, render
-from rules_dsl.template import Template, compile_template
+from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
+from rules_dsl.frozen import Frozen
 from rules_dsl.words import localized
 
-from interpreter.engine.runner import Context
-from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from typing import Any
+
+    from rules_dsl.errors import Diagnostic
+    from rules_dsl.template import Template
+
+    from interpreter.engine.runner import Context
+    from interpreter.ruleset.model import Rule, Ruleset
 
 OPTIONS_EMPTY = define(
     "MPR700",
@@ -66,11 +73,11 @@ MESSAGE_CODES = {"over_allowance": OVER_ALLOWANCE, "mirrored_over_allowance": MI
                  "unknown_option": UNKNOWN_OPTION, "no_right": NO_RIGHT}
 
 
-@dataclass(frozen=True)
-class Side:
+class Side(Frozen):
     """One side of a plan: the input fields of its uses and members, its label, the result keys
     it fills, the conditions of its right to plan (``may_plan``), and its message templates."""
 
+    __slots__ = ('plan', 'members', 'label', 'counts', 'flag', 'may_plan', 'messages')
     plan: str
     members: str | None
     label: Mapping[str, str]
@@ -100,6 +107,7 @@ def _malformed_options(options: Any) -> list[Any]:
 
 @lru_cache(maxsize=256)
 def _expression(text: str) -> Any:
+    # start-up: the expression compiler loads only when an allowance is computed
     from rules_dsl import compile_expression
 
     return compile_expression(text)
@@ -107,7 +115,17 @@ def _expression(text: str) -> Any:
 
 @lru_cache(maxsize=512)
 def _template(text: str) -> Template:
+    # start-up: templates are compiled only when a plan's message is shown
+    from rules_dsl.template import compile_template
+
     return compile_template(text)
+
+
+def _check_template(text: str, where: Location) -> None:
+    # start-up: templates are compiled only when a plan's message is shown or checked
+    from rules_dsl.template import compile_template
+
+    compile_template(text, where)
 
 
 def allowance_of(value: Any, env: Mapping[str, Any], rule_id: str) -> int | None:
@@ -337,7 +355,7 @@ def _check_templates(rule: Rule, lang: str) -> Iterator[Diagnostic]:
         for key, texts in (side.get("messages") or {}).items():
             for language, text in (texts or {}).items():
                 try:
-                    compile_template(text, rule.loc("plan", "sides", s, "messages", key, language))
+                    _check_template(text, rule.loc("plan", "sides", s, "messages", key, language))
                 except MprError as error:
                     yield error.diagnostic(lang)
         for c, condition in enumerate(side.get("may_plan") or []):

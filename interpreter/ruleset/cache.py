@@ -8,7 +8,10 @@ the schemas; the listing of every layer's directory; the ruleset's own content h
 ruleset. The header alone answers ``content_hash`` (a campaign checking the ruleset it pinned
 reads no more than that).
 It is used only when all of them are unchanged and the mprules code is the same (its version and,
-in a checkout, the size and time of its source files). Entries are written to a temporary file
+in a checkout, the size and time of its source files). A file is known unchanged without reading
+it when its size and modification time are those recorded and it was last modified at least
+``RACY_SECONDS`` before the entry was written (as git and make decide); any other file is hashed
+again and compared. Entries are written to a temporary file
 and renamed, so two processes may write at once; an entry that is damaged (its checksum does not
 match, for the header or the ruleset) or from another format is ignored and rebuilt, never
 trusted. Only rulesets without errors
@@ -20,22 +23,26 @@ decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
+import glob
 import hashlib
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+import time
 
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, write_atomically
 
-
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
+    from pathlib import Path
+    from typing import Any
+
     from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC4"
+FORMAT = b"MPRC5"
+RACY_SECONDS = 2  # a file changed this close to the entry's writing is always hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 __all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "content_hash", "disable", "enabled", "load"]
 disable = cachefile.disable
@@ -43,7 +50,14 @@ enabled = cachefile.enabled
 
 
 def cache_dir() -> Path:
+    # start-up: pathlib is for callers that want a Path; this module works with text paths
+    from pathlib import Path
+
     return Path(cachefile.cache_root())
+
+
+def _entry(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
+    return os.path.join(cachefile.cache_root(), f"{_key(path, param_overrides, adopt)}.bin")
 
 
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
@@ -52,7 +66,7 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     if not enabled():
         return build()
     try:
-        entry = cache_dir() / f"{_key(path, param_overrides, adopt)}.bin"
+        entry = _entry(path, param_overrides, adopt)
     except (OSError, RuntimeError, TypeError, ValueError):
         return build()
     ruleset = _read(entry)
@@ -63,41 +77,81 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     return ruleset
 
 
-def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
-    from interpreter import __version__
+_keys: dict[str, str] = {}  # this process's keys: the code does not change under a running command
 
-    root = str(Path(path).resolve()) if path is not None else ""
+
+def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
+    from interpreter import __version__  # start-up: the package root imports this module's users
+
+    root = os.path.realpath(path) if path is not None else ""
     asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}], sort_keys=True,
                        default=repr, ensure_ascii=False)
-    code = json.dumps([__version__, sys.version_info[:2], _code_stamp()])
-    return hashlib.sha256(f"{code}\n{asked}".encode()).hexdigest()
+    known = _keys.get(asked)
+    if known is None:
+        code = json.dumps([__version__, sys.version_info[:2], _code_stamp()])
+        known = _keys[asked] = hashlib.sha256(f"{code}\n{asked}".encode()).hexdigest()
+    return known
 
 
 def _code_stamp() -> list[Any]:
     """The size and modification time of every source file of mprules: a checkout whose code
     changed never reads an entry written by the old code."""
-    here = Path(__file__).resolve().parent.parent  # the interpreter package
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the interpreter package
     stamp: list[Any] = []
-    for package in (here, here.parent / "rules_dsl"):
-        for dirpath, dirnames, filenames in os.walk(package):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for name in sorted(filenames):
-                if name.endswith((".py", ".lark")):
-                    st = os.stat(os.path.join(dirpath, name))
-                    stamp.append((name, st.st_size, st.st_mtime_ns))
+    pending = [here, os.path.join(os.path.dirname(here), "rules_dsl")]
+    while pending:
+        try:
+            entries = sorted(os.scandir(pending.pop()), key=lambda e: e.name)
+        except OSError:
+            continue
+        for entry in entries:
+            if entry.name.endswith((".py", ".lark")):
+                st = entry.stat()
+                stamp.append((entry.name, st.st_size, st.st_mtime_ns))
+            elif entry.name != "__pycache__" and entry.is_dir():
+                pending.append(entry.path)
     return stamp
 
 
 def _digest(path: str) -> str | None:
     try:
-        return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+        with open(path, "rb") as handle:
+            return hashlib.sha256(handle.read()).hexdigest()
     except OSError:
         return None
 
 
+def _file_record(path: str) -> list[Any]:
+    """``[path, sha256, size, mtime_ns]`` of a file (digest None when it cannot be read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return [path, None, -1, -1]
+    return [path, _digest(path), st.st_size, st.st_mtime_ns]
+
+
+def _unchanged(record: list[Any], written_ns: int) -> bool:
+    """Whether the file still has the recorded content: by its size and time when they match and
+    are not too close to the entry's writing, else by its hash."""
+    name, digest, size, mtime_ns = record
+    if digest is None:
+        return False
+    try:
+        st = os.stat(name)
+    except OSError:
+        return False
+    if st.st_size == size and st.st_mtime_ns == mtime_ns \
+            and mtime_ns < written_ns - RACY_SECONDS * 1_000_000_000:
+        return True
+    return _digest(name) == digest
+
+
 def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
-    root = Path(directory)
-    found = {str(p) for pattern in patterns for p in root.glob(pattern) if p.is_file()}
+    """The files of ``directory`` the manifest's patterns match (``**`` reaches sub-folders)."""
+    root = glob.escape(directory)
+    found = {os.path.normpath(p) for pattern in patterns
+             for p in glob.glob(os.path.join(root, pattern), recursive=True, include_hidden=True)
+             if os.path.isfile(p)}
     return sorted(found)
 
 
@@ -105,15 +159,15 @@ def _dependencies(ruleset: Ruleset) -> dict[str, Any]:
     from interpreter.documents.resources import schemas_dir
 
     files = sorted(set(ruleset.files) | {str(p) for p in schemas_dir().rglob("*.json")})
-    return {"files": [[f, _digest(f)] for f in files],
+    return {"files": [_file_record(f) for f in files], "written_ns": time.time_ns(),
             "listings": [[d, list(globs), _listing(d, globs)]
                          for d, globs in sorted(ruleset.listings.items())]}
 
 
 def _still_true(deps: dict[str, Any]) -> bool:
-    for name, digest in deps["files"]:
-        if digest is None or _digest(name) != digest:
-            return False
+    written_ns = deps["written_ns"]
+    if not all(_unchanged(record, written_ns) for record in deps["files"]):
+        return False
     return all(_listing(d, globs) == listed for d, globs, listed in deps["listings"])
 
 
@@ -153,7 +207,7 @@ def _header(handle: Any) -> dict[str, Any] | None:
     return header
 
 
-def _read(entry: Path) -> Ruleset | None:
+def _read(entry: str) -> Ruleset | None:
     # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
     # cache directory, never a file from elsewhere.
     import pickle
@@ -181,7 +235,7 @@ def content_hash(path: str | Path | None, param_overrides: dict | None,
     if not enabled():
         return None
     try:
-        entry = cache_dir() / f"{_key(path, param_overrides, adopt)}.bin"
+        entry = _entry(path, param_overrides, adopt)
         with open(entry, "rb") as handle:
             header = _header(handle)
     except (OSError, RuntimeError, TypeError, ValueError, KeyError):
@@ -190,7 +244,7 @@ def content_hash(path: str | Path | None, param_overrides: dict | None,
     return value if isinstance(value, str) else None
 
 
-def _write(entry: Path, ruleset: Ruleset) -> None:
+def _write(entry: str, ruleset: Ruleset) -> None:
     import pickle
 
     try:

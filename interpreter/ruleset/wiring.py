@@ -8,12 +8,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Mapping
 from functools import cache
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import bilingual, define_word
 
 from interpreter.documents.resources import schemas_dir
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 NOT_WIRED = define(
     "MPR770",

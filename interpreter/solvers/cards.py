@@ -4,14 +4,23 @@ duplicated or lost (deck + discard pile + every holder == the composition, as mu
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from functools import cached_property
-from typing import Any, TypedDict
 
 from rules_dsl.dice import DiceSource
+from rules_dsl.frozen import Frozen
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 from interpreter.solvers.limits import MAX_DECK_CARDS, MAX_HOLDERS
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
+    from typing import Any, TypedDict
+
+    class DeckView(TypedDict):
+        """The compact form of a deck's state in results."""
+
+        deck_count: int
+        discard: list[str]
+        holders: dict[str, list[str]]
 
 UNKNOWN_CARD = define(
     "MPR600", "card {card!r} is not in the deck (the deck has {count} cards, e.g. {example})",
@@ -51,12 +60,13 @@ ON_EMPTY = ("reshuffle_discards", "error", "draw_short")
 (the multiset invariant still holds; the holder simply ends with fewer cards)."""
 
 
-@dataclass(frozen=True)
-class DeckSpec:
+class DeckSpec(Frozen):
     """The composition of a deck (every card once, in composition order) and its ``on_empty`` rule."""
 
+    __slots__ = ('composition', 'on_empty')
+    _defaults = {'on_empty': 'reshuffle_discards'}
     composition: tuple[str, ...]
-    on_empty: str = "reshuffle_discards"
+    on_empty: str
 
     @classmethod
     def from_params(cls, params: Mapping[str, Any], loc: Location | None = None) -> "DeckSpec":
@@ -78,23 +88,20 @@ class DeckSpec:
         return cls(tuple(cards), on_empty)
 
     def require_card(self, card: str, loc: Location | None = None) -> str:
-        if card not in self._index:
+        if card not in self.composition:
             raise MprError(UNKNOWN_CARD, loc, card=card, count=len(self.composition),
                            example=", ".join(self.composition[:3]))
         return card
 
-    @cached_property
-    def _index(self) -> frozenset[str]:
-        return frozenset(self.composition)
 
-
-@dataclass(frozen=True)
-class DeckState:
+class DeckState(Frozen):
     """Where every card is: the deck (top first), the discard pile (oldest first) and each holder."""
 
+    __slots__ = ('deck', 'discard', 'holders')
+    _defaults = {'discard': (), 'holders': ()}
     deck: tuple[str, ...]
-    discard: tuple[str, ...] = ()
-    holders: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    discard: tuple[str, ...]
+    holders: tuple[tuple[str, tuple[str, ...]], ...]
 
     def held(self, holder: str) -> tuple[str, ...]:
         for name, cards in self.holders:
@@ -179,14 +186,15 @@ def fresh_state(spec: DeckSpec, dice: DiceSource | None = None) -> DeckState:
     return DeckState(tuple(deck))
 
 
-@dataclass(frozen=True)
-class Drawn:
+class Drawn(Frozen):
     """The outcome of a draw: the new state, the cards drawn (in order), and what happened on the way."""
 
+    __slots__ = ('state', 'cards', 'reshuffles', 'short')
+    _defaults = {'reshuffles': 0, 'short': 0}
     state: DeckState
     cards: tuple[str, ...]
-    reshuffles: int = 0
-    short: int = 0
+    reshuffles: int
+    short: int
 
 
 def draw(state: DeckState, spec: DeckSpec, holder: str, count: int, dice: DiceSource) -> Drawn:
@@ -234,14 +242,6 @@ def discard(state: DeckState, holder: str, cards: Iterable[str]) -> DeckState:
 def shuffle_deck(state: DeckState, dice: DiceSource) -> DeckState:
     """The deck shuffled in place (discard pile and holders untouched)."""
     return DeckState(tuple(dice.shuffle(list(state.deck))), state.discard, state.holders)
-
-
-class DeckView(TypedDict):
-    """The compact form of a deck's state in results."""
-
-    deck_count: int
-    discard: list[str]
-    holders: dict[str, list[str]]
 
 
 def state_value(state: DeckState) -> DeckView:

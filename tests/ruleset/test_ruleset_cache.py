@@ -83,9 +83,46 @@ def test_any_change_to_its_files_rebuilds(cache, ruleset_copy, monkeypatch, chan
 
 def test_the_schemas_are_among_its_dependencies(ruleset_copy):
     deps = ruleset_cache._dependencies(load_ruleset(ruleset_copy))
-    names = {Path(name).name for name, _ in deps["files"]}
+    names = {Path(name).name for name, *_ in deps["files"]}
     assert {"rule.json", "ruleset.json", "rest.yaml", "ruleset.yaml"} <= names
-    assert all(digest for _, digest in deps["files"])
+    assert all(digest and size > 0 and mtime_ns > 0 for _, digest, size, mtime_ns in deps["files"])
+
+
+def _age(path: Path, seconds: float) -> None:
+    """Make ``path`` last modified ``seconds`` ago."""
+    import os
+    import time
+
+    when = time.time_ns() - int(seconds * 1e9)
+    os.utime(path, ns=(when, when))
+
+
+# (age of the files when the entry is written, edit keeps size and time, the entry is used)
+STAT_CASES = [
+    (60, False, False),  # an edit changes the time: hashed again, the change is seen
+    (60, True, True),    # same size and time, old enough: taken as unchanged without reading it
+    (0, True, False),    # same size and time, but changed right before the entry: hashed again
+]
+
+
+@pytest.mark.parametrize(("age", "keep_stat", "entry_used"), STAT_CASES)
+def test_a_file_is_known_unchanged_by_its_size_and_time_unless_racy(
+        cache, ruleset_copy, monkeypatch, age, keep_stat, entry_used):
+    import os
+
+    for path in ruleset_copy.iterdir():
+        _age(path, age)
+    builds = _builds(monkeypatch)
+    load_ruleset(ruleset_copy)
+    path = ruleset_copy / "rest.yaml"
+    before = path.stat()
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("# R4 rest", "# R4 REST", 1), encoding="utf-8")  # same size
+    assert path.stat().st_size == before.st_size
+    if keep_stat:
+        os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    load_ruleset(ruleset_copy)
+    assert len(builds) == (1 if entry_used else 2)
 
 
 @pytest.mark.parametrize("damage", [b"", b"MPRC2", b"garbage" * 10, None])
