@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import tempfile
 from pathlib import Path
 
-from _runner import BASELINE, mprules_command, run_once
+from _runner import BASELINE, installed_env, mprules_command, run_once
 
 CHARACTERS = """\
 characters:
@@ -47,7 +46,7 @@ def main() -> None:
     mprules = mprules_command()
     with tempfile.TemporaryDirectory(prefix="mprules-bench-") as tmp:
         work = Path(tmp)
-        env = dict(os.environ, MPRULES_CACHE_DIR=str(work / "cache"))
+        env = dict(installed_env(), MPRULES_CACHE_DIR=str(work / "cache"))
         if args.no_cache:
             env["MPRULES_NO_CACHE"] = "1"
         (work / "chars.yaml").write_text(CHARACTERS, encoding="utf-8")

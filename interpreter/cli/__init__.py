@@ -77,28 +77,31 @@ class _Parser(argparse.ArgumentParser):
         return super()._parse_optional(arg_string)
 
 
-def verbs_needed(argv: list[str]) -> tuple[str, ...]:
-    """The verbs whose parsers ``argv`` can reach: the one it names, none for ``--version`` alone,
-    every verb for the overall help, no verb or an unknown one."""
+def verbs_needed(argv: list[str], names: tuple[str, ...] = VERBS) -> tuple[str, ...]:
+    """The verbs (of ``names``) whose parsers ``argv`` can reach: the one it names, none for
+    ``--version`` alone, every verb for the overall help, no verb or an unknown one. A verb with
+    commands of its own (``SUBCOMMANDS``) asks the same of the arguments after it."""
     i = 0
     while i < len(argv):
         arg = argv[i]
         if arg in _HELP or arg == "--":
-            return VERBS
+            return names
         if arg == "--version":
             return ()
         if arg == "--lang":
             i += 2
             continue
         if not arg.startswith("-"):
-            return (arg,) if arg in VERBS else VERBS
+            return (arg,) if arg in names else names
         i += 1
-    return VERBS
+    return names
 
 
-def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS) -> argparse.ArgumentParser:
+def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS,
+                 argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The command tree of ``verbs`` (all by default), its help texts and argparse's own texts in
-    ``lang``."""
+    ``lang``. Given the command line ``argv``, a verb with commands of its own builds only those
+    it can reach."""
     use_language(lang)
     _Parser.lang = lang
     parser = _Parser(prog="mprules", description="Rules interpreter for the MagicPunk TRPG optional rules")
@@ -110,7 +113,13 @@ def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS) -> argparse.A
                         help="do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
     for verb in verbs:
-        importlib.import_module(f"{__name__}.{verb}").register(sub)
+        module = importlib.import_module(f"{__name__}.{verb}")
+        own = getattr(module, "SUBCOMMANDS", None)
+        if own is None:
+            module.register(sub)
+        else:
+            after = argv[argv.index(verb) + 1:] if argv is not None and verb in argv else []
+            module.register(sub, verbs_needed(after, own) if argv is not None else own)
     localize(parser, lang)
     return parser
 
@@ -140,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
     try:
-        parser = build_parser(lang, verbs_needed(argv))
+        parser = build_parser(lang, verbs_needed(argv), argv)
         args = parser.parse_args(argv)
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang

@@ -35,7 +35,13 @@ MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整�
 READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
 
 
-def register(subparsers: Any) -> None:
+# The commands of ``campaign``, in the order the help lists them.
+SUBCOMMANDS = ("init", "show", "sleep", "dawn", "circulate", "rest", "advance", "brief", "log", "undo",
+               "export", "repin")
+
+
+def register(subparsers: Any, needed: tuple[str, ...] = SUBCOMMANDS) -> None:
+    """The parser of ``campaign`` with those of the ``needed`` commands (all by default)."""
     parser = subparsers.add_parser("campaign", help="keep a campaign's deck, clock and briefings")
     sub = parser.add_subparsers(dest="campaign_command", metavar="COMMAND",
                                 parser_class=type(parser))
@@ -49,43 +55,55 @@ def register(subparsers: Any) -> None:
         p.set_defaults(handler=_handle, command=name)
         return p
 
-    p = add("init", "create a campaign: pin the ruleset, shuffle, place and deal the cards")
-    p.add_argument("--characters", required=True, metavar="CHARS_YAML")
-    p.add_argument("--ruleset", default=None, metavar="DIR")
-    p.add_argument("--force", action="store_true", help="replace an existing file")
-    p.add_argument("--start", default=None, metavar="HH:MM", help="clock at the start (default: dawn)")
-    p.add_argument("--adopt", action="append", default=[], metavar="RULE[=yes|no]",
-                   help="adopt RULE in this campaign; RULE=no leaves it out; recorded in the file")
-    p.add_argument("--no-adopt", action="append", default=[], metavar="RULE",
-                   help="leave RULE out of this campaign; recorded in the file")
-    p.add_argument("--param", action="append", default=[], metavar="RULE.NAME=YAML")
-    add("show", "the clock, the deck, the discard pile and every holder's cards")
-    p = add("sleep", "a character slept H hours")
-    p.add_argument("pc", metavar="PC")
-    p.add_argument("--hours", required=True, type=_number, metavar="H")
-    add("dawn", "advance the clock to the next dawn")
-    p = add("circulate", "discard and redraw some or all of a holder's cards")
-    p.add_argument("holder", metavar="HOLDER")
-    group = p.add_mutually_exclusive_group()
-    group.add_argument("--all", action="store_true")
-    group.add_argument("--count", type=int, default=None, metavar="N")
-    p.add_argument("--select", choices=["random", "player", "gm"], default=None)
-    p.add_argument("--cards", default=None, metavar="SA,H10")
-    p = add("rest", "take a rest package (short, medium, long)")
-    p.add_argument("tier", metavar="TIER")
-    p = add("advance", "advance the clock, applying each dawn it crosses")
-    p.add_argument("--minutes", required=True, type=_minutes, metavar="M")
-    p = add("brief", "record one use of a briefing option by a PC")
-    p.add_argument("tier", metavar="TIER")
-    p.add_argument("pc", metavar="PC")
-    p.add_argument("option", metavar="OPTION")
-    p.add_argument("--new", action="store_true", help="start a new briefing")
-    p = add("log", "the journal of commands")
-    p.add_argument("--last", type=_count, default=None, metavar="N")
-    add("undo", "revert the last command")
-    p = add("export", "the state as YAML (in the shape of chars.yaml)")
-    p.add_argument("--output", default=None, metavar="OUT")
-    add("repin", "pin the ruleset as it is on disk now")
+    if "init" in needed:
+        p = add("init", "create a campaign: pin the ruleset, shuffle, place and deal the cards")
+        p.add_argument("--characters", required=True, metavar="CHARS_YAML")
+        p.add_argument("--ruleset", default=None, metavar="DIR")
+        p.add_argument("--force", action="store_true", help="replace an existing file")
+        p.add_argument("--start", default=None, metavar="HH:MM", help="clock at the start (default: dawn)")
+        p.add_argument("--adopt", action="append", default=[], metavar="RULE[=yes|no]",
+                       help="adopt RULE in this campaign; RULE=no leaves it out; recorded in the file")
+        p.add_argument("--no-adopt", action="append", default=[], metavar="RULE",
+                       help="leave RULE out of this campaign; recorded in the file")
+        p.add_argument("--param", action="append", default=[], metavar="RULE.NAME=YAML")
+    if "show" in needed:
+        add("show", "the clock, the deck, the discard pile and every holder's cards")
+    if "sleep" in needed:
+        p = add("sleep", "a character slept H hours")
+        p.add_argument("pc", metavar="PC")
+        p.add_argument("--hours", required=True, type=_number, metavar="H")
+    if "dawn" in needed:
+        add("dawn", "advance the clock to the next dawn")
+    if "circulate" in needed:
+        p = add("circulate", "discard and redraw some or all of a holder's cards")
+        p.add_argument("holder", metavar="HOLDER")
+        group = p.add_mutually_exclusive_group()
+        group.add_argument("--all", action="store_true")
+        group.add_argument("--count", type=int, default=None, metavar="N")
+        p.add_argument("--select", choices=["random", "player", "gm"], default=None)
+        p.add_argument("--cards", default=None, metavar="SA,H10")
+    if "rest" in needed:
+        p = add("rest", "take a rest package (short, medium, long)")
+        p.add_argument("tier", metavar="TIER")
+    if "advance" in needed:
+        p = add("advance", "advance the clock, applying each dawn it crosses")
+        p.add_argument("--minutes", required=True, type=_minutes, metavar="M")
+    if "brief" in needed:
+        p = add("brief", "record one use of a briefing option by a PC")
+        p.add_argument("tier", metavar="TIER")
+        p.add_argument("pc", metavar="PC")
+        p.add_argument("option", metavar="OPTION")
+        p.add_argument("--new", action="store_true", help="start a new briefing")
+    if "log" in needed:
+        p = add("log", "the journal of commands")
+        p.add_argument("--last", type=_count, default=None, metavar="N")
+    if "undo" in needed:
+        add("undo", "revert the last command")
+    if "export" in needed:
+        p = add("export", "the state as YAML (in the shape of chars.yaml)")
+        p.add_argument("--output", default=None, metavar="OUT")
+    if "repin" in needed:
+        add("repin", "pin the ruleset as it is on disk now")
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:

@@ -40,6 +40,32 @@ def test_only_the_parsers_the_command_line_can_reach_are_built(argv, needed) -> 
     assert cli.verbs_needed(argv) == needed
 
 
+CAMPAIGN = ("init", "show", "sleep")
+
+
+@pytest.mark.parametrize("after, needed", [
+    (["show", "c.mpc"], ("show",)),
+    (["sleep", "c.mpc", "rin", "--hours", "8"], ("sleep",)),
+    (["show", "--help"], ("show",)),
+    (["--help"], CAMPAIGN),
+    ([], CAMPAIGN),
+    (["shw", "c.mpc"], CAMPAIGN),  # a typo: argparse lists every command it knows
+])
+def test_a_verb_with_commands_builds_only_the_one_named(after, needed) -> None:
+    assert cli.verbs_needed(after, CAMPAIGN) == needed
+
+
+@pytest.mark.parametrize("argv, shown", [
+    (["campaign", "--help"], ["init", "show", "sleep", "circulate", "repin"]),
+    (["campaign", "sleep", "--help"], ["--hours"]),
+])
+def test_the_help_of_a_verb_with_commands_still_lists_them(argv, shown, capsys) -> None:
+    with pytest.raises(SystemExit):
+        cli.build_parser("en", ("campaign",), argv).parse_args(argv)
+    out = capsys.readouterr().out
+    assert all(word in out for word in shown), out
+
+
 def _imported(argv: list[str], tmp_path: Path) -> set[str]:
     code = ("import sys, json; from interpreter.cli import main; status = main(%r); "
             "print(json.dumps([status, sorted(sys.modules)]))" % (argv,))
@@ -60,6 +86,26 @@ def _imported(argv: list[str], tmp_path: Path) -> set[str]:
 def test_fast_commands_leave_heavy_modules_alone(argv, allowed, tmp_path) -> None:
     heavy = {name.split(".")[0] for name in _imported(argv, tmp_path)}
     assert heavy <= allowed, sorted(heavy - allowed)
+
+
+CHARACTERS = """\
+characters:
+  - {id: rin, name: リン, hand_size: 4}
+  - {id: kai, name: カイ, hand_size: 4}
+"""
+
+
+@pytest.mark.parametrize("command", [
+    ["show"], ["sleep", "rin", "--hours", "8"], ["dawn"], ["log", "--last", "2"], ["advance", "--minutes", "30"],
+])
+def test_campaign_commands_on_a_warm_cache_leave_heavy_modules_alone(command, tmp_path) -> None:
+    """With the pinned ruleset's cache entry true, a campaign command reads no YAML, validates no
+    schema, and imports neither dataclasses nor typing nor pathlib."""
+    (tmp_path / "chars.yaml").write_text(CHARACTERS, encoding="utf-8")
+    file = str(tmp_path / "c.mpc")
+    assert cli.main(["campaign", "init", file, "--characters", str(tmp_path / "chars.yaml"), "--seed", "1"]) == 0
+    argv = ["campaign", command[0], file, *command[1:]]
+    assert _imported(argv, tmp_path) == set()
 
 
 def test_version_prints_without_heavy_modules(tmp_path) -> None:
