@@ -14,8 +14,8 @@ __all__ = ["Expression", "compile_expression", "parse"]
 
 
 def __getattr__(name: str) -> Any:
-    # The parser (lark) loads on first use, so commands that never read an expression start fast.
     if name in __all__:
+        # start-up: the parser and compiler load on first use; commands without an expression skip them
         from . import expression
 
         return getattr(expression, name)

@@ -7,6 +7,7 @@ The cache lives in ``$MPRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/mprules``, els
 """
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable
 
@@ -44,7 +45,7 @@ def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
     """``make()``, a value computed from the file ``source`` alone, kept as JSON in the cache and
     used again while the file keeps its path, size and modification time. A value JSON cannot
     hold exactly (keys that are not text, tuples) is simply not kept."""
-    import json
+    # start-up: only the commands that keep derived data load zlib
     import zlib
 
     if not enabled():
@@ -78,6 +79,7 @@ def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
 def write_atomically(path: str | Path, blob: bytes) -> None:
     """Write a cache file whole or not at all (a temporary file renamed over it), so readers never
     see half a file and two writers never mix; a read-only or full disk leaves no cache, no error."""
+    # start-up: tempfile (and what it imports) loads only when a cache file is written
     import tempfile
 
     try:

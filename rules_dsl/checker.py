@@ -85,8 +85,8 @@ class Checker:
             hint = did_you_mean(node.name, self.names)
             known = known_ja = ", ".join(sorted(self.names))
             if not known:
-                known = f"none (mprules eval and prob take --var {node.name}=VALUE)"
-                known_ja = f"なし（mprules eval と prob では --var {node.name}=値 で与えます）"
+                known = "none (no names were given values)"
+                known_ja = "なし（値が与えられた名前がありません）"
             self._error(UNKNOWN_ROOT, node, name=node.name, hint=hint, known=known,
                         known_ja=known_ja)
         return ANY

@@ -21,8 +21,9 @@ if TYPE_CHECKING:
 UNKNOWN_NAME = define(
     "MPR140", "unknown name '{name}'{hint}", "'{name}' という名前はありません{hint}")
 NO_DICE_SOURCE = define(
-    "MPR145", "this expression rolls dice ({text}) but no dice were given (use --seed or --dice)",
-    "この式はダイス（{text}）を振りますが、ダイスが与えられていません（--seed か --dice を指定してください）")
+    "MPR145", "this expression rolls dice ({text}) but no dice were given: the dice need their "
+    "results or a seed",
+    "この式はダイス（{text}）を振りますが、ダイスが与えられていません。出目かシードを与えてください")
 
 if TYPE_CHECKING:
     Fn = Callable[[Mapping[str, Any], "DiceSource | None"], Any]

@@ -91,6 +91,26 @@ class DiceSource:
         return self.rolled[mark:]
 
 
+class Replay:
+    """The dice ``source`` gave since ``mark``, given again in order, then new dice from ``source``:
+    an evaluation that starts over (generated code handing over to the closures) rolls exactly the
+    dice it rolled the first time, and ``source`` records each die once."""
+
+    def __init__(self, source: DiceSource, mark: int) -> None:
+        self.source = source
+        self.next = mark
+        self.end = len(source.rolled)
+
+    def roll(self, faces: int, count: int = 1) -> list[int]:
+        given = self.source.rolled[self.next:min(self.next + count, self.end)]
+        assert all(die.faces == faces for die in given)  # the same evaluation, in the same order
+        self.next += len(given)
+        values = [die.value for die in given]
+        if len(values) < count:
+            values += self.source.roll(faces, count - len(values))
+        return values
+
+
 class SeededDice(DiceSource):
     """Pseudo-random dice from an integer seed; the same seed gives the same dice everywhere."""
 

@@ -155,6 +155,7 @@ class Hint:
 
 def _folded(text: str) -> str:
     """Text as a GM meant it: full-width forms folded, invisible characters dropped, any case."""
+    # start-up: only a suggestion needs it; --version never loads it
     import unicodedata
 
     plain = unicodedata.normalize("NFKC", text)
@@ -167,6 +168,7 @@ def did_you_mean(name: Any, options: Any, cutoff: float | None = None) -> Hint:
     Matching ignores case, full-width forms and invisible characters, so ``ＦＬＯＯＲ`` and
     ``Floor`` both find ``floor``. Short words (Japanese names are often two characters: 傑做 for
     傑作) are matched with a lower default cutoff, since one wrong character halves their score."""
+    # start-up: difflib loads only when a name is unknown and a suggestion is made
     import difflib
 
     folded = _folded(str(name))

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping
 
 from . import ast
 from .checker import check
-from .codegen import generate
+from .codegen import generate, relinked
 from .compiler import Fn, compile_ast
 from .dice import DiceSource
 from .errors import Location, MprError
@@ -62,6 +62,7 @@ class Expression:
 
     def distribution(self, env: Mapping[str, Any]) -> "Distribution":
         """The exact distribution of the value over every roll of its dice."""
+        # start-up: the exact-distribution machinery loads only for a distribution
         from .prob import distribution
 
         return distribution(self, env)
@@ -133,11 +134,6 @@ def _located(compiled: Expression, origin: Location) -> Expression:
     fast = compiled.__dict__.get("evaluate")
     setter = object.__setattr__
     setter(view, "_fn", located_slow)
-    if fast is not None:  # the generated function again, falling back to the located closures
-        import types
-
-        namespace = dict(fast.__globals__)
-        namespace["_slow"] = located_slow
-        setter(view, "evaluate", types.FunctionType(fast.__code__, namespace, fast.__name__,
-                                                    fast.__defaults__))
+    if fast is not None:  # the generated functions again, falling back to the located closures
+        setter(view, "evaluate", relinked(fast, located_slow))
     return view

@@ -36,6 +36,7 @@ def grammar_text() -> str:
 
 
 def grammar_digest(grammar: str) -> str:
+    # start-up: hashlib (OpenSSL) loads only when tables are built or checked, never for packaged ones
     import hashlib
 
     return hashlib.sha256(grammar.encode("utf-8")).hexdigest()
@@ -43,6 +44,7 @@ def grammar_digest(grammar: str) -> str:
 
 def build_tables(grammar: str) -> dict[str, Any]:
     """The tables of ``grammar`` as data, made by lark (the only place lark is imported)."""
+    # start-up: lark is needed at build time only (the stored tables are read without it)
     from lark import Lark
 
     parser = Lark(grammar, **OPTIONS)
@@ -108,6 +110,7 @@ def _rule(rule: Any) -> list[Any]:
 
 def serialize(tables: dict[str, Any]) -> bytes:
     """A header line (format, SHA-256 of the body), then the tables as JSON."""
+    # start-up: hashlib (OpenSSL) loads only when tables are written
     import hashlib
 
     body = json.dumps(tables, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -123,6 +126,7 @@ def deserialize(blob: bytes, grammar: str, verify: bool = True) -> Tables | None
         if header.get("format") != FORMAT:
             return None
         if verify:
+            # start-up: hashlib (OpenSSL) loads only to verify cached tables, not packaged ones
             import hashlib
 
             if header.get("sha256") != hashlib.sha256(body).hexdigest():
@@ -156,6 +160,7 @@ def load_tables() -> Tables:
     tables = deserialize(packaged, grammar, verify=False) if packaged is not None else None
     if tables is not None:
         return tables
+    # start-up: pathlib loads only when the packaged tables do not fit the grammar
     from pathlib import Path
 
     cached = Path(_user_cache()) / f"grammar-{grammar_digest(grammar)[:16]}-v{FORMAT}.json"

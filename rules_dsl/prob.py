@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from . import ast
+from .compiler import compile_ast
 from .distribution import TOO_LARGE, Distribution
 from .errors import Location, MprError, define
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
@@ -442,8 +443,6 @@ def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compil
 
 def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
     """The exact distribution of a compiled ``Expression`` (``rules_dsl.compile_expression``) in ``env``."""
-    from .compiler import compile_ast
-
     origin = getattr(expression, "origin", None)
     try:
         return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from .errors import Location, MprError, define
+from .functions import kind
 from .normalize import at
 from .words import LIST_SEPARATOR, NO, YES, word
 
@@ -80,14 +81,13 @@ def show(value: Any, lang: str = "ja", text: str = "") -> str:
     if isinstance(value, Mapping) and lang in value and isinstance(value[lang], str):
         written: str = value[lang]  # a {ja, en} text given as a value
         return written
-    from .functions import kind
-
     raise MprError(NOT_TEXT, None, text=text, kind=kind(value))
 
 
 def compile_template(text: str, origin: Location | None = None) -> Template:
     """Parse ``text`` into a ``Template``; a bad placeholder is an ``MprError`` located at its
     column (``origin`` is where the text starts in its file)."""
+    # start-up: the parser and compiler load when a template is compiled, not when its module is
     from .expression import compile_expression
 
     parts: list[str | Expression] = []

@@ -17,6 +17,7 @@ from interpreter.reports.bars import bar
 from rules_dsl.words import define_word, word
 
 ROUNDED_DOWN = define_word("cli.rounded_down", "rounded down", "切り捨て")
+GIVE_VAR = define_word("cli.give_var", "give it with --var {name}=VALUE", "--var {name}=値 で与えます")
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -163,6 +164,8 @@ def show_expression_error(error: MprError, text: str, lang: str) -> int:
                                max(1, loc.column))
         print(f"  {line}", file=sys.stderr)
         print("  " + " " * display_width(line[:column - 1]) + "^", file=sys.stderr)
+    if error.code == "MPR133":  # the language says a name has no value; the flag that gives one
+        print("  " + word(GIVE_VAR, lang).format(name=error.args_.get("name")), file=sys.stderr)
     return error.exit_code
 
 

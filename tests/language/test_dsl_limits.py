@@ -154,6 +154,7 @@ def test_loop_limits_at_and_past_the_bound(text: str, env: dict, expected) -> No
 
 
 BIG = 2 ** MAX_INT_BITS - 1  # the largest whole number within the bound
+SMALL = 2 ** 30 - 1  # the largest whole number the generated code computes with unchecked
 PRIMES = [p for p in range(2, 2_000) if all(p % q for q in range(2, int(p ** 0.5) + 1))]
 
 INTEGER_BOUND = [
@@ -168,6 +169,26 @@ INTEGER_BOUND = [
     ("sum(1 / p for p in ps)", {"ps": PRIMES}, "MPR129"),
     ("sum([1 / p for p in ps]) + 0", {"ps": PRIMES[:20]}, None),
     ("let h = x in h + h", {"x": BIG}, "MPR143"),
+    # whole numbers the generated code takes as small (one CPython digit), at and past the bound
+    ("x * x * x * x * x * x * x * x * y", {"x": SMALL, "y": 2 ** 15}, SMALL ** 8 * 2 ** 15),
+    ("x * x * x * x * x * x * x * x * y", {"x": SMALL, "y": 2 ** 17}, "MPR143"),
+    ("x * x * x * x * x * x * x * x * x", {"x": SMALL}, "MPR143"),
+    ("(x * x * x * x * x * x * x * x * x + z) - z", {"x": -SMALL, "z": 1}, "MPR143"),
+    ("abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * 32768", {"x": -SMALL},
+     SMALL ** 8 * 32768),
+    ("abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * abs(x) * 65536", {"x": -SMALL},
+     "MPR143"),
+    ("sum(r * x * x * x * x * x * x * x for r in xs)", {"x": SMALL, "xs": [SMALL] * 3}, 3 * SMALL ** 8),
+    ("sum(r * x * x * x * x * x * x * x for r in xs) * 8", {"x": SMALL, "xs": [SMALL] * 3}, 24 * SMALL ** 8),
+    ("sum(r * x * x * x * x * x * x * x * 4 for r in xs) * 65536", {"x": SMALL, "xs": [SMALL] * 3},
+     "MPR143"),
+    ("x * x * x * x * x * x * x * x * 65535 + x * x * x * x * x * x * x * x * 65535", {"x": SMALL},
+     "MPR143"),
+    ("sum(x * x * x * x * x * x * x * x * 31 for r in range(3000))", {"x": SMALL}, "MPR129"),
+    ("sum(x * x * x * x * x * x * x * x * 31 for r in range(2000))", {"x": SMALL},
+     2000 * 31 * SMALL ** 8),
+    ("max(x, 1) * max(x, 2) * min(x, y) * clamp(x, 0, y) * x * x * x * x * 4", {"x": SMALL, "y": SMALL},
+     SMALL ** 8 * 4),
 ]
 
 
