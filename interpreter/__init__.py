@@ -10,6 +10,8 @@ See ``docs/api.md``.
 """
 from __future__ import annotations
 
+import importlib
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 
 __version__ = "0.1.0"
@@ -53,6 +55,4 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    import importlib
-
     return getattr(importlib.import_module(module), name)

@@ -241,7 +241,3 @@ def diagnostic(code: str, loc: Location | None, lang: str = "en", *,
                       path=loc.path)
 
 
-INTERNAL = define(
-    "MPR000", "internal error: {detail}. Please report this as a bug (run with --debug for details).",
-    "内部エラー: {detail}。不具合として報告してください（詳細は --debug で表示）。",
-    exit_code=EXIT_INTERNAL)

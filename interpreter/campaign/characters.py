@@ -85,6 +85,7 @@ class Roster(Frozen):
 
 def load_roster(path: str) -> Roster:
     """Read and check ``chars.yaml``; cards are checked against the deck when dealt."""
+    # start-up: interpreter.documents.loader loads only when load_roster() runs
     from interpreter.documents.loader import load_file, refuse_number_traps, single_document
 
     doc = single_document(load_file(path, max_bytes=MAX_INPUT_FILE_BYTES), path)

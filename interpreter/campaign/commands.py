@@ -377,6 +377,7 @@ def _differences(now: State, then: State) -> list[dict[str, Any]]:
 
 
 def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
+    # start-up: interpreter.campaign.limits loads only when log() runs
     from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
 
     entries = store.entries()

@@ -43,6 +43,7 @@ DAY_MINUTES = 24 * 60
 def load(path: str, adopt: dict[str, bool], param_overrides: dict[str, dict]) -> Any:
     """The ruleset at ``path`` ("" is the bundled one) with the campaign's switches (from the
     ruleset cache while none of its files changed)."""
+    # start-up: interpreter.checks.loading loads only when load() runs
     from interpreter.checks.loading import load_ruleset
 
     return load_ruleset(path or None, param_overrides=param_overrides or None, adopt=adopt or None)
@@ -116,6 +117,7 @@ def pinned_path(pin: Pin, file: str) -> str:
 def check_pin(pin: Pin, file: str) -> None:
     """Refuse to go on when the pinned ruleset's content changed on disk (or cannot be loaded).
     While its cache entry is true, the entry's header tells the content hash: no ruleset is loaded."""
+    # start-up: interpreter.ruleset loads only when check_pin() runs
     from interpreter.ruleset import cache
 
     path = pinned_path(pin, file)

@@ -44,11 +44,11 @@ BAD_SCHEMA = define(
     "MPR424", "the schema of parameter {name} is not a valid JSON Schema: {detail}",
     "パラメータ {name} のスキーマが JSON Schema として正しくありません: {detail}")
 TRAP = define(
-    "MPR425", "--param {name}: YAML reads {text} as {value}; write it in quotes if you mean the text: '{text}'",
-    "--param {name}: YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'")
+    "MPR425", "the value of {name}: YAML reads {text} as {value}; write it in quotes if you mean the text: '{text}'",
+    "{name} の値: YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'")
 EMPTY_PARAM = define(
-    "MPR426", "--param {name}= gives no value: write a YAML value after =",
-    "--param {name}= に値がありません。= の後に YAML の値を書いてください")
+    "MPR426", "{name}= gives no value: write a YAML value after =",
+    "{name}= に値がありません。= の後に YAML の値を書いてください")
 READ_AS_NUMBER = define(
     "MPR243", "{text} is written in full-width characters: read as the number {fixed} "
     "(half-width digits are surer)",

@@ -13,8 +13,7 @@ import os
 import re
 import sys
 
-from rules_dsl.errors import (EXIT_INTERNAL, EXIT_USAGE, INTERNAL, Location, MprError,
-                              default_lang, define, render)
+from rules_dsl.errors import EXIT_INTERNAL, EXIT_USAGE, Location, MprError, default_lang, define, render
 
 from interpreter import __version__
 from interpreter.cli._i18n import localize, usage_error_text, use_language
@@ -25,6 +24,10 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
+INTERNAL = define(
+    "MPR000", "internal error: {detail}. Please report this as a bug (run with --debug for details).",
+    "内部エラー: {detail}。不具合として報告してください（詳細は --debug で表示）。",
+    exit_code=EXIT_INTERNAL)
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
@@ -155,6 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         lang = args.lang or lang
         args.lang = lang
         if getattr(args, "no_cache", False):
+            # start-up: rules_dsl loads only when main() runs
             from rules_dsl import cachefile
 
             cachefile.disable()
@@ -186,6 +190,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _internal(error: Exception, debug: bool, lang: str) -> int:
     if debug:
+        # start-up: traceback loads only when _internal() runs
         import traceback
 
         traceback.print_exc()

@@ -47,6 +47,7 @@ def plain(value: Any) -> Any:
         if exact is None:
             raise ValueError(f"{value} is not a finite number")
         return exact.numerator if exact.denominator == 1 else exact
+    # start-up: datetime loads only when plain() runs
     import datetime
 
     if isinstance(value, (datetime.date, datetime.datetime)):
@@ -93,6 +94,7 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
 def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
+    # start-up: interpreter.documents.loader loads only when _yaml_value() runs
     from interpreter.documents.loader import load_text, refuse_number_traps
 
     docs = load_text(text, where)
@@ -112,8 +114,10 @@ def load_input(file: str | None) -> dict[str, Any]:
         if file == "-":
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
+            # start-up: interpreter.documents.loader loads only when load_input() runs
             from interpreter.documents.loader import open_regular
 
+            # start-up: pathlib loads only when load_input() runs
             from pathlib import Path
 
             with open_regular(Path(file)) as stream:
@@ -189,6 +193,7 @@ def show_exact(value: Any, lang: str) -> str:
 
 def show(value: Any) -> str:
     """A value as a GM reads it: text as written, other values as JSON (true, null, 7/2)."""
+    # start-up: rules_dsl.plain loads only when show() runs
     from rules_dsl.plain import jsonable
 
     data = jsonable(value)

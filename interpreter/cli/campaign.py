@@ -117,6 +117,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _number(text: str) -> int | float:
     """``--hours``: a finite decimal number (``nan``, ``inf``, ``.nan``, ``1e400`` refused)."""
+    # start-up: math, unicodedata load only when _number() runs
     import math
     import unicodedata
 
@@ -131,6 +132,7 @@ def _number(text: str) -> int | float:
 
 
 def _whole(text: str, option: str, expected: dict[str, str], low: int, high: int) -> int:
+    # start-up: unicodedata loads only when _whole() runs
     import unicodedata
 
     digits = unicodedata.normalize("NFKC", text).strip()
@@ -156,6 +158,7 @@ def _minutes(text: str) -> int:
 def _cards(text: str | None) -> list[str] | None:
     if text is None:
         return None
+    # start-up: unicodedata loads only when _cards() runs
     import unicodedata
 
     cards = [c.strip() for c in unicodedata.normalize("NFKC", text).replace("、", ",").split(",")]
@@ -165,6 +168,7 @@ def _cards(text: str | None) -> list[str] | None:
 
 
 def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict]]:
+    # start-up: interpreter.documents.loader loads only when _switches() runs
     from interpreter.documents.loader import load_text, refuse_number_traps, single_document
 
     adopt: dict[str, bool] = {}
@@ -245,6 +249,7 @@ def _command(args: argparse.Namespace) -> int:
 
 
 def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
+    # start-up: rules_dsl.errors loads only when _rendered() runs
     from rules_dsl.errors import MESSAGES
 
     notes = [{"code": n["code"], "severity": MESSAGES[n["code"]].severity,
@@ -253,6 +258,7 @@ def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
 
 
 def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
+    # start-up: interpreter.cli.output loads only when _print() runs
     from interpreter.cli.output import flush_stdout, is_lost_output, lost_output, print_json
 
     result = _rendered(result, args.lang)
@@ -260,6 +266,7 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
         if args.format == "json":
             print_json(result)
         else:
+            # start-up: interpreter.campaign.render loads only when _print() runs
             from interpreter.campaign.render import text_lines
 
             print("\n".join(text_lines(args.command, result, args.lang)))
@@ -267,6 +274,7 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
     except OSError as error:
         if not is_lost_output(error):
             raise
+        # start-up: interpreter.campaign.files loads only when _print() runs
         from interpreter.campaign.files import shown_path
 
         committed = {"seq": result["seq"], "command": args.command, "file": shown_path(args.file)} \
@@ -276,8 +284,10 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
 
 
 def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
+    # start-up: json loads only when _export() runs
     import json
 
+    # start-up: yaml loads only when _export() runs
     import yaml
 
     text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
@@ -285,6 +295,7 @@ def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
+    # start-up: interpreter.cli.output loads only when _export() runs
     from interpreter.cli.output import write_file
 
     write_file(args.output, text, "--output", CANNOT_WRITE)

@@ -8,6 +8,7 @@ import argparse
 
 from rules_dsl.errors import EXIT_OK, MprError
 from rules_dsl.words import define_word, word
+from interpreter.cli import common  # the parent package, already loaded
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -17,8 +18,6 @@ SUCCESS_PROBABILITY = define_word("cli.success_probability", "success probabilit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "check", help="roll or resolve the check nMPmCx (e.g. 3MP15C10), or its exact odds",
         description="The check of BCDice notation nMPmCx: n dice against the value m, with the "
@@ -37,10 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_rules(ruleset: str | None) -> Any:
     """The check data of ``--ruleset`` (merged with what it extends), or of the bundled ruleset."""
+    # start-up: interpreter.solvers loads only when check_rules() runs
     from interpreter.solvers import pool_notation as core_check
 
     if ruleset is None:
         return core_check.bundled_rules()
+    # start-up: interpreter.checks.loading loads only when check_rules() runs
     from interpreter.checks.loading import load_ruleset
 
     return core_check.rules_of(load_ruleset(ruleset).parameters)
@@ -48,6 +49,7 @@ def check_rules(ruleset: str | None) -> Any:
 
 def odds_json(odds: Any) -> dict[str, Any]:
     """``{probability, percent}`` of success, then each special result and every outcome."""
+    # start-up: rules_dsl.plain loads only when odds_json() runs
     from rules_dsl.plain import fraction_text
 
     def chance(p: Any) -> dict[str, Any]:
@@ -60,6 +62,7 @@ def odds_json(odds: Any) -> dict[str, Any]:
 
 def odds_lines(odds: Any, lang: str) -> list[str]:
     """``(3MP15C10) 成功率 657/1000 (65.70%)``, then one line per special result."""
+    # start-up: interpreter.solvers, rules_dsl.plain load only when odds_lines() runs
     from interpreter.solvers import pool_notation as core_check
     from rules_dsl.plain import fraction_text
 
@@ -75,8 +78,10 @@ def odds_lines(odds: Any, lang: str) -> list[str]:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: interpreter.cli._dice loads only when handle() runs
     from interpreter.cli._dice import parse_dice_list, refuse_two_sources, source_from_args
 
+    # start-up: interpreter.solvers, interpreter.cli, interpreter.cli.output load only when handle() runs
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli import USAGE
     from interpreter.cli.output import print_json

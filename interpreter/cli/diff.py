@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 
 from rules_dsl.errors import EXIT_OK
+from interpreter.cli import common  # the parent package, already loaded
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "diff", help="what a variant changes: rules, parameters, rows, and the probabilities that move",
         description="Compare two rulesets (a base and a variant): rules added, removed and not "
@@ -22,6 +21,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: these modules load only when handle() runs
     from interpreter.reports.diff import compare
     from interpreter.reports.diff_render import render_markdown, render_text
     from interpreter.checks.loading import load_ruleset

@@ -29,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: these modules load only when handle() runs
     from interpreter.reports.handout import handout
     from interpreter.documents.resources import bundled_ruleset
     from interpreter.cli.output import refuse_special_file, write_file

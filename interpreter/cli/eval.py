@@ -5,11 +5,10 @@ from __future__ import annotations
 import argparse
 
 from rules_dsl.errors import EXIT_OK
+from interpreter.cli import common  # the parent package, already loaded
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "eval", help="evaluate an expression, e.g. '2d6 + safety' --var safety=1",
         description="Evaluate an expression of the rule language and show its value and dice.")
@@ -23,11 +22,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: rules_dsl, interpreter.cli._dice, rules_dsl.dice, rules_dsl.errors load only when handle() runs
     from rules_dsl import compile_expression
     from interpreter.cli._dice import source_from_args
     from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice
     from rules_dsl.errors import MprError
 
+    # start-up: interpreter.cli._expr, interpreter.cli.output load only when handle() runs
     from interpreter.cli._expr import parse_vars, show_exact, show_expression_error
     from interpreter.cli.output import print_json
 

@@ -7,6 +7,7 @@ import sys
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
 from rules_dsl.words import define_word, word
+from interpreter.cli import common  # the parent package, already loaded
 
 LEFT_OUT = define_word("cli.left_out", "left out: ", "省いた判定: ")
 
@@ -15,8 +16,6 @@ CANNOT_WRITE = define(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "export", help="write a roll table for BCDice or a chat palette for CCFOLIA",
         description="Write what a GM pastes into an online table: a roll table rule as a BCDice "
@@ -44,6 +43,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: these modules load only when handle() runs
     from interpreter.reports.export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
     from interpreter.checks.loading import load_ruleset
     from interpreter.cli._expr import parse_vars

@@ -40,6 +40,7 @@ _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.
 
 
 def print_json(data: Any) -> None:
+    # start-up: rules_dsl.plain loads only when print_json() runs
     from rules_dsl.plain import jsonable
 
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
@@ -163,6 +164,7 @@ def _target(target: str, path: str, option: str, unwritable: str) -> os.stat_res
     except OSError as error:
         raise _unwritable(unwritable, path, option, error) from None
     if not stat.S_ISREG(info.st_mode):
+        # start-up: interpreter.documents.loader loads only when _target() runs
         from interpreter.documents.loader import file_kind
 
         what_en, what_ja = file_kind(info.st_mode)

@@ -8,6 +8,7 @@ from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
 from rules_dsl.words import define_word, word
+from interpreter.cli import common  # the parent package, already loaded
 
 OUTCOME = define_word("cli.outcome", "outcome", "結果")
 PROBABILITY = define_word("cli.probability", "probability", "確率")
@@ -23,8 +24,6 @@ _RULE_ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "prob", help="exact distribution of a rule's outcome, an expression ('2d6 >= 7') or a check (3MP15C10)",
         description="Exact probabilities (fractions, not sampling) of a rule or an expression.")
@@ -39,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: interpreter.solvers, interpreter.cli._expr, interpreter.cli.output load only when handle() runs
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli._expr import load_input, parse_vars
     from interpreter.cli.output import refuse_special_file
@@ -49,6 +49,7 @@ def handle(args: argparse.Namespace) -> int:
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
     if _RULE_ID.fullmatch(args.target) and args.target.split(".")[0] not in env:
+        # start-up: interpreter.checks.loading loads only when handle() runs
         from interpreter.checks.loading import load_ruleset
 
         return _rule(args, load_ruleset(args.ruleset), env)
@@ -56,6 +57,7 @@ def handle(args: argparse.Namespace) -> int:
 
 
 def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int:
+    # start-up: these modules load only when _rule() runs
     from interpreter.engine import runner as engine
     from interpreter.reports.svg import Section
     from interpreter.cli._expr import print_rows, row_label
@@ -85,6 +87,7 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
 def _check(args: argparse.Namespace) -> int:
     """A check in BCDice notation (``3MP15C10``): each result line's chance, then success and
     each special result, from the check data of ``--ruleset``."""
+    # start-up: these modules load only when _check() runs
     from interpreter.solvers import pool_notation as core_check
     from interpreter.reports.svg import Section
     from interpreter.cli._expr import print_rows
@@ -105,9 +108,11 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
+    # start-up: rules_dsl loads only when _expression() runs
     from rules_dsl import compile_expression
     from rules_dsl import prob
 
+    # start-up: these modules load only when _expression() runs
     from interpreter.reports.svg import Section
     from rules_dsl.plain import fraction_text
     from interpreter.cli._expr import print_rows, show, show_expression_error
@@ -133,6 +138,7 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
 
 
 def _mean_text(mean: Any) -> str:
+    # start-up: fractions loads only when _mean_text() runs
     from fractions import Fraction
 
     if isinstance(mean, Fraction) and mean.denominator != 1:
@@ -145,9 +151,11 @@ def _write_svg(file: str | None, sections: list, lang: str) -> None:
     table or the JSON)."""
     if file is None:
         return
+    # start-up: os, sys load only when _write_svg() runs
     import os
     import sys
 
+    # start-up: interpreter.reports.svg, interpreter.cli.output load only when _write_svg() runs
     from interpreter.reports.svg import render
     from interpreter.cli.output import write_file
 

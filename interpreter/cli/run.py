@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, define
+from interpreter.cli import common  # the parent package, already loaded
 
 BAD_PARAM = define(
     "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. my.table.rounding=ceil; got {text!r}",
@@ -18,8 +19,6 @@ BAD_INPUT_DOCUMENT = define(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "run", help="run one rule on an input and explain the result",
         description="Run one rule of a ruleset on an input (YAML) and show its value and trace.")
@@ -37,8 +36,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``["a.b.name=3"]`` -> ``{"a.b": {"name": Written(3)}}``: each value read by the safe YAML
     loader (``interpreter.checks.param_schema.parse_param_value``), checked later against its schema."""
+    # start-up: rules_dsl.errors loads only when parse_params() runs
     from rules_dsl.errors import Location, MprError
 
+    # start-up: interpreter.checks.param_schema loads only when parse_params() runs
     from interpreter.checks.param_schema import parse_param_value
 
     overrides: dict[str, dict[str, Any]] = {}
@@ -54,9 +55,11 @@ def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
 def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     """The input data, its positions, its file name (``-``: standard input) and its written
     scalars (for the "write it in quotes" hint)."""
+    # start-up: rules_dsl.errors, interpreter.documents.limits load only when read_input() runs
     from rules_dsl.errors import Location, MprError
     from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
+    # start-up: interpreter.documents.loader loads only when read_input() runs
     from interpreter.documents.loader import TOO_LARGE, load_file, load_text
 
     if name is None:
@@ -79,10 +82,12 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: interpreter.cli._dice, rules_dsl.dice, rules_dsl.errors load only when handle() runs
     from interpreter.cli._dice import source_from_args
     from rules_dsl.dice import SCRIPT_UNUSED, ScriptedDice
     from rules_dsl.errors import MprError
 
+    # start-up: these modules load only when handle() runs
     from interpreter.engine import runner as engine
     from interpreter.engine.inputs import INVALID_INPUT, check_inputs
     from interpreter.checks.loading import load_ruleset
@@ -110,8 +115,10 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
     else:
+        # start-up: yaml loads only when handle() runs
         import yaml
 
+        # start-up: rules_dsl.plain loads only when handle() runs
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define
 from rules_dsl.words import define_word, word
+from interpreter.cli import common  # the parent package, already loaded
 
 SUMMARY = define_word("cli.test_summary", "{passed} passed, {failed} failed", "成功 {passed} 件、失敗 {failed} 件")
 BROKEN = define_word("cli.test_broken", ", {broken} ruleset(s) with errors", "、エラーのあるルールセット {broken} 件")
@@ -22,8 +23,6 @@ RULESET_ERRORS = define(
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "test", help="run the examples embedded in rule documents",
         description="Run every document's examples (input, dice, expected value). "
@@ -36,8 +35,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: rules_dsl.errors loads only when handle() runs
     from rules_dsl.errors import render
 
+    # start-up: these modules load only when handle() runs
     from interpreter.checks.examples import run_examples
     from interpreter.checks.loading import collect, display_path
     from interpreter.checks.validation import bundled_targets, expand, shown_path

@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, define
+from interpreter.cli import common  # the parent package, already loaded
 
 NO_SUCH_PATH = define(
     "MPR020", "{path}: no such file or directory", "{path}: ファイルもディレクトリもありません",
@@ -17,8 +18,6 @@ COLOURS = {"error": "\033[31m", "warning": "\033[33m", "info": "\033[36m"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    from interpreter.cli import common
-
     parser = subparsers.add_parser(
         "validate", help="check rule files and rulesets (schema, expressions, tables)",
         description="Check rule files and ruleset directories: YAML, schema, every expression, "
@@ -31,9 +30,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def check_paths(paths: list[str]) -> None:
     """Refuse (exit 2) a ``PATH`` that does not exist or cannot be read."""
+    # start-up: os, pathlib load only when check_paths() runs
     import os
     from pathlib import Path
 
+    # start-up: rules_dsl.errors loads only when check_paths() runs
     from rules_dsl.errors import Location, MprError
 
     for path in paths:
@@ -44,6 +45,7 @@ def check_paths(paths: list[str]) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    # start-up: interpreter.checks.validation, interpreter.cli.output load only when handle() runs
     from interpreter.checks.validation import bundled_targets, shown_path, validate_paths
     from interpreter.cli.output import colour_enabled, print_json
 

@@ -25,11 +25,13 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
 
     ``texts`` (a ``Document``'s written scalars) lets a YAML 1.1 trap (``no``, ``1:30``, ``010``
     read as a boolean or a number) be reported with "write it in quotes"."""
+    # start-up: interpreter.documents.schema loads only when check_inputs() runs
     from interpreter.documents.schema import validate_instance
 
     where = Location(file, 1 if file else None, 1 if file else None, "input")
     if not isinstance(inputs, dict):
         raise MprError(NOT_A_MAPPING, where, rule=rule.id, got=type(inputs).__name__)
+    # start-up: interpreter.ruleset.enum_from loads only when check_inputs() runs
     from interpreter.ruleset.enum_from import resolved_inputs
 
     schema = resolved_inputs(rule)

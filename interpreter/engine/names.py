@@ -44,6 +44,7 @@ def _name_span(node: ast.Attribute | ast.Name) -> ast.Span:
 
 
 def _root_schema(rule: Rule, name: str) -> Any:
+    # start-up: interpreter.ruleset.enum_from loads only when _root_schema() runs
     from interpreter.ruleset.enum_from import resolved_inputs
 
     try:
@@ -105,6 +106,7 @@ def compiled(rule: Rule, path: Path_) -> Expression:
     key = ("__param__",) + tuple(path)
     expression = rule._compiled.get(key)
     if expression is None:
+        # start-up: rules_dsl loads only when compiled() runs
         from rules_dsl import compile_expression
 
         value: Any = rule.params

@@ -116,6 +116,7 @@ def _require_adopted(rule: Rule, lang: str) -> None:
 def _annotate_rows(rule: Rule, step: Step) -> None:
     """Name the layer of each row in the trace (interpreter.ruleset.variants) and fill the parameters
     into the texts its steps show (interpreter.ruleset.texts)."""
+    # start-up: interpreter.ruleset.texts, interpreter.ruleset.variants load only when _annotate_rows() runs
     from interpreter.ruleset.texts import render_steps
     from interpreter.ruleset.variants import annotate_rows
 
@@ -175,6 +176,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
         dice: DiceSource | None = None, *, lang: str = "en",
         input_positions: Positions | None = None, input_file: str | None = None) -> Result:
     """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``."""
+    # start-up: interpreter.engine.inputs loads only when run() runs
     from interpreter.engine.inputs import check_inputs
 
     rule = ruleset.rule(rule_id)
@@ -197,6 +199,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
 def distribution(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None, *,
                  lang: str = "en") -> list[ProbTable]:
     """The exact distribution of a rule's outcome, for kinds that have one."""
+    # start-up: interpreter.engine.inputs loads only when distribution() runs
     from interpreter.engine.inputs import check_inputs
 
     rule = ruleset.rule(rule_id)

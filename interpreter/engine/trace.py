@@ -2,6 +2,7 @@
 their values, dice rolled, parameters used and the ruleset layer each came from)."""
 from __future__ import annotations
 
+import json
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -94,8 +95,6 @@ def render_tree(steps: list[Step], indent: str = "", *, values: bool = True,
 
 
 def _short(value: Any) -> str:
-    import json
-
     plain = jsonable(value)
     if isinstance(plain, str):
         return plain

@@ -10,6 +10,7 @@ from interpreter.engine.runner import Context
 
 def run_rule(ctx: Context, rule_id: str, inputs: Mapping[str, Any]) -> Any:
     """The value of rule ``rule_id`` run on ``inputs`` (an input error names that rule)."""
+    # start-up: interpreter.engine.inputs loads only when run_rule() runs
     from interpreter.engine.inputs import check_inputs
 
     check_inputs(ctx.ruleset.rule(rule_id), inputs, lang=ctx.lang)

@@ -47,8 +47,10 @@ def _names_of(rule: Rule, path: tuple, expression: Any, allowed: set[str],
               origin: Location | None = None) -> Iterator[Diagnostic]:
     """Findings about the free names of one expression (located at the name); ``origin`` is
     given for a template's placeholder (its own position in the file)."""
+    # start-up: rules_dsl loads only when _names_of() runs
     from rules_dsl import ast
 
+    # start-up: interpreter.engine.names loads only when _names_of() runs
     from interpreter.engine.names import check_names
 
     placeholder = origin is not None
@@ -71,6 +73,7 @@ def _names_of(rule: Rule, path: tuple, expression: Any, allowed: set[str],
 
 def _expression(rule: Rule, path: tuple, allowed: set[str], later: Mapping[str, int], where: str,
                 lang: str) -> Iterator[Diagnostic]:
+    # start-up: interpreter.engine.names loads only when _expression() runs
     from interpreter.engine.names import compiled
 
     try:

@@ -16,6 +16,7 @@ SCHEMA = "kinds/procedure.json"
 
 @cache
 def _declared(solver: str) -> bool:
+    # start-up: json loads only when _declared() runs
     import json
 
     schema = json.loads((schemas_dir() / SCHEMA).read_text(encoding="utf-8"))
@@ -25,6 +26,7 @@ def _declared(solver: str) -> bool:
 def param_findings(rule: Rule, solver: str, lang: str) -> list[Diagnostic]:
     """Every finding of the rule's effective parameters against its solver's parameter schema,
     located where each value is written (the document, a variant, or ``--param``)."""
+    # start-up: interpreter.documents.schema loads only when param_findings() runs
     from interpreter.documents.schema import validate_instance
 
     if not _declared(solver):

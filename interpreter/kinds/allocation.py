@@ -111,6 +111,7 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, int]:
 
 def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     """Semantic check: ``remainder_to`` is one of the known orders."""
+    # start-up: rules_dsl.errors loads only when check() runs
     from rules_dsl.errors import diagnostic
 
     value = rule.params.get("remainder_to")

@@ -68,6 +68,7 @@ def _formulas(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, 
 
 
 def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckSpec:
+    # start-up: interpreter.solvers.limits loads only when _spec() runs
     from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 
     attribute = rule.doc["attribute"]
@@ -155,6 +156,7 @@ def _label(rules: Any, key: str, lang: str) -> str:
 
 def _at_manifest(error: MprError, ruleset: Ruleset) -> MprError:
     """An error about ``parameters.core_check`` located at that line of the ruleset's manifest."""
+    # start-up: pathlib loads only when _at_manifest() runs
     from pathlib import Path
 
     where = error.loc or Location()
@@ -169,6 +171,7 @@ def _at_manifest(error: MprError, ruleset: Ruleset) -> MprError:
 def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     """Semantic check: the ruleset's check data (``parameters.core_check``) is whole, and every formula compiles and uses only the inputs, ``params``, the derived
     values and the formulas before it (``derive`` targets are ``x-rule-ref`` in the schema)."""
+    # start-up: rules_dsl loads only when check() runs
     from rules_dsl import compile_expression
 
     first = min(r.id for r in ruleset.rules.values() if r.kind == rule.kind)

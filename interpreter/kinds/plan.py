@@ -93,6 +93,7 @@ def _shape(rule: Rule, path: tuple, node: Any, env: dict[str, Any], ctx: Context
 
 
 def _formula(rule: Rule, name: str, env: dict[str, Any], ctx: Context, label: str) -> Any:
+    # start-up: interpreter.engine.names loads only when _formula() runs
     from interpreter.engine.names import compiled
 
     expression = compiled(rule, ("params", name))

@@ -77,6 +77,7 @@ def _solver(rule: Rule) -> Solver | None:
 def _parts(rule: Rule, ruleset: Ruleset) -> dict[str, Any]:
     """The rules a composite combines, by part name, each a Procedure with a plain solver; every
     step names one of them."""
+    # start-up: interpreter.engine.runner loads only when _parts() runs
     from interpreter.engine.runner import NOT_ADOPTED
 
     found = {}
@@ -261,6 +262,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
 def _check_expressions(rule: Rule, solver: Solver | None, lang: str) -> Iterator[Diagnostic]:
     """``derive`` and ``check`` expressions parse and use only the names they can see: the inputs,
     ``params``, the solver's values and the values derived before them."""
+    # start-up: interpreter.engine.names loads only when _check_expressions() runs
     from interpreter.engine.names import check_names, unknown_roots
 
     names = set(((rule.doc.get("inputs") or {}).get("properties") or {}))

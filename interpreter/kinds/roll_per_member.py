@@ -128,6 +128,7 @@ def chosen_policy(rule: Rule, env: dict[str, Any], dice: Any) -> tuple[tuple, Po
 def table_rows(table_rule: Rule, rule: Rule, path: tuple, env: dict[str, Any]) -> TableRows:
     """The entries of every roll in the roll table's range; ``once`` (an expression of a row's
     ``tags``, ``id``, ``roll`` and ``value``) says which rows may come up once per session."""
+    # start-up: interpreter.solvers.limits loads only when table_rows() runs
     from interpreter.solvers.limits import MAX_SESSION_TABLE_SPAN
 
     lo, hi = table_range(table_rule)
@@ -151,6 +152,7 @@ def table_rows(table_rule: Rule, rule: Rule, path: tuple, env: dict[str, Any]) -
 def members_of(rule: Rule, inputs: Mapping[str, Any]) -> list[str]:
     """The members listed in the input named by ``members.input``, or numbered names (the
     ``members.numbered`` template with ``n``) when it is a count."""
+    # start-up: rules_dsl.template loads only when members_of() runs
     from rules_dsl.template import compile_template
 
     spec = rule.doc["members"]
@@ -302,6 +304,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
 def _check_policy(rule: Rule, path: tuple, case: dict[str, Any], lang: str) -> Iterator[Any]:
     """``once`` compiles; ``tie`` and ``fallback`` written as expressions of ``params`` alone
     give one of their allowed words."""
+    # start-up: rules_dsl loads only when _check_policy() runs
     from rules_dsl import compile_expression
 
     if "once" in case:

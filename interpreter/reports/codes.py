@@ -31,6 +31,7 @@ def load_all_modules() -> None:
 
 def corpus_examples() -> dict[str, str]:
     """Code -> a corpus file that shows it (``tests/broken/expected*.yaml``)."""
+    # start-up: yaml loads only when corpus_examples() runs
     import yaml
 
     examples: dict[str, str] = {}
@@ -47,6 +48,7 @@ def corpus_examples() -> dict[str, str]:
 
 def command_examples() -> dict[str, dict[str, str]]:
     """Code -> ``{"command": ..., "stdin"?: ...}`` from ``tests/broken/commands.yaml``."""
+    # start-up: yaml loads only when command_examples() runs
     import yaml
 
     path = CORPUS / "commands.yaml"

@@ -111,6 +111,7 @@ def changed_leaves(old: Any, new: Any, path: tuple = ()) -> list[tuple[tuple, An
 
 def rendered_row(rule: Rule, row: Any) -> Any:
     """A row as its side reads it: the parameters filled into its label and text."""
+    # start-up: interpreter.ruleset.texts loads only when rendered_row() runs
     from interpreter.ruleset.texts import render_localized
 
     if not isinstance(row, dict):
@@ -163,6 +164,7 @@ def probes(rule: Rule, *others: Rule | None) -> list[Probe]:
             if isinstance(entry, dict) and entry.get("name") not in found:
                 found[str(entry["name"])] = Probe(str(entry["name"]), dict(entry.get("input") or {}))
     if not found:
+        # start-up: interpreter.engine.inputs loads only when probes() runs
         from interpreter.engine.inputs import check_inputs
 
         try:
@@ -207,6 +209,7 @@ def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str
 
 
 def _value_key(value: Any) -> str:
+    # start-up: json loads only when _value_key() runs
     import json
 
     return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
@@ -218,6 +221,7 @@ def _p(p: Fraction) -> dict[str, Any]:
 
 def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str) -> Any:
     """The probe's outcome, or the error (a warning, except for the implicit ``default`` probe)."""
+    # start-up: rules_dsl.errors loads only when _run_probe() runs
     from rules_dsl.errors import diagnostic
 
     try:
@@ -233,6 +237,7 @@ def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str
 
 def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
     """Every probe on both sides; a probe whose outcome differs is listed with what moved."""
+    # start-up: rules_dsl.errors loads only when compare_probes() runs
     from rules_dsl.errors import diagnostic
 
     found = probes(new, old)

@@ -54,6 +54,7 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, who
     a row or an entry by its label (its ``{placeholders}`` filled with ``params``) and value,
     other mappings (and, with ``whole``, every mapping) as ``name: value`` pairs, a mapping inside
     them in brackets; ``なし``/``none`` for nothing."""
+    # start-up: rules_dsl.template loads only when readable() runs
     from rules_dsl.template import show as template_show
 
     value = jsonable(value) if not isinstance(value, (Fraction, int, str, bool)) else value
@@ -130,6 +131,7 @@ def _fill(text: str, lang: str, params: Mapping[str, Any] | None) -> str:
     they cannot be)."""
     if params is None or "{" not in text:
         return text
+    # start-up: rules_dsl.errors, rules_dsl.template load only when _fill() runs
     from rules_dsl.errors import MprError
     from rules_dsl.template import compile_template
 
@@ -184,6 +186,7 @@ def _list(entries: list[dict[str, Any]], w: dict[str, str]) -> str:
 
 
 def _probe_head(entry: dict[str, Any], w: dict[str, str]) -> str:
+    # start-up: .diff loads only when _probe_head() runs
     from .diff import DEFAULT_PROBE
 
     probe = w["no_input"] if entry["probe"] == DEFAULT_PROBE else f"{w['probe']} “{entry['probe']}”"
@@ -214,6 +217,7 @@ def _table_title(table: dict[str, Any]) -> str:
 def _value_lines(entry: dict[str, Any], w: dict[str, str], lang: str) -> list[str]:
     """A value probe: what differs, one part per line (``value shares.A.total: 1 -> 2``)
     when both sides give a mapping, else the whole value."""
+    # start-up: .diff loads only when _value_lines() runs
     from .diff import changed_leaves
 
     changes = changed_leaves(entry["old"], entry["new"]) if entry["old"] is not None else []
@@ -263,6 +267,7 @@ def render_text(diff: Diff) -> str:
 
 def _width(text: str) -> int:
     """Columns a string takes in a terminal (wide East Asian characters count 2)."""
+    # start-up: unicodedata loads only when _width() runs
     import unicodedata
 
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

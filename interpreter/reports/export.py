@@ -56,6 +56,7 @@ def bcdice_dice(text: str) -> tuple[str, list[int]] | None:
 
 def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
     """A row's text in ``lang`` with the rule's parameters filled in, on one line."""
+    # start-up: rules_dsl.template loads only when _text() runs
     from rules_dsl.template import compile_template
 
     text = (entry or {}).get("text")
@@ -69,6 +70,7 @@ def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
 
 def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja") -> str:
     """The rule ``rule_id`` (a RollTable) as the text of a BCDice original table."""
+    # start-up: interpreter.solvers.roll_rows loads only when bcdice_table() runs
     from interpreter.solvers.roll_rows import row_for
 
     rule = ruleset.rule(rule_id)
@@ -86,6 +88,7 @@ def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja") -> str:
 
 
 def _title(rule: Rule, lang: str) -> str:
+    # start-up: rules_dsl.template loads only when _title() runs
     from rules_dsl.template import compile_template
 
     title = compile_template(rule.title(lang), rule.loc("title")).render({"params": rule.params}, lang)
@@ -104,6 +107,7 @@ class Character:
 def load_characters(file: str) -> list[Character]:
     """The ``characters`` of a chars.yaml (the campaign's file): ``id``, ``name`` and
     ``abilities`` (a mapping of ability to value); other fields are the campaign's."""
+    # start-up: interpreter.documents.loader loads only when load_characters() runs
     from interpreter.documents.loader import load_file
 
     docs = load_file(file)
@@ -150,6 +154,7 @@ def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[st
     reference the table's character sheet fills): one line per
     adopted check that is needed with ``inputs``; and, for checks that cannot be worked out
     from ``inputs``, why."""
+    # start-up: interpreter.engine loads only when palette_lines() runs
     from interpreter.engine import runner as engine
 
     lines: list[PaletteLine] = []

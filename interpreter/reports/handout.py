@@ -51,6 +51,7 @@ class Block:
 
 def base_of(root: Path) -> Path | None:
     """The root of a variant's ``extends`` graph (following the first ``extends`` each time)."""
+    # start-up: interpreter.documents.loader, interpreter.ruleset.variants load only when base_of() runs
     from interpreter.documents.loader import load_file
     from interpreter.ruleset.variants import MANIFEST, extends_of, resolve_extends
 
@@ -195,12 +196,14 @@ def _text_blocks(text: str, old_params: dict[str, Any], params: dict[str, Any]) 
 
 def _cell_text(value: Any, rule: Rule) -> str:
     """A row's cell in words, its ``{placeholders}`` filled with the rule's parameters."""
+    # start-up: interpreter.reports.diff_render loads only when _cell_text() runs
     from interpreter.reports.diff_render import readable
 
     return readable(value, "ja", rule.params) if value not in ("", None) else ""
 
 
 def _row_blocks(rule: Rule, change: Any) -> list[Block]:
+    # start-up: interpreter.reports.diff loads only when _row_blocks() runs
     from interpreter.reports.diff import _rows_by_key, rendered_row
 
     rows = {key: (index, rendered_row(rule, row)) for key, (index, row) in _rows_by_key(rule).items()}
@@ -218,6 +221,7 @@ def _row_blocks(rule: Rule, change: Any) -> list[Block]:
 
 
 def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]:
+    # start-up: interpreter.engine loads only when _probability_blocks() runs
     from interpreter.engine import registry as kinds
 
     kind = kinds.get(rule.kind)
@@ -255,6 +259,7 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list
 
 
 def _bar_label(value: Any, label: str | None) -> str:
+    # start-up: .diff_render loads only when _bar_label() runs
     from .diff_render import outcome_label
 
     return outcome_label(value, label, "ja")
@@ -262,6 +267,7 @@ def _bar_label(value: Any, label: str | None) -> str:
 
 def _mean_line(table: ProbTable, base: ProbTable | None) -> str:
     """``平均（一度きりの結果の期待個数）: 91/144（約0.632）``, with the base's mean where it moved."""
+    # start-up: interpreter.engine.trace loads only when _mean_line() runs
     from interpreter.engine.trace import fraction_text
 
     def shown(mean: Any) -> str:
@@ -284,6 +290,7 @@ def _md_cell(text: str) -> str:
 
 
 def _bar(p: float, width: int = 20) -> str:
+    # start-up: interpreter.reports.bars loads only when _bar() runs
     from interpreter.reports.bars import bar
 
     return bar(p, width)
@@ -381,6 +388,7 @@ def handout(path: str | Path, *, as_html: bool = False, base: str | Path | None 
             lang: str = "ja") -> str:
     """The handout of the ruleset at ``path``, marking what changed from ``base`` (default: the
     root of its ``extends`` graph; none for a ruleset that extends nothing)."""
+    # start-up: interpreter.checks.loading loads only when handout() runs
     from interpreter.checks.loading import load_ruleset
 
     ruleset = load_ruleset(path, lang=lang)

@@ -156,6 +156,7 @@ def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
 
 
 def _dependencies(ruleset: Ruleset) -> dict[str, Any]:
+    # start-up: interpreter.documents.resources loads only when _dependencies() runs
     from interpreter.documents.resources import schemas_dir
 
     files = sorted(set(ruleset.files) | {str(p) for p in schemas_dir().rglob("*.json")})
@@ -173,6 +174,7 @@ def _still_true(deps: dict[str, Any]) -> bool:
 
 def _encode(ruleset: Ruleset) -> tuple[bytes, bytes]:
     """(header, payload): the dependencies and content hash as JSON, the ruleset pickled."""
+    # start-up: copy, dataclasses, pickle load only when _encode() runs
     import copy
     import dataclasses
     import pickle
@@ -221,6 +223,7 @@ def _read(entry: str) -> Ruleset | None:
         if len(payload) > MAX_ENTRY_BYTES or hashlib.sha256(payload).digest() != head:
             return None
         ruleset = pickle.loads(payload)
+        # start-up: interpreter.ruleset.model loads only when _read() runs
         from interpreter.ruleset.model import Ruleset
     except (OSError, pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError,
             AttributeError, ImportError, IndexError):
@@ -245,6 +248,7 @@ def content_hash(path: str | Path | None, param_overrides: dict | None,
 
 
 def _write(entry: str, ruleset: Ruleset) -> None:
+    # start-up: pickle loads only when _write() runs
     import pickle
 
     try:

@@ -74,6 +74,7 @@ class Rule:
 
     def expression(self, *path: str | int, names: Iterable[str] | None = None) -> Expression:
         """The compiled expression written at ``doc[path]`` (cached; errors located in the file)."""
+        # start-up: rules_dsl loads only when expression() runs
         from rules_dsl import compile_expression
 
         key = tuple(path)

@@ -28,12 +28,14 @@ ROW_ACTIONS = define_words("variant.row_action", {"replace": "replace", "remove"
 
 
 def loc_of(positions: dict, path: tuple, file: str | None) -> Location:
+    # start-up: interpreter.documents.loader loads only when loc_of() runs
     from interpreter.documents.loader import locate
 
     return locate(positions, tuple(path), file)
 
 
 def key_loc_of(positions: dict, path: tuple, file: str | None) -> Location:
+    # start-up: interpreter.documents.loader loads only when key_loc_of() runs
     from interpreter.documents.loader import KEY
 
     pos = positions.get((*path, KEY))

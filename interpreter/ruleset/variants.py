@@ -87,6 +87,7 @@ def extends_of(manifest: dict[str, Any]) -> list[str]:
 
 def resolve_extends(root: Path, name: str) -> Path | None:
     """A bundled ruleset's name, or a path relative to the directory ``root``."""
+    # start-up: interpreter.documents.resources loads only when resolve_extends() runs
     from interpreter.documents.resources import rulesets_dir
 
     candidates = [root / name]
@@ -171,6 +172,7 @@ def read_graph(root: Path, read_layer: Callable[[Path, Any], Any], out: Any) -> 
 
 
 def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
+    # start-up: interpreter.documents.resources loads only when _missing() runs
     from interpreter.documents.resources import rulesets_dir
 
     known = [p.name for p in rulesets_dir().iterdir() if (p / MANIFEST).is_file()] \
@@ -207,6 +209,7 @@ class Merge:
 
     def add_documents(self, layer: Any) -> None:
         """A layer's rule documents: new ids are added; an id of an earlier layer needs ``replaces``."""
+        # start-up: interpreter.documents.schema loads only when add_documents() runs
         from interpreter.documents.schema import validate_document
 
         here: dict[str, Location] = {}
@@ -363,6 +366,7 @@ class Merge:
             rule.texts[("params", name) + key] = text
 
     def _revalidate(self, rule: Rule) -> None:
+        # start-up: interpreter.documents.schema loads only when _revalidate() runs
         from interpreter.documents.schema import validate_instance
 
         problems = validate_instance(rule.doc, "rule.json", rule.positions, rule.file, self.out.lang)

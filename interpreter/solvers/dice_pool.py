@@ -52,6 +52,7 @@ def _field_error(name: str, expected: str, expected_ja: str, value: Any) -> MprE
 
 
 def _expression(text: Any, name: str, known: frozenset[str]) -> Any:
+    # start-up: rules_dsl loads only when _expression() runs
     from rules_dsl import compile_expression
 
     if isinstance(text, bool) or not isinstance(text, (str, int)):

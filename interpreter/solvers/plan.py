@@ -174,6 +174,7 @@ def name(value: Any, path: str) -> str:
 
 def choice(value: Any, options: Iterable[str], path: str, what: str) -> str:
     """One of ``options``; an unknown value names the options and the nearest one."""
+    # start-up: rules_dsl.errors loads only when choice() runs
     from rules_dsl.errors import did_you_mean
 
     options = list(options)

@@ -38,10 +38,13 @@ CheckRules = PoolRules
 def bundled_rules() -> PoolRules:
     """The check data of the bundled ruleset manifest (read without loading every rule; its
     parameters kept as JSON in the cache, so a check does not import the YAML reader)."""
+    # start-up: os loads only when bundled_rules() runs
     import os
 
+    # start-up: rules_dsl.cachefile loads only when bundled_rules() runs
     from rules_dsl.cachefile import derived_json
 
+    # start-up: interpreter.documents.resources loads only when bundled_rules() runs
     from interpreter.documents.resources import bundled_ruleset_dir
 
     manifest = os.path.join(bundled_ruleset_dir(), "ruleset.yaml")
@@ -50,6 +53,7 @@ def bundled_rules() -> PoolRules:
 
 
 def _manifest_parameters(path: str) -> dict[str, Any]:
+    # start-up: yaml loads only when _manifest_parameters() runs
     import yaml
 
     with open(path, encoding="utf-8") as handle:
