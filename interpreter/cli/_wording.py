@@ -18,7 +18,6 @@ FLAGS = {"seed": "--seed", "dice": "--dice"}
 
 # What to do, with the command line's flags: by message code. ``{name}`` takes the error's argument.
 HOW = {
-    "MPR145": define_word("cli.how.dice", "give --seed or --dice", "--seed か --dice を指定してください"),
     "MPR623": define_word("cli.how.init", "create one with `mprules campaign init`",
                           "`mprules campaign init` で作成してください"),
     "MPR624": define_word("cli.how.force", "use --force to replace it", "置き換えるには --force を指定してください"),
