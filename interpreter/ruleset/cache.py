@@ -24,14 +24,13 @@ decided in ``rules_dsl.cachefile``).
 from __future__ import annotations
 
 import glob
-import hashlib
 import json
 import os
 import sys
 import time
 
 from rules_dsl import cachefile
-from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, write_atomically
+from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, sha256, write_atomically
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -89,7 +88,7 @@ def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     known = _keys.get(asked)
     if known is None:
         code = json.dumps([__version__, sys.version_info[:2], _code_stamp()])
-        known = _keys[asked] = hashlib.sha256(f"{code}\n{asked}".encode()).hexdigest()
+        known = _keys[asked] = sha256(f"{code}\n{asked}".encode()).hexdigest()
     return known
 
 
@@ -116,7 +115,7 @@ def _code_stamp() -> list[Any]:
 def _digest(path: str) -> str | None:
     try:
         with open(path, "rb") as handle:
-            return hashlib.sha256(handle.read()).hexdigest()
+            return sha256(handle.read()).hexdigest()
     except OSError:
         return None
 
@@ -201,7 +200,7 @@ def _header(handle: Any) -> dict[str, Any] | None:
     if size > MAX_ENTRY_BYTES:
         return None
     body = handle.read(size)
-    if hashlib.sha256(body).digest() != checksum:
+    if sha256(body).digest() != checksum:
         return None
     header = json.loads(body)
     if not isinstance(header, dict) or not _still_true(header["deps"]):
@@ -220,7 +219,7 @@ def _read(entry: str) -> Ruleset | None:
                 return None
             head = handle.read(32)
             payload = handle.read(MAX_ENTRY_BYTES + 1)
-        if len(payload) > MAX_ENTRY_BYTES or hashlib.sha256(payload).digest() != head:
+        if len(payload) > MAX_ENTRY_BYTES or sha256(payload).digest() != head:
             return None
         ruleset = pickle.loads(payload)
         # start-up: interpreter.ruleset.model loads only when _read() runs
@@ -255,8 +254,8 @@ def _write(entry: str, ruleset: Ruleset) -> None:
         header, payload = _encode(ruleset)
     except (pickle.PicklingError, ValueError, TypeError, AttributeError):
         return  # a value that cannot be kept: this ruleset is simply not cached
-    blob = (FORMAT + hashlib.sha256(header).digest() + len(header).to_bytes(4, "big") + header
-            + hashlib.sha256(payload).digest() + payload)
+    blob = (FORMAT + sha256(header).digest() + len(header).to_bytes(4, "big") + header
+            + sha256(payload).digest() + payload)
     if len(blob) > MAX_ENTRY_BYTES:
         return
     write_atomically(entry, blob)  # a cache that cannot be written is no cache, never an error

@@ -10,7 +10,6 @@ import unicodedata
 from functools import cache
 
 from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
-from rules_dsl.distribution import Distribution
 from rules_dsl.frozen import Frozen, replace
 from rules_dsl.errors import Location, MprError, define
 from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
@@ -20,6 +19,7 @@ from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain,
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from rules_dsl.distribution import Distribution
     from fractions import Fraction
     from collections.abc import Mapping, Sequence
     from typing import Any
@@ -213,6 +213,9 @@ def success_distribution(spec: CheckSpec, *, faces: int | None = None,
     """The exact distribution of ``Verdict`` over every roll of the check's dice."""
     rules = _rules(rules, faces)
     fold = _fold_of(spec, rules)
+    # start-up: exact distributions (and fractions) load only when odds are asked for
+    from rules_dsl.distribution import Distribution
+
     die = Distribution.die(rules.faces)
     states = Distribution.fold([die] * dice_rolled(spec, rules), fold.initial, fold.step)
     return states.map(fold.verdict)

@@ -192,3 +192,11 @@ def test_the_no_cache_option_turns_it_off(cache, ruleset_copy, monkeypatch, caps
                      "--format", "json", "--input", str(item)]) == 0
     monkeypatch.setattr(cachefile, "_disabled", False)
     assert len(builds) == 2 and not cache.exists()
+
+
+@pytest.mark.parametrize("data", [b"", b"abc", "ルール".encode(), bytes(range(256)) * 4096])
+def test_the_cache_hashes_as_hashlib_does(data):
+    import hashlib
+
+    assert cachefile.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
+    assert cachefile.sha256(data).digest() == hashlib.sha256(data).digest()
