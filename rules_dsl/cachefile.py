@@ -27,10 +27,10 @@ def sha256(data: bytes = b"") -> Any:
     loads in a fraction of a millisecond; ``hashlib`` loads OpenSSL, several milliseconds, which a
     command that only checks its cache should not pay). The digests are the same."""
     try:
-        from _sha256 import sha256 as builtin  # start-up: CPython 3.11's built-in SHA-256
+        from _sha256 import sha256 as builtin  # type: ignore[import-not-found]  # start-up: CPython 3.11's built-in SHA-256
     except ImportError:
         try:
-            from _sha2 import sha256 as builtin  # start-up: its name from CPython 3.12 on
+            from _sha2 import sha256 as builtin  # type: ignore[import-not-found]  # start-up: its name from CPython 3.12 on
         except ImportError:
             from hashlib import sha256 as builtin  # start-up: any other Python
     return builtin(data)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from source_support import typing_only
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # Lowest first. A module belongs to the first layer whose prefix it starts with.
@@ -34,13 +36,6 @@ def _module_name(path: Path) -> str:
     return ".".join(parts)
 
 
-def _typing_only(tree: ast.Module) -> set[int]:
-    """The ids of the import nodes under ``if TYPE_CHECKING:``: names for annotations, not run."""
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
-            skipped.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
-    return skipped
 
 
 def _imports(path: Path, at_run_time: bool = False) -> set[str]:
@@ -50,7 +45,7 @@ def _imports(path: Path, at_run_time: bool = False) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found: set[str] = set()
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    skipped = _typing_only(tree) if at_run_time else set()
+    skipped = typing_only(tree) if at_run_time else set()
     for node in ast.walk(tree):
         if id(node) in skipped:
             continue

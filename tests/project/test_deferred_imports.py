@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from source_support import typing_only
+
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for package in ("rules_dsl", "interpreter") for p in (ROOT / package).rglob("*.py"))
 # Tool pragmas are not a reason.
@@ -28,12 +30,6 @@ def _comments(source: str) -> dict[int, str]:
     return found
 
 
-def _typing_only(tree: ast.Module) -> set[int]:
-    skipped: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
-            skipped.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
-    return skipped
 
 
 def _explained(node: ast.stmt, siblings: list[ast.stmt], comments: dict[int, str],
@@ -62,7 +58,7 @@ def _unexplained(path: Path, root: Path = ROOT) -> list[str]:
     tree = ast.parse(source)
     comments = _comments(source)
     lines = source.splitlines()
-    skipped = _typing_only(tree)
+    skipped = typing_only(tree)
     missing: list[str] = []
     for function in ast.walk(tree):
         if not isinstance(function, (ast.FunctionDef, ast.AsyncFunctionDef)):
