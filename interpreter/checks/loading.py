@@ -15,6 +15,7 @@ from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprE
                               diagnostic, did_you_mean)
 
 from interpreter.ruleset import cache as ruleset_cache
+from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.documents.resources import bundled_ruleset
 
@@ -22,7 +23,6 @@ from interpreter.documents.resources import bundled_ruleset
 # from the cache needs none of them, so those modules are imported where they are used.
 MANIFEST = "ruleset.yaml"
 
-CALLER_LAYER = "--param"
 
 INVALID = define(
     "MPR406", "ruleset {ruleset} has {count} error(s); the first: {first}{rest}",
@@ -113,8 +113,9 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     return layer
 
 
-def _set_param(rule: Rule, name: str, value: Any) -> None:
-    """A parameter set by the caller: an expression error in it points at ``--param``."""
+def _set_param(rule: Rule, name: str, value: Any, given_as: str) -> None:
+    """A parameter set by the caller: an expression error in it points at ``given_as``, the name
+    of the caller's layer."""
     # start-up: param_schema brings jsonschema, needed only when the caller sets a parameter
     from interpreter.checks.param_schema import Written
 
@@ -125,11 +126,11 @@ def _set_param(rule: Rule, name: str, value: Any) -> None:
     for key in [k for k in rule.texts if k[:2] == ("params", name)]:
         del rule.texts[key]
     rule.texts.update({("params", name) + k: v for k, v in texts.items()})
-    rule.param_layers[name] = CALLER_LAYER
+    rule.param_layers[name] = given_as
     rule._compiled.clear()
     for key in [k for k in rule.positions if k[:2] == ("params", name)]:
         del rule.positions[key]
-    rule.positions[("params", name)] = (CALLER_LAYER, None, None)
+    rule.positions[("params", name)] = (given_as, None, None)
 
 
 def _content_hash(files: list[Path]) -> str:
@@ -145,17 +146,19 @@ def _content_hash(files: list[Path]) -> str:
 
 
 def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
-                 adopt: dict[str, bool] | None, lang: str = "en") -> list[Diagnostic]:
-    """The caller's parameter overrides and adoption switches (``--param``, a campaign's choices)."""
+                 adopt: dict[str, bool] | None, lang: str = "en",
+                 given_as: str = CALLER_LAYER) -> list[Diagnostic]:
+    """The caller's parameter overrides and adoption switches (a command's parameters, a
+    campaign's choices), in the layer the caller names ``given_as``."""
     # start-up: the layering of variants is needed only when the caller changes something
     from interpreter.ruleset.variants import NOT_OPTIONAL, UNKNOWN_PARAM_OVERRIDE, UNKNOWN_RULE_NAMED
 
     findings: list[Diagnostic] = []
-    where = Location(path=CALLER_LAYER)
+    where = Location(path=given_as)
     for rule_id, params in (param_overrides or {}).items():
         rule = ruleset.rules.get(rule_id)
         if rule is None:
-            findings.append(diagnostic(UNKNOWN_RULE_NAMED, where, lang, where=CALLER_LAYER,
+            findings.append(diagnostic(UNKNOWN_RULE_NAMED, where, lang, where=given_as,
                                        rule=rule_id, hint=did_you_mean(rule_id, ruleset.rules)))
             continue
         for name, value in params.items():
@@ -164,7 +167,7 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
                                            lang, rule=rule_id, name=name,
                                            hint=did_you_mean(name, rule.params)))
                 continue
-            _set_param(rule, name, value)
+            _set_param(rule, name, value, given_as)
     for rule_id, adopted in (adopt or {}).items():
         rule = ruleset.rules.get(rule_id)
         if rule is None:
@@ -201,8 +204,10 @@ def _single_file(path: Path, out: _Collector) -> Ruleset:
 
 def collect(path: str | Path | None = None, lang: str = "en", *,
             param_overrides: dict[str, dict] | None = None,
-            adopt: dict[str, bool] | None = None) -> tuple[Ruleset | None, list[Diagnostic]]:
-    """Load a ruleset directory (or a lone rule file) and return it with every finding."""
+            adopt: dict[str, bool] | None = None,
+            given_as: str = CALLER_LAYER) -> tuple[Ruleset | None, list[Diagnostic]]:
+    """Load a ruleset directory (or a lone rule file) and return it with every finding; the
+    caller's ``param_overrides`` form the layer named ``given_as``."""
     # start-up: reading and checking (variants, jsonschema, the semantic checks) is skipped for a
     # ruleset that comes from the cache
     from interpreter.ruleset import variants
@@ -223,7 +228,7 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
         return None, out.findings
     if ruleset is None:
         return None, _sorted(out.findings)
-    out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang))
+    out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang, given_as))
     out.findings.extend(check_params(ruleset, lang, skip=frozenset(out.skip)))
     out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
     return ruleset, _sorted(out.findings)
@@ -236,20 +241,24 @@ def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:
 
 def load_ruleset(path: str | Path | None = None, *,
                  param_overrides: dict[str, dict] | None = None,
-                 adopt: dict[str, bool] | None = None, lang: str = "en") -> Ruleset:
+                 adopt: dict[str, bool] | None = None, lang: str = "en",
+                 given_as: str = CALLER_LAYER) -> Ruleset:
     """The ruleset at ``path`` (None: the bundled one), or an ``MprError`` naming its errors.
+    ``param_overrides`` form the layer named ``given_as`` (the command line names it by its flag).
 
     A path that does not exist is a state error (exit 3), a path that is not a ruleset a usage
     error (exit 2), a ruleset with errors a finding (exit 1)."""
     if path is not None and not Path(path).exists():
         raise MprError(RULESET_MISSING, None, path=str(path))
     return ruleset_cache.load(path, param_overrides, adopt,
-                              lambda: _load_checked(path, param_overrides, adopt, lang))
+                              lambda: _load_checked(path, param_overrides, adopt, lang, given_as),
+                              given_as)
 
 
 def _load_checked(path: str | Path | None, param_overrides: dict[str, dict] | None,
-                  adopt: dict[str, bool] | None, lang: str) -> Ruleset:
-    ruleset, findings = collect(path, lang, param_overrides=param_overrides, adopt=adopt)
+                  adopt: dict[str, bool] | None, lang: str, given_as: str) -> Ruleset:
+    ruleset, findings = collect(path, lang, param_overrides=param_overrides, adopt=adopt,
+                                given_as=given_as)
     if ruleset is None and len(findings) == 1 and findings[0].code == NO_RULESET:
         raise MprError(NO_RULESET, None, path=str(path), manifest=MANIFEST)
     errors = [d for d in findings if d.severity == "error"]

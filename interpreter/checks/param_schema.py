@@ -1,5 +1,5 @@
 """Parameter schemas: every parameter of a rule, and every ruleset-wide parameter group, has a
-JSON Schema, and the effective values (after every variant layer, the command line's ``--param``
+JSON Schema, and the effective values (after every variant layer, the caller's parameter overrides
 and a campaign's switches) are checked against it, each finding located at the value.
 
 Where a rule parameter's schema comes from, in order: the document's ``param_schema`` (name ->
@@ -28,9 +28,9 @@ from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic,
 from interpreter.checks.annotations import _resolve, kind_schema_file, schema_file
 from interpreter.documents.schema_dispatch import BASE
 from interpreter.documents.typing_mistakes import fullwidth_number
+from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.model import Rule, Ruleset
 
-CALLER = "--param"
 
 UNKNOWN_SCHEMA_NAME = define(
     "MPR421", "param_schema of rule {rule} declares {name!r}, which is not one of its parameters{hint}",
@@ -65,21 +65,21 @@ class Written:
     texts: dict = field(default_factory=dict, compare=False)
 
 
-def parse_param_value(raw: str, name: str) -> Written:
-    """The value of ``--param NAME=RAW`` read by the project's safe YAML loader (no aliases
+def parse_param_value(raw: str, name: str, given_as: str = CALLER_LAYER) -> Written:
+    """The value of a caller's parameter ``NAME=RAW`` (the layer ``given_as``) read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
     # start-up: PyYAML loads only when a parameter value is given on the command line
     from interpreter.documents.loader import load_text, number_trap
     from interpreter.documents.schema_messages import value as shown
 
-    docs = load_text(raw, f"{CALLER} {name}")
+    docs = load_text(raw, f"{given_as} {name}")
     if not docs:
-        raise MprError(EMPTY_PARAM, Location(path=f"{CALLER} {name}"), name=name)
+        raise MprError(EMPTY_PARAM, Location(path=f"{given_as} {name}"), name=name)
     doc = docs[0]
     trap = number_trap(doc)
     if trap is not None:
         _, text, read = trap
-        raise MprError(TRAP, Location(path=f"{CALLER} {name}"), name=name, text=text,
+        raise MprError(TRAP, Location(path=f"{given_as} {name}"), name=name, text=text,
                        value=shown(read))
     return Written(doc.data, dict(doc.texts))
 
@@ -203,13 +203,13 @@ def _non_finite(value: Any, path: tuple, loc_of: Any, lang: str) -> list[Diagnos
 
 
 def _caller(finding: Diagnostic, rule: Rule) -> Diagnostic:
-    """A finding in a value the caller gave (``--param``) names the argument, not a file."""
-    if finding.file != CALLER:
-        return finding
+    """A finding in a value the caller gave names the caller's layer and the parameter, not a file."""
     parts = (finding.path or "").split(".")
     name = parts[1] if len(parts) > 1 and parts[0] == "params" else ""
+    if finding.file is None or finding.file != rule.param_layers.get(name):
+        return finding
     return replace(finding, file=None, line=None, column=None,
-                   path=f"{CALLER} {rule.id}.{name}".rstrip("."))
+                   path=f"{finding.file} {rule.id}.{name}".rstrip("."))
 
 
 def check_rule_params(rule: Rule, lang: str = "en") -> list[Diagnostic]:
@@ -291,7 +291,7 @@ def _located(positions: dict, path: tuple) -> Location:
 def check_params(ruleset: Ruleset, lang: str = "en", *,
                  skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every parameter finding of ``ruleset`` as it stands (variants layered, the caller's
-    ``--param`` applied): rule parameters, examples' parameters, ruleset-wide parameters. A
+    parameter overrides applied): rule parameters, examples' parameters, ruleset-wide parameters. A
     number written in full-width characters where a number is wanted is read as that number
     first (a warning each)."""
     findings = [diagnostic(READ_AS_NUMBER, _located(ruleset.parameter_positions, path), lang,
@@ -339,10 +339,10 @@ def read_fullwidth_numbers(data: Any, schema: dict[str, Any], prefix: tuple
         found.items(), key=lambda item: tuple(map(str, item[0])))]
 
 
-def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: str = "en"
-                 ) -> list[Diagnostic]:
-    """The warnings a command shows for its ``--param`` values: each full-width number that was
-    read as a number (``--param a.b.n=１２`` -> 12)."""
+def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: str = "en",
+                 given_as: str = CALLER_LAYER) -> list[Diagnostic]:
+    """The warnings a command shows for the parameters its caller gave: each full-width number
+    that was read as a number (``a.b.n=１２`` -> 12)."""
     notes = []
     for rule_id, params in overrides.items():
         rule = ruleset.rules.get(rule_id)
@@ -351,7 +351,7 @@ def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: s
             fixed = fullwidth_number(text) if isinstance(text, str) else None
             value = rule.params.get(name) if rule is not None else None
             if fixed is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
-                notes.append(diagnostic(READ_AS_NUMBER, Location(path=f"{CALLER} {rule_id}.{name}"),
+                notes.append(diagnostic(READ_AS_NUMBER, Location(path=f"{given_as} {rule_id}.{name}"),
                                         lang, text=text, fixed=value))
     return notes
 

@@ -35,7 +35,7 @@ MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整�
 # The flag of each input of the campaign commands (the library names inputs, not flags).
 FLAGS = {"seed": "--seed", "force": "--force", "hours": "--hours", "minutes": "--minutes",
          "start": "--start", "all": "--all", "count": "--count", "cards": "--cards",
-         "selection": "--select"}
+         "selection": "--select", "caller": "--param"}
 READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
 
 

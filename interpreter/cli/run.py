@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from rules_dsl.errors import EXIT_OK, EXIT_USAGE, define
+from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
 
 BAD_PARAM = define(
@@ -17,6 +17,8 @@ BAD_INPUT_DOCUMENT = define(
     "MPR022", "the input must be one YAML mapping of names to values, got {got}",
     "入力は名前と値の YAML マッピング1つでなければなりません（{got} でした）")
 
+
+PARAM = "--param"  # the flag of parameter overrides: the name of their layer in findings and traces
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -36,9 +38,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``["a.b.name=3"]`` -> ``{"a.b": {"name": Written(3)}}``: each value read by the safe YAML
     loader (``interpreter.checks.param_schema.parse_param_value``), checked later against its schema."""
-    # start-up: rules_dsl.errors loads only when parse_params() runs
-    from rules_dsl.errors import Location, MprError
-
     # start-up: interpreter.checks.param_schema loads only when parse_params() runs
     from interpreter.checks.param_schema import parse_param_value
 
@@ -47,8 +46,8 @@ def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
         target, sep, raw = text.partition("=")
         rule_id, dot, name = target.strip().rpartition(".")
         if not sep or not dot or not rule_id or not name:
-            raise MprError(BAD_PARAM, Location(path="--param"), text=text)
-        overrides.setdefault(rule_id, {})[name] = parse_param_value(raw, target.strip())
+            raise MprError(BAD_PARAM, Location(path=PARAM), text=text)
+        overrides.setdefault(rule_id, {})[name] = parse_param_value(raw, target.strip(), PARAM)
     return overrides
 
 
@@ -98,8 +97,8 @@ def handle(args: argparse.Namespace) -> int:
     overrides = parse_params(args.param)
     data, positions, file, texts = read_input(args.input)
     dice = source_from_args(args.seed, args.dice)
-    ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang)
-    for note in caller_notes(ruleset, overrides, args.lang):
+    ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang, given_as=PARAM)
+    for note in caller_notes(ruleset, overrides, args.lang, PARAM):
         print(f"{note.path}: {note.code} {note.message}", file=sys.stderr)
     try:
         result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,

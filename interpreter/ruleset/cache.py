@@ -32,6 +32,8 @@ import time
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, sha256, write_atomically
 
+from interpreter.ruleset.layers import CALLER_LAYER
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable
@@ -55,17 +57,18 @@ def cache_dir() -> Path:
     return Path(cachefile.cache_root())
 
 
-def _entry(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
-    return os.path.join(cachefile.cache_root(), f"{_key(path, param_overrides, adopt)}.bin")
+def _entry(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
+           given_as: str) -> str:
+    return os.path.join(cachefile.cache_root(), f"{_key(path, param_overrides, adopt, given_as)}.bin")
 
 
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
-         build: Callable[[], Ruleset]) -> Ruleset:
+         build: Callable[[], Ruleset], given_as: str = CALLER_LAYER) -> Ruleset:
     """The ruleset from the cache when its entry is still true, else ``build()`` (stored)."""
     if not enabled():
         return build()
     try:
-        entry = _entry(path, param_overrides, adopt)
+        entry = _entry(path, param_overrides, adopt, given_as)
     except (OSError, RuntimeError, TypeError, ValueError):
         return build()
     ruleset = _read(entry)
@@ -79,11 +82,12 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
 _keys: dict[str, str] = {}  # this process's keys: the code does not change under a running command
 
 
-def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | None) -> str:
+def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
+         given_as: str = CALLER_LAYER) -> str:
     from interpreter import __version__  # start-up: the package root imports this module's users
 
     root = os.path.realpath(path) if path is not None else ""
-    asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}], sort_keys=True,
+    asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}, given_as], sort_keys=True,
                        default=repr, ensure_ascii=False)
     known = _keys.get(asked)
     if known is None:
@@ -231,13 +235,13 @@ def _read(entry: str) -> Ruleset | None:
 
 
 def content_hash(path: str | Path | None, param_overrides: dict | None,
-                 adopt: dict | None) -> str | None:
+                 adopt: dict | None, given_as: str = CALLER_LAYER) -> str | None:
     """The content hash of the ruleset ``load`` would give, read from its cache entry without
     loading the ruleset (None when there is no true entry: load it to know)."""
     if not enabled():
         return None
     try:
-        entry = _entry(path, param_overrides, adopt)
+        entry = _entry(path, param_overrides, adopt, given_as)
         with open(entry, "rb") as handle:
             header = _header(handle)
     except (OSError, RuntimeError, TypeError, ValueError, KeyError):

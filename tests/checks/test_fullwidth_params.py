@@ -68,8 +68,8 @@ def test_a_variant_override(tmp_path: Path, name: str, written: str, value, code
 @pytest.mark.parametrize("name, written, value, codes", CASES)
 def test_a_param_on_the_command_line(tmp_path: Path, name: str, written: str, value, codes: list[str]) -> None:
     root = _ruleset(tmp_path)
-    overrides = {"t.sum": {name: parse_param_value(written, f"t.sum.{name}")}}
-    ruleset, findings = collect(root, "en", param_overrides=overrides)
+    overrides = {"t.sum": {name: parse_param_value(written, f"t.sum.{name}", "--param")}}
+    ruleset, findings = collect(root, "en", param_overrides=overrides, given_as="--param")
     assert ruleset is not None and ruleset.rules["t.sum"].params[name] == value
     found = [d for d in findings if d.code in ("MPR243", "MPR300", "MPR301", "MPR307")]
     assert [d.code for d in found] == codes

@@ -612,7 +612,7 @@ def test_a_wrong_parameter_from_the_caller_is_refused(ruleset_dir: Path, rule: s
             "rebuild.spells": spells([], [])}[rule]
     with pytest.raises(MprError) as caught:
         run(ruleset_dir, rule, plan, **{rule: {name: value}})
-    assert caught.value.code == "MPR406" and f"--param (params.{name}" in str(caught.value)
+    assert caught.value.code == "MPR406" and f"caller (params.{name}" in str(caught.value)
 
 
 @pytest.mark.parametrize("old,new,line_of", [
