@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 
-class Span:
+class Span(Frozen):
     """Where a node is written: ``line`` and ``column`` of its first character (1-based), and the
     column just past its last character on ``end_line`` (``end_line`` is ``line`` for one-line text)."""
 
@@ -44,25 +44,6 @@ class Span:
 
     def _key(self) -> tuple[Any, ...]:
         return (self.line, self.column, self.end_column, self.end_line)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is Span and self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (f"Span(line={self.line!r}, column={self.column!r}, end_column={self.end_column!r}, "
-                f"end_line={self.end_line!r})")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Span, self._key())
 
 
 class Node(Frozen):

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 
 from .diagnostic import Diagnostic as Diagnostic
+from .frozen import Frozen
 
 TYPE_CHECKING = False  # typing is not imported at run time: this module loads with every command
 if TYPE_CHECKING:
@@ -63,9 +64,10 @@ def default_lang() -> str:
     return "en"
 
 
-class Location:
+class Location(Frozen):
     """Where something is: a file position, a path inside a value, or a command-line argument.
-    Immutable and hashable (a value, compared by its four fields)."""
+    Immutable and hashable (a value, compared by its four fields); built often, so it has its own
+    ``__init__``."""
 
     __slots__ = ("file", "line", "column", "path")
     file: str | None
@@ -83,27 +85,6 @@ class Location:
 
     def _key(self) -> tuple[Any, ...]:
         return (self.file, self.line, self.column, self.path)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not Location:
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __hash__(self) -> int:
-        return hash(self._key())
-
-    def __repr__(self) -> str:
-        return (f"Location(file={self.file!r}, line={self.line!r}, column={self.column!r}, "
-                f"path={self.path!r})")
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (Location, self._key())
 
     def __str__(self) -> str:
         parts = []
