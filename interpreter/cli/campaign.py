@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
+import unicodedata
 
-from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define, render
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, MESSAGES, Location, MprError, define, render
 
 from interpreter.cli import common
 from rules_dsl.words import bilingual, define_word
@@ -117,10 +120,6 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 def _number(text: str) -> int | float:
     """``--hours``: a finite decimal number (``nan``, ``inf``, ``.nan``, ``1e400`` refused)."""
-    # start-up: math, unicodedata load only when _number() runs
-    import math
-    import unicodedata
-
     try:
         value = float(unicodedata.normalize("NFKC", text))
     except ValueError:
@@ -132,9 +131,6 @@ def _number(text: str) -> int | float:
 
 
 def _whole(text: str, option: str, expected: dict[str, str], low: int, high: int) -> int:
-    # start-up: unicodedata loads only when _whole() runs
-    import unicodedata
-
     digits = unicodedata.normalize("NFKC", text).strip()
     if not digits.lstrip("-").isdigit() or not digits.isascii() or not low <= int(digits) <= high:
         raise MprError(BAD_NUMBER, Location(path=option), option=option, expected=expected, text=text)
@@ -158,9 +154,6 @@ def _minutes(text: str) -> int:
 def _cards(text: str | None) -> list[str] | None:
     if text is None:
         return None
-    # start-up: unicodedata loads only when _cards() runs
-    import unicodedata
-
     cards = [c.strip() for c in unicodedata.normalize("NFKC", text).replace("、", ",").split(",")]
     if not all(cards):
         raise MprError(BAD_CARDS, Location(path="--cards"), text=text)
@@ -249,9 +242,6 @@ def _command(args: argparse.Namespace) -> int:
 
 
 def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
-    # start-up: rules_dsl.errors loads only when _rendered() runs
-    from rules_dsl.errors import MESSAGES
-
     notes = [{"code": n["code"], "severity": MESSAGES[n["code"]].severity,
               "message": render(n["code"], n["args"], lang)} for n in result.get("notes", [])]
     return {**result, "notes": notes} if "notes" in result else result
@@ -284,9 +274,6 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
 
 
 def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
-    # start-up: json loads only when _export() runs
-    import json
-
     # start-up: yaml loads only when _export() runs
     import yaml
 

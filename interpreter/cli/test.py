@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define
+from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define, render
 from rules_dsl.words import define_word, word
 from interpreter.cli import common  # the parent package, already loaded
 
@@ -35,9 +35,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    # start-up: rules_dsl.errors loads only when handle() runs
-    from rules_dsl.errors import render
-
     # start-up: these modules load only when handle() runs
     from interpreter.checks.examples import run_examples
     from interpreter.checks.loading import collect, display_path

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, define
+from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
 
 NO_SUCH_PATH = define(
@@ -33,9 +33,6 @@ def check_paths(paths: list[str]) -> None:
     # start-up: os, pathlib load only when check_paths() runs
     import os
     from pathlib import Path
-
-    # start-up: rules_dsl.errors loads only when check_paths() runs
-    from rules_dsl.errors import Location, MprError
 
     for path in paths:
         if not Path(path).exists():

@@ -8,7 +8,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Location, MprError, define, diagnostic
 
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
@@ -111,9 +111,6 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, int]:
 
 def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     """Semantic check: ``remainder_to`` is one of the known orders."""
-    # start-up: rules_dsl.errors loads only when check() runs
-    from rules_dsl.errors import diagnostic
-
     value = rule.params.get("remainder_to")
     if value not in REMAINDER_TO:
         yield diagnostic(BAD_REMAINDER_TO, rule.loc("params", "remainder_to"), lang, rule=rule.id,

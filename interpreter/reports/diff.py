@@ -3,12 +3,13 @@ every changed parameter and row, and for each probe input the exact probabilitie
 move. The JSON shape is documented in docs/variants.md and is stable."""
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from rules_dsl.dice import ScriptedDice
-from rules_dsl.errors import MprError, define
+from rules_dsl.errors import MprError, define, diagnostic
 from interpreter.reports.limits import MAX_DIFF_PROBES
 
 from interpreter.engine import registry as kinds
@@ -209,9 +210,6 @@ def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str
 
 
 def _value_key(value: Any) -> str:
-    # start-up: json loads only when _value_key() runs
-    import json
-
     return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
 
 
@@ -221,9 +219,6 @@ def _p(p: Fraction) -> dict[str, Any]:
 
 def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str) -> Any:
     """The probe's outcome, or the error (a warning, except for the implicit ``default`` probe)."""
-    # start-up: rules_dsl.errors loads only when _run_probe() runs
-    from rules_dsl.errors import diagnostic
-
     try:
         return outcome(ruleset, rule, probe, diff.lang)
     except MprError as error:
@@ -237,9 +232,6 @@ def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str
 
 def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
     """Every probe on both sides; a probe whose outcome differs is listed with what moved."""
-    # start-up: rules_dsl.errors loads only when compare_probes() runs
-    from rules_dsl.errors import diagnostic
-
     found = probes(new, old)
     if len(found) > MAX_DIFF_PROBES:
         diff.warnings.append(diagnostic(TOO_MANY_PROBES, None, diff.lang, rule=new.id,

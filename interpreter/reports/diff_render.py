@@ -3,6 +3,7 @@ the JSON form is ``Diff.to_json`` itself."""
 from __future__ import annotations
 
 import json
+import unicodedata
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
@@ -267,9 +268,6 @@ def render_text(diff: Diff) -> str:
 
 def _width(text: str) -> int:
     """Columns a string takes in a terminal (wide East Asian characters count 2)."""
-    # start-up: unicodedata loads only when _width() runs
-    import unicodedata
-
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Location, MprError, define, did_you_mean
 from interpreter.solvers.limits import MAX_PLAN_ENTRIES
 from rules_dsl.words import bilingual, define_word, define_words, vocabulary
 
@@ -174,9 +174,6 @@ def name(value: Any, path: str) -> str:
 
 def choice(value: Any, options: Iterable[str], path: str, what: str) -> str:
     """One of ``options``; an unknown value names the options and the nearest one."""
-    # start-up: rules_dsl.errors loads only when choice() runs
-    from rules_dsl.errors import did_you_mean
-
     options = list(options)
     if isinstance(value, str) and value in options:
         return value

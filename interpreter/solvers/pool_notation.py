@@ -5,6 +5,7 @@ of the result line) is data, read from the ruleset's ``parameters.core_check`` (
 """
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
 from functools import cache
@@ -38,9 +39,6 @@ CheckRules = PoolRules
 def bundled_rules() -> PoolRules:
     """The check data of the bundled ruleset manifest (read without loading every rule; its
     parameters kept as JSON in the cache, so a check does not import the YAML reader)."""
-    # start-up: os loads only when bundled_rules() runs
-    import os
-
     # start-up: rules_dsl.cachefile loads only when bundled_rules() runs
     from rules_dsl.cachefile import derived_json
 
