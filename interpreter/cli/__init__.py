@@ -13,6 +13,7 @@ import os
 import re
 import sys
 
+from rules_dsl import cachefile
 from rules_dsl.errors import EXIT_INTERNAL, EXIT_USAGE, Location, MprError, default_lang, define, render
 
 from interpreter import __version__
@@ -151,16 +152,15 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
+    verb_flags = None  # the flags of the inputs the verb's library names (its module's FLAGS)
     try:
         parser = build_parser(lang, verbs_needed(argv), argv)
         args = parser.parse_args(argv)
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang
         args.lang = lang
+        verb_flags = getattr(sys.modules.get(f"{__name__}.{args.verb}"), "FLAGS", None)
         if getattr(args, "no_cache", False):
-            # start-up: rules_dsl loads only when main() runs
-            from rules_dsl import cachefile
-
             cachefile.disable()
         if not getattr(args, "handler", None):
             parser.print_help()
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     except MprError as error:
         from interpreter.cli._wording import for_command_line  # start-up: only when an error is shown
 
-        print_error(for_command_line(error), lang)
+        print_error(for_command_line(error, verb_flags), lang)
         return error.exit_code
     except KeyboardInterrupt:
         return 130

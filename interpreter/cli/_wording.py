@@ -13,7 +13,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-# The flag of each input the library names that every verb gives the same way; a verb adds its own.
+# The flag of each input the library names that every verb gives the same way; a verb module adds
+# its own in a ``FLAGS`` mapping of its own.
 FLAGS = {"seed": "--seed", "dice": "--dice"}
 
 # What to do, with the command line's flags: by message code. ``{name}`` takes the error's argument.
@@ -39,9 +40,11 @@ def _flag(name: object, flags: Mapping[str, str]) -> object:
     return "/".join(flags[p] for p in parts) if all(p in flags for p in parts) else name
 
 
-def for_command_line(error: MprError, flags: Mapping[str, str] = FLAGS) -> MprError:
-    """``error`` as the command line shows it: located at the flag of the input its path names,
-    its ``field`` named by that flag, and ``how`` worded with flags."""
+def for_command_line(error: MprError, verb_flags: Mapping[str, str] | None = None) -> MprError:
+    """``error`` as the command line shows it: located at the flag of the input its path names
+    (the verb's ``verb_flags``, then those every verb shares), its ``field`` named by that flag,
+    and ``how`` worded with flags."""
+    flags = {**FLAGS, **(verb_flags or {})}
     loc = error.loc
     if loc is not None and loc.path and loc.file is None:
         head, sep, rest = loc.path.partition(" ")

@@ -30,16 +30,16 @@ BAD_NUMBER = define(
     "MPR053", "{option} takes {expected[en]}; got {text!r}",
     "{option} には{expected[ja]}を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 
-SEED_MAX = 2**63 - 1
+SEED_MAX = 2**63 - 1  # the largest integer SQLite stores
 HOURS = define_word("cli.hours", "a finite number of hours, e.g. 8 or 0.5", "有限の時間数（例: 8、0.5）")
 SEED = define_word("cli.seed", f"a whole number from 0 to {SEED_MAX}", f"0〜{SEED_MAX} の整数")
 COUNT = define_word("cli.count", "a whole number of entries, 1 or more", "1以上の件数（整数）")
 MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整数）")
 # The flag of each input of the campaign commands (the library names inputs, not flags).
-FLAGS = {"seed": "--seed", "force": "--force", "hours": "--hours", "minutes": "--minutes",
+FLAGS = {"force": "--force", "hours": "--hours", "minutes": "--minutes",
          "start": "--start", "all": "--all", "count": "--count", "cards": "--cards",
          "selection": "--select", "caller": "--param"}
-READ_ONLY = ("show", "log", "export")  # commands that never write the campaign  # the largest integer SQLite stores
+READ_ONLY = ("show", "log", "export")  # commands that never write the campaign
 
 
 # The commands of ``campaign``, in the order the help lists them.
@@ -191,15 +191,6 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
 
 
 def _handle(args: argparse.Namespace) -> int:
-    try:
-        return _command(args)
-    except MprError as error:
-        from interpreter.cli._wording import for_command_line  # start-up: only when an error is shown
-
-        raise for_command_line(error, FLAGS) from None
-
-
-def _command(args: argparse.Namespace) -> int:
     # start-up: the campaign layer loads only when a campaign command runs
     from interpreter.campaign import commands
     from interpreter.campaign.store import Store

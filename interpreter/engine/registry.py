@@ -17,7 +17,7 @@ import importlib
 import os
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.frozen import Frozen
+from rules_dsl.frozen import Frozen, replace
 
 from interpreter.documents import kind_schemas
 
@@ -75,8 +75,7 @@ def _with_schema(kind: Kind, module: str) -> Kind:
     # start-up: the schema's place is needed only when a document is validated
     from interpreter.documents.resources import schemas_dir
 
-    return Kind(kind.name, kind.run, kind.check, kind.distribution,
-                schemas_dir() / "kinds" / f"{module}.json")
+    return replace(kind, schema=schemas_dir() / "kinds" / f"{module}.json")
 
 
 def _builtin() -> Iterator[tuple[str, Kind]]:
