@@ -30,13 +30,14 @@ def mprules_command() -> list[str]:
     return [found] if found else [sys.executable, "-m", "interpreter"]
 
 
-def installed_env(base: dict | None = None) -> dict[str, str]:
-    """The environment of a command run as an installed mprules runs: its modules byte-compiled
-    (as pip leaves them) and bytecode allowed, whatever ``PYTHONDONTWRITEBYTECODE`` says here."""
+def installed_env(base: dict | None = None, root: Path = ROOT) -> dict[str, str]:
+    """The environment of a command run as an installed mprules runs: the modules of the checkout
+    ``root`` byte-compiled (as pip leaves them) and bytecode allowed, whatever
+    ``PYTHONDONTWRITEBYTECODE`` says here."""
     import compileall
 
     for package in ("rules_dsl", "interpreter"):
-        compileall.compile_dir(str(ROOT / package), quiet=1)
+        compileall.compile_dir(str(root / package), quiet=1)
     env = dict(os.environ if base is None else base)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     return env

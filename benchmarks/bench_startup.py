@@ -11,7 +11,6 @@ extracted with ``git archive``) for a before/after comparison. Prints figures; a
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import statistics
@@ -19,6 +18,8 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+from _runner import installed_env
 
 COMMANDS = [
     ("python -c pass", ["-c", "pass"]),
@@ -40,10 +41,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=9)
     parser.add_argument("--root", default=str(Path(__file__).resolve().parent.parent))
     options = parser.parse_args()
-    env = dict(os.environ, PYTHONPATH=options.root)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed package has its bytecode: so here
-    for package in ("rules_dsl", "interpreter"):
-        compileall.compile_dir(str(Path(options.root) / package), quiet=1)
+    env = installed_env(dict(os.environ, PYTHONPATH=options.root), Path(options.root))
     times: dict[str, list[float]] = {label: [] for label, _ in COMMANDS}
     for _ in range(options.runs):
         for label, args in COMMANDS:

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _runner import find_tool, installed_env
+
 ROOT = Path(__file__).resolve().parent.parent
 PER_RULESET = 100
 MATERIALS = ["鋼", "堅木", "合金", "魔銀糸", "魔煌銀"]
@@ -136,12 +138,6 @@ def local_schemas(target: Path) -> Path:
     return target / "rule.json"
 
 
-def find_checker() -> str | None:
-    """check-jsonschema beside this Python (a venv that is not activated) or on PATH."""
-    beside = Path(sys.executable).parent / "check-jsonschema"
-    return str(beside) if beside.is_file() else shutil.which("check-jsonschema")
-
-
 def timed(argv: list[str], cwd: Path) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
     result = subprocess.run(argv, cwd=cwd, capture_output=True, text=True)
@@ -164,9 +160,10 @@ def main() -> int:
         files = generate(tree, args.files)
         schema = local_schemas(workdir / "schemas")
         mprules = [sys.executable, "-m", "interpreter"]
-        os.environ["PYTHONPATH"] = str(ROOT)
-        os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
-        checker = find_checker()
+        env = installed_env(dict(os.environ, PYTHONPATH=str(ROOT)))
+        os.environ.clear()
+        os.environ.update(env)  # both tools run in it
+        checker = find_tool("check-jsonschema")
         if checker is None:
             print("check-jsonschema is not installed (pip install '.[test]')", file=sys.stderr)
             return 1
