@@ -100,7 +100,9 @@ _URI_SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 
 def _uri_path(path: str) -> str:
     """The path as SQLite's ``file:`` URI wants it: every byte but the unreserved ones and ``/``
-    percent-encoded (so ``?``, ``#``, ``%`` and any non-ASCII name stay part of the path)."""
+    percent-encoded (so ``?``, ``#``, ``%`` and any non-ASCII name stay part of the path), as
+    ``urllib.parse.quote`` does; that module is not loaded for it, since every campaign command
+    opens a file."""
     return "".join(chr(b) if b in _URI_SAFE else f"%{b:02X}" for b in os.fsencode(os.path.abspath(path)))
 
 
