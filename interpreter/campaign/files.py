@@ -171,29 +171,39 @@ def fsync(path: str, directory: bool = False) -> None:
 
 
 def swap(temp: str, path: str, old: os.stat_result | None,
-          connect: Callable[[str, str], sqlite3.Connection]) -> None:
+         connect: Callable[[str, str], sqlite3.Connection]) -> None:
     """Rename the finished ``temp`` over ``path``. An old SQLite campaign is first taken out of
     WAL mode (its WAL folded into the file, so no -wal of it can be read with the new file) and
     locked exclusively, so that no other command reads or writes it during the swap; a file that
-    is not SQLite loses its stray -wal and -shm. Busy: the old one is left as it was."""
+    is not SQLite, or an SQLite file too damaged to open, loses its stray -wal and -shm.
+
+    Busy (another command holds the old file, or another ``init --force`` replaced it since
+    ``old`` was seen): the old one is left as it was. Any other error of SQLite on a file that
+    is still the old one is raised as it is (the caller reports it as not saved): only a file
+    SQLite calls damaged is replaced without its lock, since removing the -wal and -shm of a
+    file that other commands have open is what would damage it."""
     guard = None
     if old is not None and is_sqlite(path):
-        guard = connect(path, "rw")
         try:
+            guard = connect(path, "rw")
             mode = guard.execute("PRAGMA journal_mode = DELETE").fetchone()[0]
             if str(mode).lower() != "delete":
-                raise MprError(BUSY, Location(path), file=path, seconds=CAMPAIGN_BUSY_TIMEOUT_SECONDS)
+                raise busy(path)
             guard.execute("BEGIN EXCLUSIVE")
-            now = os.stat(path)
-            if (now.st_dev, now.st_ino) != (old.st_dev, old.st_ino):
+            if identity(path) != (old.st_dev, old.st_ino):
                 raise busy(path)  # another init --force replaced it meanwhile
         except sqlite3.Error as exc:
-            close_guard(guard, restore_wal=True)
-            if "locked" in str(exc) or "busy" in str(exc):
+            if guard is not None:
+                close_guard(guard, restore_wal=True)
+                guard = None
+            if "locked" in str(exc) or "busy" in str(exc) or identity(path) != (old.st_dev, old.st_ino):
                 raise busy(path) from None
-            guard = None  # damaged: nothing to keep; replaced below like any other file
+            if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in _DAMAGED:
+                raise
+            # damaged: nothing to keep; replaced below like any other file
         except BaseException:
-            close_guard(guard, restore_wal=True)
+            if guard is not None:
+                close_guard(guard, restore_wal=True)
             raise
     if guard is None:
         for suffix in ("-wal", "-shm"):
@@ -205,6 +215,9 @@ def swap(temp: str, path: str, old: os.stat_result | None,
     finally:
         if guard is not None:
             close_guard(guard, restore_wal=False)
+
+
+_DAMAGED = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB: the primary result codes
 
 
 def close_guard(guard: sqlite3.Connection, *, restore_wal: bool) -> None:

@@ -273,15 +273,18 @@ def test_two_processes_driving_one_campaign_lose_nothing(base: Path, tmp_path: P
         if pid == 0:  # pragma: no cover - the child
             status = 1
             try:
-                with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()):
+                with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
                     results = [main(["campaign", "advance", str(path), "--minutes", "1"])
                                for _ in range(10)]
                     results.append(main(argv("sleep", path)[:3] + [pc, "--hours", "1"]))
                 status = 0 if results == [0] * 11 else 1
+                if status:
+                    (tmp_path / f"unexpected-{pc}.txt").write_text(f"{results}: {err.getvalue()}")
             finally:
                 os._exit(status)
         children.append(pid)
-    assert [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children] == [0, 0]
+    statuses = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
+    assert statuses == [0, 0], [p.read_text() for p in sorted(tmp_path.glob("unexpected-*.txt"))]
     after = dump(path)
     assert after["clock_minutes"] == before["clock_minutes"] + 20
     assert len(journal(path)) == len(log) + 22 and integrity(path) == "ok"

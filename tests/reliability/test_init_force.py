@@ -124,21 +124,26 @@ def test_a_full_disk_leaves_the_old_campaign_and_no_stub(base: Path, tmp_path: P
 
 def test_six_concurrent_runs_leave_one_whole_new_campaign(base: Path, tmp_path: Path) -> None:
     path = fresh(base, tmp_path, "c.db")
+    # Every argv is made before the first fork: init_argv writes the characters file, and
+    # six children writing it at once would read each other's half-written copies.
+    argvs = [init_argv(path, seed=10 + seed) for seed in range(6)]
     children = []
-    for seed in range(6):
+    for n, argv in enumerate(argvs):
         pid = os.fork()
         if pid == 0:  # pragma: no cover - the child
             status = 99
             try:
                 with redirect_stdout(io.StringIO()), redirect_stderr(io.StringIO()) as err:
-                    status = main(init_argv(path, seed=10 + seed))
+                    status = main(argv)
                 if status not in (0, EXIT_STATE) or (status and "MPR625" not in err.getvalue()):
+                    (tmp_path / f"unexpected-{n}.txt").write_text(f"{status}: {err.getvalue()}")
                     status = 98
             finally:
                 os._exit(status)
         children.append(pid)
     statuses = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
-    assert set(statuses) <= {0, EXIT_STATE} and 0 in statuses, statuses
+    unexpected = [p.read_text() for p in sorted(tmp_path.glob("unexpected-*.txt"))]
+    assert set(statuses) <= {0, EXIT_STATE} and 0 in statuses, (statuses, unexpected)
     state = whole(path)
     assert journal(path) == ["init"] and state != whole(base)
     assert leftovers(tmp_path) == []
@@ -183,3 +188,63 @@ def test_a_stray_wal_beside_a_file_that_is_not_sqlite_is_not_read(base: Path, tm
     status, _, err = run_forked(init_argv(path))
     assert status == 0, err
     assert journal(path) == ["init"] and whole(path)
+
+
+def test_a_damaged_sqlite_file_is_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "c.db"
+    path.write_bytes(b"SQLite format 3\x00" + bytes(range(256)) * 8)  # SQLite's header, then noise
+    (tmp_path / "c.db-wal").write_bytes(b"noise")
+    status, _, err = run_forked(init_argv(path))
+    assert status == 0, err
+    assert journal(path) == ["init"] and whole(path) and leftovers(tmp_path) == []
+
+
+def _io_error() -> sqlite3.OperationalError:
+    exc = sqlite3.OperationalError("disk I/O error")
+    exc.sqlite_errorcode = 10  # type: ignore[attr-defined]  # SQLITE_IOERR
+    return exc
+
+
+def _not_a_database() -> sqlite3.DatabaseError:
+    exc = sqlite3.DatabaseError("file is not a database")
+    exc.sqlite_errorcode = 26  # type: ignore[attr-defined]  # SQLITE_NOTADB
+    return exc
+
+
+# What the swap does when SQLite fails on the old file: (the error, whether another command
+# replaced the file after it was first seen) -> the code raised ("" = replaced, None = SQLite's
+# own error raised as it is). Only a file SQLite calls damaged is replaced without its lock.
+SWAP_FAILURES = [
+    ("locked", False, "MPR625"),
+    ("io", False, None),
+    ("io", True, "MPR625"),
+    ("damaged", False, ""),
+    ("damaged", True, "MPR625"),
+]
+
+
+@pytest.mark.parametrize("error, replaced, expected", SWAP_FAILURES)
+def test_a_failing_swap_never_removes_a_live_wal(error: str, replaced: bool, expected: str | None,
+                                                 base: Path, tmp_path: Path) -> None:
+    path = fresh(base, tmp_path, "c.db")
+    old = os.stat(path)
+    if replaced:  # another init --force renamed its new file over the old one meanwhile
+        fresh(base, tmp_path, "other.db").replace(path)
+    live = {suffix: f"{suffix} of a live connection".encode() for suffix in ("-wal", "-shm")}
+    for suffix, content in live.items():
+        Path(f"{path}{suffix}").write_bytes(content)
+    temp = fresh(base, tmp_path, "new.tmp")
+
+    def failing(_path: str, _mode: str) -> sqlite3.Connection:
+        raise {"locked": sqlite3.OperationalError("database is locked"), "io": _io_error(),
+               "damaged": _not_a_database()}[error]
+
+    if expected == "":
+        files_module.swap(str(temp), str(path), old, failing)
+        assert not temp.exists() and not any(Path(f"{path}{s}").exists() for s in live)
+        return
+    with pytest.raises(MprError if expected else sqlite3.OperationalError) as caught:
+        files_module.swap(str(temp), str(path), old, failing)
+    if expected:
+        assert caught.value.code == expected  # type: ignore[union-attr]
+    assert temp.exists() and all(Path(f"{path}{s}").read_bytes() == c for s, c in live.items())
