@@ -3,12 +3,16 @@
 Numbers are ints and exact ``Fraction``s (a Fraction that is a whole number is returned as an int);
 ``true``/``false`` are not numbers. ``round`` rounds halves away from zero (四捨五入: 2.5 -> 3,
 -2.5 -> -3). Every function works exactly: no floating point anywhere.
+
+Module ``fractions`` (with ``decimal`` and ``numbers``, about a quarter of a bare interpreter's
+start-up) loads with the first non-whole number, not with this module: ``fraction()`` gives the
+class, and ``is_fraction``/``is_number``/``simplest`` recognise a Fraction without loading it.
 """
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 
 from .errors import MprError, define
 from .frozen import Frozen
@@ -17,6 +21,7 @@ from .words import define_words, vocabulary
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any
 
 BAD_ARGUMENT = define(
@@ -47,13 +52,62 @@ KIND_JA = vocabulary(KINDS, "ja")
 """The Japanese name of each kind of value (messages show the English name as it is)."""
 
 
+class _NotLoaded:
+    """Stands for ``Fraction`` until module ``fractions`` is found loaded: no value is of this type."""
+
+    __slots__ = ()
+
+
+# Fraction once some module has imported ``fractions`` and a check here has seen it; until then
+# _NotLoaded. The type checks on the hot path compare with it directly (``t is _FRACTION``: as fast
+# as the name Fraction was); one that misses while it is _NotLoaded looks in sys.modules (through
+# ``_loaded``/``_late``) before it answers no. That is what makes the answers independent of import order: a
+# Fraction can only exist once ``fractions`` is in sys.modules, whoever imported it (a caller's
+# parameter, the probability code, a YAML float), so a check never rejects a real Fraction because
+# this module did not load it. Whole numbers are tested first everywhere and never reach the look-up.
+_FRACTION: type = _NotLoaded
+
+
+def _loaded() -> bool:
+    """Whether ``fractions`` is loaded now (remembering its Fraction when it is)."""
+    global _FRACTION
+    module = sys.modules.get("fractions")
+    if module is None:
+        return False
+    _FRACTION = module.Fraction
+    return True
+
+
+def _late(t: type) -> bool:
+    """Whether ``t`` is Fraction, asked while ``_FRACTION`` is still _NotLoaded."""
+    return _loaded() and t is _FRACTION
+
+
+def fraction() -> type[Fraction]:
+    """The class ``Fraction``, loading module ``fractions`` the first time a non-whole number is made."""
+    global _FRACTION
+    if _FRACTION is _NotLoaded:
+        # start-up: fractions (with decimal and numbers) loads with the first non-whole number
+        import fractions
+
+        _FRACTION = fractions.Fraction
+    known: type[Fraction] = _FRACTION
+    return known
+
+
+def is_fraction(value: object) -> bool:
+    """``isinstance(value, Fraction)``, without loading ``fractions`` (no Fraction exists before)."""
+    return isinstance(value, _FRACTION) or (
+        _FRACTION is _NotLoaded and _loaded() and isinstance(value, _FRACTION))
+
+
 def kind(value: Any) -> str:
     """The language's name for the kind of ``value``."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, (int, Fraction, float)):
+    if isinstance(value, (int, float)) or is_fraction(value):
         return "number"
     if isinstance(value, str):
         return "string"
@@ -65,20 +119,25 @@ def kind(value: Any) -> str:
 
 
 def is_number(value: Any) -> bool:
-    return type(value) is int or type(value) is Fraction or type(value) is float
+    """An int, a Fraction or a float (exactly those types: not ``true``/``false``)."""
+    t = type(value)
+    return t is int or t is _FRACTION or t is float or (_FRACTION is _NotLoaded and _late(t))
 
 
 def exact(value: Any) -> int | Fraction:
     """An int or Fraction for a number (a YAML float is read as its decimal text: 0.1 is 1/10)."""
     if type(value) is float:
-        return simplest(Fraction(repr(value)))
+        return simplest(fraction()(repr(value)))
     number: int | Fraction = value
     return number
 
 
 def simplest(value: int | Fraction) -> int | Fraction:
     """A whole Fraction as an int; anything else unchanged."""
-    if type(value) is Fraction and value.denominator == 1:
+    t = type(value)
+    if t is int:
+        return value
+    if (t is _FRACTION or (_FRACTION is _NotLoaded and _late(t))) and value.denominator == 1:
         return value.numerator
     return value
 
@@ -121,7 +180,10 @@ def fn_ceil(x: Any) -> int:
 
 def fn_round(x: Any) -> int:
     value = _number("round", x)
-    magnitude = math.floor((value if value >= 0 else -value) + Fraction(1, 2))
+    if type(value) is int:
+        return value
+    # floor(|p/q| + 1/2), with the sign of p/q put back: halves away from zero
+    magnitude = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
     return magnitude if value >= 0 else -magnitude
 
 

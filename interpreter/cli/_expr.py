@@ -6,10 +6,10 @@ import json
 import re
 import sys
 import unicodedata
-from fractions import Fraction
 from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
+from rules_dsl.functions import is_fraction
 from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
 from interpreter.cli.output import print_error
@@ -21,6 +21,7 @@ GIVE_VAR = define_word("cli.give_var", "give it with --var {name}=VALUE", "--var
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any
 
 _NUMBER = re.compile(r"-?\d+(/\d+)?")
@@ -43,6 +44,9 @@ def plain(value: Any) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, float):
+        # start-up: fractions loads only when a value is a decimal number
+        from fractions import Fraction
+
         exact = Fraction(str(value)) if value == value and abs(value) != float("inf") else None
         if exact is None:
             raise ValueError(f"{value} is not a finite number")
@@ -186,7 +190,7 @@ def _window(line: str, column: int) -> tuple[str, int]:
 
 def show_exact(value: Any, lang: str) -> str:
     """A value as ``show`` does; a fraction also with its rounded-down value: ``7/2 (切り捨て 3)``."""
-    if isinstance(value, Fraction) and value.denominator != 1:
+    if is_fraction(value) and value.denominator != 1:
         return f"{show(value)} ({word(ROUNDED_DOWN, lang)} {value.numerator // value.denominator})"
     return show(value)
 
