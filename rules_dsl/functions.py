@@ -58,47 +58,52 @@ class _NotLoaded:
     __slots__ = ()
 
 
-# Fraction once some module has imported ``fractions`` and a check here has seen it; until then
-# _NotLoaded. The type checks on the hot path compare with it directly (``t is _FRACTION``: as fast
-# as the name Fraction was); one that misses while it is _NotLoaded looks in sys.modules (through
-# ``_loaded``/``_late``) before it answers no. That is what makes the answers independent of import order: a
-# Fraction can only exist once ``fractions`` is in sys.modules, whoever imported it (a caller's
-# parameter, the probability code, a YAML float), so a check never rejects a real Fraction because
-# this module did not load it. Whole numbers are tested first everywhere and never reach the look-up.
+# Why these checks are right whatever the import order: a Fraction can only exist once module
+# ``fractions`` is in sys.modules, whoever imported it (a caller's parameter, the probability code,
+# a YAML float read through ``exact``). _FRACTION is the class Fraction once a look here found the
+# module (until then _NotLoaded, of which no value is an instance), and the hot checks compare with
+# it directly (``type(v) is _FRACTION``: as fast as the name Fraction was). While _UNSEEN (no look
+# found it yet), a check about to answer "not a Fraction" for a type that could be one looks first
+# (``_late``): a real Fraction is never rejected because this module did not load ``fractions``.
+# Once found (``compile_ast`` looks each time it compiles), that costs one test of a boolean; ints
+# are tested first and never pay it. Chosen over a table of types extended when ``fractions``
+# loads: knowing when needs an import hook, and a table costs a dictionary look-up on every check.
 _FRACTION: type = _NotLoaded
+_UNSEEN = True
+_PLAIN = frozenset((str, bool, list, tuple, dict, type(None)))  # never a Fraction: no look-up
 
 
-def _loaded() -> bool:
-    """Whether ``fractions`` is loaded now (remembering its Fraction when it is)."""
-    global _FRACTION
+def fractions_loaded() -> bool:
+    """Whether ``fractions`` is loaded now, remembering its Fraction when it is: after that the
+    checks here skip their look-up (``compile_ast`` asks, so a process that loaded ``fractions``
+    before compiling never pays it)."""
+    global _FRACTION, _UNSEEN
     module = sys.modules.get("fractions")
     if module is None:
         return False
-    _FRACTION = module.Fraction
+    _FRACTION, _UNSEEN = module.Fraction, False
     return True
 
 
 def _late(t: type) -> bool:
-    """Whether ``t`` is Fraction, asked while ``_FRACTION`` is still _NotLoaded."""
-    return _loaded() and t is _FRACTION
+    """Whether ``t`` is Fraction, asked while ``_UNSEEN``."""
+    return fractions_loaded() and t is _FRACTION
 
 
 def fraction() -> type[Fraction]:
     """The class ``Fraction``, loading module ``fractions`` the first time a non-whole number is made."""
-    global _FRACTION
-    if _FRACTION is _NotLoaded:
+    if _UNSEEN:
         # start-up: fractions (with decimal and numbers) loads with the first non-whole number
-        import fractions
+        import fractions  # noqa: F401 - fractions_loaded() finds it in sys.modules
 
-        _FRACTION = fractions.Fraction
+        fractions_loaded()
     known: type[Fraction] = _FRACTION
     return known
 
 
 def is_fraction(value: object) -> bool:
     """``isinstance(value, Fraction)``, without loading ``fractions`` (no Fraction exists before)."""
-    return isinstance(value, _FRACTION) or (
-        _FRACTION is _NotLoaded and _loaded() and isinstance(value, _FRACTION))
+    return isinstance(value, _FRACTION) or (_UNSEEN and fractions_loaded() and isinstance(value, _FRACTION))
 
 
 def kind(value: Any) -> str:
@@ -120,26 +125,32 @@ def kind(value: Any) -> str:
 
 def is_number(value: Any) -> bool:
     """An int, a Fraction or a float (exactly those types: not ``true``/``false``)."""
-    t = type(value)
-    return t is int or t is _FRACTION or t is float or (_FRACTION is _NotLoaded and _late(t))
+    return type(value) is int or type(value) is _FRACTION or type(value) is float or (
+        _UNSEEN and type(value) not in _PLAIN and _late(type(value)))
 
 
 def exact(value: Any) -> int | Fraction:
     """An int or Fraction for a number (a YAML float is read as its decimal text: 0.1 is 1/10)."""
     if type(value) is float:
-        return simplest(fraction()(repr(value)))
+        made: Fraction = (fraction() if _UNSEEN else _FRACTION)(repr(value))
+        return made.numerator if made.denominator == 1 else made
     number: int | Fraction = value
     return number
 
 
 def simplest(value: int | Fraction) -> int | Fraction:
     """A whole Fraction as an int; anything else unchanged."""
-    t = type(value)
-    if t is int:
-        return value
-    if (t is _FRACTION or (_FRACTION is _NotLoaded and _late(t))) and value.denominator == 1:
-        return value.numerator
+    if type(value) is _FRACTION:
+        return value.numerator if value.denominator == 1 else value
+    if _UNSEEN and type(value) is not int and _late(type(value)):
+        return simplest(value)
     return value
+
+
+def quotient(x: int | Fraction, y: int | Fraction) -> int | Fraction:
+    """``x / y`` exactly (``y`` is not 0), an int when it is whole."""
+    made: Fraction = (fraction() if _UNSEEN else _FRACTION)(x) / y
+    return made.numerator if made.denominator == 1 else made
 
 
 def _fail(function: str, wanted: str, wanted_ja: str, value: Any) -> MprError:

@@ -9,7 +9,7 @@ import operator
 from collections.abc import Callable, Mapping
 
 from .errors import MprError, define, did_you_mean
-from .functions import KIND_JA, exact, fraction, is_number, kind, simplest
+from .functions import KIND_JA, exact, fraction, is_number, kind, quotient, simplest
 from .limits import MAX_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -106,7 +106,7 @@ def div(a: Any, b: Any) -> int | Fraction:
         raise MprError(DIVISION_BY_ZERO, op="/")
     if type(x) is int and type(y) is int and x % y == 0:
         return bounded(x // y, "/")
-    return bounded(simplest(fraction()(x) / y), "/")
+    return bounded(quotient(x, y), "/")
 
 
 def floordiv(a: Any, b: Any) -> int:
