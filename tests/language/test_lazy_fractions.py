@@ -40,15 +40,24 @@ CASES = [
 ]
 CASES_JSON = [[text, None] for text, _ in CASES]  # the expected values stay here
 
-HELPERS = [("kind", "f"), ("kind", "h"), ("is_number", "f"), ("is_fraction", "g"), ("simplest", "h"),
-           ("simplest", "f"), ("exact", "f"), ("jsonable", "f"), ("jsonable", "h")]
-HELPERS_EXPECTED = ["'number'", "'number'", "True", "True", "4", "Fraction(7, 2)", "Fraction(7, 2)",
-                    "'7/2'", "4"]
+# Python calls of the engine's own functions, each met first by the Fraction (no fallback retries)
+HELPERS = [
+    ("kind(f)", "'number'"), ("kind(h)", "'number'"), ("is_number(f)", "True"),
+    ("is_number(True)", "False"), ("is_fraction(g)", "True"), ("simplest(h)", "4"),
+    ("simplest(f)", "Fraction(7, 2)"), ("exact(f)", "Fraction(7, 2)"), ("jsonable(f)", "'7/2'"),
+    ("jsonable(h)", "4"), ("operators.add(f, 1)", "Fraction(9, 2)"), ("operators.sub(f, f)", "0"),
+    ("operators.div(f, g)", "Fraction(21, 2)"), ("operators.negate(f)", "Fraction(-7, 2)"),
+    ("operators.COMPARE['<'](g, f)", "True"), ("fn_round(f)", "4"), ("fn_max(f, g)", "Fraction(7, 2)"),
+    ("fn_sum([f, h])", "Fraction(15, 2)"), ("fn_join([f, h], ',')", "'7/2,4'"),
+    ("fn_sorted([f, g])", "[Fraction(1, 3), Fraction(7, 2)]"),
+]
 
 _SCRIPT = """
 import json, sys
-from rules_dsl import compile_expression, functions
+from rules_dsl import compile_expression, functions, operators
 from rules_dsl.errors import MprError
+from rules_dsl.functions import (exact, fn_join, fn_max, fn_round, fn_sorted, fn_sum, is_fraction,
+                                 is_number, kind, simplest)
 from rules_dsl.plain import jsonable
 cases, names, helpers = json.loads(sys.argv[1])
 compiled = [compile_expression(text, names=set(names)) for text, _ in cases]
@@ -65,10 +74,9 @@ for expression in compiled:
     except MprError as error:
         out.append(["error", error.code, error.message("en"), error.message("ja")])
 shown = []
-for helper, name in helpers:
+for call in helpers:
     fresh()
-    function = jsonable if helper == "jsonable" else getattr(functions, helper)
-    shown.append(repr(function(env[name])))
+    shown.append(repr(eval(call, globals(), env)))
 print(json.dumps([out, shown]))
 """
 
@@ -82,7 +90,7 @@ def _outcome(text: str, env: dict[str, object]) -> list[str]:
 
 @pytest.fixture(scope="module")
 def fresh_process() -> tuple[list[list[str]], list[str]]:
-    done = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps([CASES_JSON, NAMES, HELPERS])],
+    done = subprocess.run([sys.executable, "-c", _SCRIPT, json.dumps([CASES_JSON, NAMES, [call for call, _ in HELPERS]])],
                           capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     answers, shown = json.loads(done.stdout)
@@ -102,9 +110,9 @@ def test_a_fraction_from_outside_is_treated_as_before(i: int, fresh_process) -> 
         assert here == ["value", repr(expected)]
 
 
-def test_the_helpers_recognise_a_fraction_they_never_loaded(fresh_process) -> None:
+def test_the_engine_functions_recognise_a_fraction_they_never_loaded(fresh_process) -> None:
     _, shown = fresh_process
-    assert shown == HELPERS_EXPECTED
+    assert dict(zip([call for call, _ in HELPERS], shown)) == dict(HELPERS)
 
 
 _FLOAT = """
