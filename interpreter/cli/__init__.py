@@ -8,7 +8,6 @@ verb), and modules import heavy things inside their handler, so every command st
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import re
 import sys
@@ -117,7 +116,9 @@ def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS,
                         help="do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
     for verb in verbs:
-        module = importlib.import_module(f"{__name__}.{verb}")
+        name = f"{__name__}.{verb}"
+        __import__(name)  # importlib itself is not loaded for it: start-up
+        module = sys.modules[name]
         own = getattr(module, "SUBCOMMANDS", None)
         if own is None:
             module.register(sub)
