@@ -31,8 +31,9 @@ INTERNAL = define(
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
-# An argument that starts with "-" yet is an expression (-2d6, -1+2d6, -(1+2)), not an option.
-_EXPRESSION = re.compile(r"-[\s\d(０-９（]|-[dD]\d")
+# An argument that starts with "-" yet is an expression (-2d6, -1+2d6, -(1+2)), not an option;
+# compiled the first time an argument that is no option starts with "-" (start-up).
+_EXPRESSION = r"-[\s\d(０-９（]|-[dD]\d"
 
 
 # The verb modules of this package, in the order the help lists them.
@@ -75,7 +76,8 @@ class _Parser(argparse.ArgumentParser):
         raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
 
     def _parse_optional(self, arg_string: str) -> Any:
-        if arg_string not in self._option_string_actions and _EXPRESSION.match(arg_string):
+        if arg_string[:1] == "-" and arg_string not in self._option_string_actions \
+                and re.match(_EXPRESSION, arg_string):
             return None
         return super()._parse_optional(arg_string)
 
