@@ -239,10 +239,15 @@ class Store:
         assert cursor.lastrowid is not None  # set by every INSERT
         return cursor.lastrowid
 
-    def entries(self) -> list[Entry]:
-        return [read_entry(row, self.path) for row in self.conn.execute(
-            "SELECT seq, command, inputs, seed, choices, result, undone_by, before "
-            "FROM journal ORDER BY seq")]
+    def entries(self, last: int | None = None) -> list[Entry]:
+        """The journal in order; ``last``: only its newest ``last`` entries (only those are read)."""
+        if last is None:
+            rows = self.conn.execute("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                                     "FROM journal ORDER BY seq").fetchall()
+        else:
+            rows = self.conn.execute("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                                     "FROM journal ORDER BY seq DESC LIMIT ?", (max(last, 0),)).fetchall()[::-1]
+        return [read_entry(row, self.path) for row in rows]
 
     def last_undoable(self) -> Entry | None:
         row = self.conn.execute(
