@@ -61,6 +61,14 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position,
                          _columns() - 2 if width is None else width)
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        # A text that fits on one line (--version, most descriptions) is that line: textwrap,
+        # which argparse loads to fill it, is left for longer texts (start-up).
+        line = self._whitespace_matcher.sub(" ", text).strip()
+        if line and len(indent) + len(line) <= width:
+            return indent + line
+        return super()._fill_text(text, width, indent)
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as coded errors with exit 2, in the chosen language,
