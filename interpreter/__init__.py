@@ -10,7 +10,7 @@ See ``docs/api.md``.
 """
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 
@@ -55,4 +55,5 @@ def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(module), name)
+    __import__(module)  # importlib itself is not loaded for it: start-up
+    return getattr(sys.modules[module], name)

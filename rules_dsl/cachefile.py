@@ -7,9 +7,10 @@ The cache lives in ``$MPRULES_CACHE_DIR``, else ``$XDG_CACHE_HOME/mprules``, els
 """
 from __future__ import annotations
 
-import json
 import os
+import sys
 from collections.abc import Callable
+from time import time_ns
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -55,11 +56,20 @@ def cache_root() -> str:
     return os.path.join(base, "mprules")
 
 
-def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
-    """``make()``, a value computed from the file ``source`` alone, kept as JSON in the cache and
-    used again while the file keeps its path, size and modification time. A value JSON cannot
-    hold exactly (keys that are not text, tuples) is simply not kept."""
-    # start-up: only the commands that keep derived data load zlib
+DERIVED_FORMAT = b"MPRD1"
+RACY_SECONDS = 2  # a source changed this close to the entry's writing is read again
+
+
+def derived(source: str, label: str, make: Callable[[], Any]) -> Any:
+    """``make()``, a value computed from the file ``source`` alone, kept in the cache and used
+    again while the file keeps its path, size and modification time (and was not changed within
+    ``RACY_SECONDS`` of the entry's writing, when an edit may leave both as they were).
+
+    The entry is the value in ``marshal``'s format (built into Python: reading it imports nothing,
+    unlike JSON) after a format tag and a CRC-32 of the rest; a damaged entry, one written by
+    another Python, or a value marshal cannot hold exactly is simply recomputed."""
+    # start-up: only the commands that keep derived data load zlib and marshal
+    import marshal
     import zlib
 
     if not enabled():
@@ -67,26 +77,30 @@ def derived_json(source: str, label: str, make: Callable[[], Any]) -> Any:
     try:
         st = os.stat(source)
         where = os.path.abspath(source)
-        stamp = [where, st.st_size, st.st_mtime_ns, label]
-        name = f"{label}-{zlib.crc32(where.encode('utf-8', 'surrogatepass')):08x}.json"
+        stamp = (where, st.st_size, st.st_mtime_ns, label, marshal.version, tuple(sys.version_info[:2]))
+        name = f"{label}-{zlib.crc32(where.encode('utf-8', 'surrogatepass')):08x}.bin"
     except (OSError, ValueError):
         return make()
     path = os.path.join(cache_root(), name)
     try:
         with open(path, "rb") as handle:
-            stored = json.loads(handle.read())
-        if isinstance(stored, dict) and stored.get("stamp") == stamp:
-            return stored["value"]
-    except (OSError, ValueError, KeyError):
+            blob = handle.read()
+        tag, check, body = blob[:len(DERIVED_FORMAT)], blob[len(DERIVED_FORMAT):len(DERIVED_FORMAT) + 4], \
+            blob[len(DERIVED_FORMAT) + 4:]
+        if tag == DERIVED_FORMAT and check == zlib.crc32(body).to_bytes(4, "big"):
+            stored_stamp, written_ns, value = marshal.loads(body)
+            if stored_stamp == stamp and written_ns - st.st_mtime_ns >= RACY_SECONDS * 10**9:
+                return value
+    except (OSError, ValueError, EOFError, TypeError):
         pass
     value = make()
     try:
-        blob = json.dumps({"stamp": stamp, "value": value}, ensure_ascii=False)
-        exact = json.loads(blob)["value"] == value
-    except (TypeError, ValueError):
+        body = marshal.dumps((stamp, time_ns(), value))
+        exact = marshal.loads(body)[2] == value
+    except (ValueError, EOFError, TypeError):
         exact = False
     if exact:
-        write_atomically(path, blob.encode("utf-8"))
+        write_atomically(path, DERIVED_FORMAT + zlib.crc32(body).to_bytes(4, "big") + body)
     return value
 
 

@@ -2,17 +2,17 @@
 
 lark computes the LALR tables of a grammar each time a parser is made (tens of milliseconds, plus
 importing lark). Here lark runs only at build time: ``python -m rules_dsl.grammar_cache`` writes
-``grammar_tables.json`` next to the grammar, holding the grammar text it was made from, the
-terminals, the lexer of each parser state, the rules and the states. At run time the file is read
-as data (reading it runs no code) and used only when its grammar text is exactly the installed
-``grammar.lark``; otherwise (a changed grammar, a damaged file) lark builds the tables again and
-they are kept in the user's cache directory (written atomically: a temporary file renamed into
-place, so two processes at once never see half a file; a file whose SHA-256 does not match its
-header is never trusted).
+the module ``grammar_tables.py`` next to the grammar, one literal ``TABLES`` holding the grammar
+text it was made from, the terminals, the lexer of each parser state, the rules and the states. At
+run time it is imported like any module (Python keeps it byte-compiled, so reading it is a
+fraction of a millisecond and loads no JSON decoder) and used only when its grammar text is
+exactly the installed ``grammar.lark``; otherwise (a changed grammar, a missing module) lark builds
+the tables again and they are kept as JSON in the user's cache directory (written atomically: a
+temporary file renamed into place, so two processes at once never see half a file; a file whose
+SHA-256 does not match its header is never trusted).
 """
 from __future__ import annotations
 
-import json
 import os
 import re
 
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 OPTIONS: dict[str, Any] = {"parser": "lalr", "propagate_positions": True,
                            "maybe_placeholders": False}
-FORMAT = 1
-PACKAGED = "grammar_tables.json"
+FORMAT = 2
+PACKAGED = "grammar_tables.py"  # the module rules_dsl.grammar_tables
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -63,11 +63,25 @@ def build_tables(grammar: str) -> dict[str, Any]:
     states = [[lexer_of(frozenset(n for n in table.states[s] if n in terminals)),
                {symbol: _action(action, arg, parser.rules) for symbol, (action, arg)
                 in table.states[s].items()}] for s in range(len(table.states))]
-    return {"format": FORMAT, "grammar": grammar,
+    return _plain({"format": FORMAT, "grammar": grammar,
             "terminals": {name: t.pattern.to_regexp() for name, t in terminals.items()},
+            "literals": {name: t.pattern.value for name, t in terminals.items() if t.pattern.type == "str"},
             "ignore": ignore, "lexers": lexers, "root": lexer_of(frozenset(terminals)),
             "states": states, "rules": [_rule(rule) for rule in parser.rules],
-            "start": table.start_states["start"], "end": table.end_states["start"]}
+            "start": table.start_states["start"], "end": table.end_states["start"]})
+
+
+def _plain(value: dict[str, Any]) -> dict[str, Any]:
+    """``value`` with lark's names (``str`` subclasses) as plain ``str``: data any reader takes."""
+    return {str(k): _plain_value(v) for k, v in value.items()}
+
+
+def _plain_value(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {_plain_value(k): _plain_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain_value(v) for v in value]
+    return str(value) if isinstance(value, str) else value
 
 
 def _action(action: Any, arg: Any, rules: list[Any]) -> int:
@@ -110,8 +124,9 @@ def _rule(rule: Any) -> list[Any]:
 
 def serialize(tables: dict[str, Any]) -> bytes:
     """A header line (format, SHA-256 of the body), then the tables as JSON."""
-    # start-up: hashlib (OpenSSL) loads only when tables are written
+    # start-up: hashlib (OpenSSL) and json load only when tables are written
     import hashlib
+    import json
 
     body = json.dumps(tables, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     header = {"format": FORMAT, "sha256": hashlib.sha256(body).hexdigest()}
@@ -120,6 +135,9 @@ def serialize(tables: dict[str, Any]) -> bytes:
 
 def deserialize(blob: bytes, grammar: str, verify: bool = True) -> Tables | None:
     """The tables in ``blob``, or None when they are not for ``grammar`` or are damaged."""
+    # start-up: json loads only when the tables come from the user's cache, not the packaged module
+    import json
+
     try:
         first, body = blob.split(b"\n", 1)
         header = json.loads(first)
@@ -152,14 +170,24 @@ def _read(path: str) -> bytes | None:
         return None
 
 
+def packaged() -> dict[str, Any] | None:
+    """The tables shipped with the code (the module ``grammar_tables``); None without it."""
+    try:
+        # start-up: the packaged tables load on the first parse, not with the parser's module
+        from . import grammar_tables  # type: ignore[attr-defined, unused-ignore]
+    except ImportError:
+        return None
+    data = getattr(grammar_tables, "TABLES", None)
+    return data if isinstance(data, dict) else None
+
+
 def load_tables() -> Tables:
     """The tables of grammar.lark: packaged when they fit, else cached, else built (and cached)."""
     grammar = grammar_text()
-    packaged = _read(os.path.join(_HERE, PACKAGED))
-    # The packaged file ships with the code; comparing its grammar text is the check that matters.
-    tables = deserialize(packaged, grammar, verify=False) if packaged is not None else None
-    if tables is not None:
-        return tables
+    shipped = packaged()
+    # The module ships with the code; comparing its grammar text is the check that matters.
+    if shipped is not None and shipped.get("format") == FORMAT and shipped.get("grammar") == grammar:
+        return Tables(shipped)
     # start-up: pathlib loads only when the packaged tables do not fit the grammar
     from pathlib import Path
 
@@ -173,11 +201,21 @@ def load_tables() -> Tables:
     return Tables(data)
 
 
+def module_text(tables: dict[str, Any]) -> str:
+    """The source of the module ``grammar_tables`` holding ``tables``."""
+    # start-up: pprint loads only when the module is written
+    import pprint
+
+    return ('"""The parse tables of grammar.lark, written by ``python -m rules_dsl.grammar_cache``: do not\n'
+            'edit; run that command again after changing the grammar."""\n'
+            f"TABLES = {pprint.pformat(tables, width=100, sort_dicts=False)}\n")
+
+
 def write_packaged() -> str:
-    """Write ``grammar_tables.json`` next to the grammar (run after changing grammar.lark)."""
+    """Write the module ``grammar_tables`` next to the grammar (run after changing grammar.lark)."""
     path = os.path.join(_HERE, PACKAGED)
-    with open(path, "wb") as handle:
-        handle.write(serialize(build_tables(grammar_text())))
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(module_text(build_tables(grammar_text())))
     return path
 
 

@@ -4,13 +4,14 @@ and the ``campaign`` section of an export: clock, deck order, discard pile) with
 located at its file:line:column; and dealt onto a shuffled (or the exported) deck."""
 from __future__ import annotations
 
-import re
 
 from rules_dsl.dice import DiceSource
 from rules_dsl.frozen import Frozen
 from rules_dsl.errors import Location, MprError, define
+from rules_dsl.words import bilingual, define_word
 from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 from interpreter.solvers.limits import MAX_HOLDERS
+from interpreter.campaign.limits import MAX_ID_LENGTH
 
 from interpreter.solvers.cards import CARD_TWICE, DeckSpec, DeckState, draw
 from interpreter.campaign.state import Holder
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 BAD_SHAPE = define(
-    "MPR640", "{field} must be {expected}", "{field} は {expected} でなければなりません")
+    "MPR640", "{field} must be {expected[en]}", "{field} には{expected[ja]}を指定してください")
 UNKNOWN_FIELD = define(
     "MPR641", "unknown field {field!r} (known: {known})", "不明な項目 {field!r} です（使える項目: {known}）")
 DUPLICATE_HOLDER = define(
@@ -40,7 +41,34 @@ EXPORT_MISFIT = define(
     "（不足 {missing}、この山札にないカード {extra}）。手札だけを残して残りをシャッフルし直すには、"
     "`campaign` の項目を削除してください")
 
-ID = re.compile(r"[^\s,]{1,64}")  # matched whole (fullmatch): no trailing newline slips through
+# What MPR640 says a field must be given as ("{field} must be ..." / "{field} には...を指定してください").
+EXPECTED_MAPPING_WITH_CHARACTERS = define_word(
+    "campaign.expected.mapping_with_characters", "a mapping with a list `characters`",
+    "リスト `characters` を持つマッピング")
+EXPECTED_LIST = define_word("campaign.expected.list", "a list", "リスト")
+EXPECTED_CARD_NAMES = define_word(
+    "campaign.expected.card_names", "a list of card names (SA, H10, JK1)", "カード名のリスト（SA、H10、JK1 など）")
+EXPECTED_MINUTES = define_word(
+    "campaign.expected.minutes", "a whole number of minutes, 0 or more", "0 以上の整数（分）")
+EXPECTED_MAPPING = define_word("campaign.expected.mapping", "a mapping", "マッピング")
+EXPECTED_GIVEN = define_word("campaign.expected.given", "given", "値")
+EXPECTED_ID = define_word(
+    "campaign.expected.id", "a name without spaces or commas (1-{limit} characters)",
+    "空白とカンマを含まない名前（1〜{limit} 文字）")
+EXPECTED_COUNT = define_word("campaign.expected.count", "a whole number, 0 or more", "0 以上の整数")
+EXPECTED_TEXT = define_word("campaign.expected.text", "text", "文字列")
+
+
+def _expected(key: str, **values: object) -> dict[str, str]:
+    """What MPR640 says a field must be, in both languages."""
+    return {lang: text.format(**values) for lang, text in bilingual(key).items()}
+
+def is_id(value: str) -> bool:
+    """An id: 1 to ``MAX_ID_LENGTH`` characters, none of them blank or a comma (a plain test, not
+    a regular expression: every campaign command checks its ids, and compiling one costs more)."""
+    return 0 < len(value) <= MAX_ID_LENGTH and "," not in value and not any(c.isspace() for c in value)
+
+
 CHARACTER_FIELDS = ("id", "name", "hand", "hand_size", "items")
 ITEM_FIELDS = ("id", "name", "held_cards", "held_size")
 TOP_FIELDS = ("characters", "campaign")
@@ -91,7 +119,7 @@ def load_roster(path: str) -> Roster:
     doc = single_document(load_file(path, max_bytes=MAX_INPUT_FILE_BYTES), path)
     if doc is None:
         raise MprError(BAD_SHAPE, Location(path, 1, 1), field="the file",
-                       expected="a mapping with a list `characters`")
+                       expected=_expected(EXPECTED_MAPPING_WITH_CHARACTERS))
     refuse_number_traps(doc)
     return parse_roster(doc.data, doc.loc)
 
@@ -101,7 +129,7 @@ def parse_roster(data: Any, loc: Callable[..., Location] = _nowhere) -> Roster:
     _mapping(data, (), TOP_FIELDS, loc, required=("characters",))
     entries = data["characters"]
     if not isinstance(entries, list):
-        raise MprError(BAD_SHAPE, loc("characters"), field="characters", expected="a list")
+        raise MprError(BAD_SHAPE, loc("characters"), field="characters", expected=_expected(EXPECTED_LIST))
     characters: list[Holder] = []
     items: list[Holder] = []
     seats: list[Seat] = []
@@ -114,7 +142,7 @@ def parse_roster(data: Any, loc: Callable[..., Location] = _nowhere) -> Roster:
         seats.append(_seat(pc, entry, path, "hand", "hand_size", loc))
         owned = entry.get("items") or []
         if not isinstance(owned, list):
-            raise MprError(BAD_SHAPE, loc(*path, "items"), field=_dotted(*path, "items"), expected="a list")
+            raise MprError(BAD_SHAPE, loc(*path, "items"), field=_dotted(*path, "items"), expected=_expected(EXPECTED_LIST))
         for m, item in enumerate(owned):
             ipath = (*path, "items", m)
             _mapping(item, ipath, ITEM_FIELDS, loc, required=("id",))
@@ -134,13 +162,13 @@ def _exported(section: Any, loc: Callable[..., Location]) -> Exported:
         cards = section.get(key) or []
         if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
             raise MprError(BAD_SHAPE, loc("campaign", key), field=f"campaign.{key}",
-                           expected="a list of card names (SA, H10, JK1)")
+                           expected=_expected(EXPECTED_CARD_NAMES))
         lists.append(tuple(cards))
     clock = section.get("clock_minutes")
     if clock is not None and (isinstance(clock, bool) or not isinstance(clock, int)
                               or not 0 <= clock <= SQLITE_MAX_INTEGER):
         raise MprError(BAD_SHAPE, loc("campaign", "clock_minutes"), field="campaign.clock_minutes",
-                       expected="a whole number of minutes, 0 or more")
+                       expected=_expected(EXPECTED_MINUTES))
     return Exported(clock, *lists)
 
 
@@ -204,20 +232,20 @@ def _seat_loc(roster: Roster, seat: Seat, index: int) -> Location:
 def _mapping(value: Any, path: tuple, known: tuple[str, ...], loc: Any,
              required: tuple[str, ...] = ()) -> None:
     if not isinstance(value, dict):
-        raise MprError(BAD_SHAPE, loc(*path), field=_dotted(*path) or "the file", expected="a mapping")
+        raise MprError(BAD_SHAPE, loc(*path), field=_dotted(*path) or "the file", expected=_expected(EXPECTED_MAPPING))
     for key in value:
         if key not in known:
             raise MprError(UNKNOWN_FIELD, loc(*path, key), field=str(key), known=", ".join(known))
     for key in required:
         if key not in value:
-            raise MprError(BAD_SHAPE, loc(*path), field=_dotted(*path, key), expected="given")
+            raise MprError(BAD_SHAPE, loc(*path), field=_dotted(*path, key), expected=_expected(EXPECTED_GIVEN))
 
 
 def _id(entry: dict, path: tuple, loc: Any, seen: set[str]) -> str:
     value = entry["id"]
-    if not isinstance(value, str) or not ID.fullmatch(value):
+    if not isinstance(value, str) or not is_id(value):
         raise MprError(BAD_SHAPE, loc(*path, "id"), field=_dotted(*path, "id"),
-                       expected="a name without spaces or commas (1-64 characters)")
+                       expected=_expected(EXPECTED_ID, limit=MAX_ID_LENGTH))
     if value in seen:
         raise MprError(DUPLICATE_HOLDER, loc(*path, "id"), id=value)
     seen.add(value)
@@ -228,11 +256,11 @@ def _seat(holder: str, entry: dict, path: tuple, cards_key: str, size_key: str, 
     given = entry.get(cards_key) or []
     if not isinstance(given, list) or not all(isinstance(c, str) for c in given):
         raise MprError(BAD_SHAPE, loc(*path, cards_key), field=_dotted(*path, cards_key),
-                       expected="a list of card names (SA, H10, JK1)")
+                       expected=_expected(EXPECTED_CARD_NAMES))
     size = entry.get(size_key, len(given))
     if not isinstance(size, int) or isinstance(size, bool) or size < 0:
         raise MprError(BAD_SHAPE, loc(*path, size_key), field=_dotted(*path, size_key),
-                       expected="a whole number, 0 or more")
+                       expected=_expected(EXPECTED_COUNT))
     if size < len(given):
         raise MprError(SIZE_BELOW_GIVEN, loc(*path, size_key), field=_dotted(*path, size_key),
                        size=size, given=len(given))
@@ -242,7 +270,7 @@ def _seat(holder: str, entry: dict, path: tuple, cards_key: str, size_key: str, 
 def _plain(entry: dict, path: tuple, loc: Callable[..., Location]) -> dict[str, Any]:
     """The descriptive fields kept as they are (``name``)."""
     if "name" in entry and not isinstance(entry["name"], str):
-        raise MprError(BAD_SHAPE, loc(*path, "name"), field=_dotted(*path, "name"), expected="text")
+        raise MprError(BAD_SHAPE, loc(*path, "name"), field=_dotted(*path, "name"), expected=_expected(EXPECTED_TEXT))
     return {"name": entry["name"]} if "name" in entry else {}
 
 

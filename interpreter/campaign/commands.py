@@ -380,8 +380,7 @@ def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
     # start-up: interpreter.campaign.limits loads only when log() runs
     from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
 
-    entries = store.entries()
-    shown = entries[-min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN):]
+    shown = store.entries(last=min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN))
     return {"entries": [{"seq": e.seq, "command": e.command, "inputs": e.inputs, "seed": e.seed,
                          "changes": e.result.get("changes", []), "clock": e.result.get("clock"),
                          "undone_by": e.undone_by} for e in shown]}

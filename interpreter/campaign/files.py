@@ -7,7 +7,6 @@ import errno
 import os
 import sqlite3
 import stat
-from contextlib import suppress
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.words import bilingual, define_word
@@ -207,8 +206,10 @@ def swap(temp: str, path: str, old: os.stat_result | None,
             raise
     if guard is None:
         for suffix in ("-wal", "-shm"):
-            with suppress(FileNotFoundError):
+            try:
                 os.unlink(path + suffix)
+            except FileNotFoundError:
+                pass
     try:
         os.replace(temp, path)
         fsync(os.path.dirname(os.path.abspath(path)), directory=True)
@@ -221,11 +222,13 @@ _DAMAGED = frozenset({11, 26})  # SQLITE_CORRUPT, SQLITE_NOTADB: the primary res
 
 
 def close_guard(guard: sqlite3.Connection, *, restore_wal: bool) -> None:
-    with suppress(sqlite3.Error):
+    try:
         if guard.in_transaction:
             guard.execute("ROLLBACK")
         if restore_wal:
             guard.execute("PRAGMA journal_mode = WAL")
+    except sqlite3.Error:
+        pass  # closing is what matters; SQLite undoes an open transaction when it closes
     guard.close()
 
 

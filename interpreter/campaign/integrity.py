@@ -5,7 +5,6 @@ with MPR620 (exit 3) saying what is wrong, for reading and writing commands alik
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
 from functools import cache
 
@@ -36,7 +35,7 @@ def damaged(path: str, detail: str) -> MprError:
 
 
 def _normal(sql: str | None) -> str:
-    return re.sub(r"\s+", " ", sql or "").strip()
+    return " ".join((sql or "").split())
 
 
 @cache

@@ -7,3 +7,4 @@ MAX_ADVANCE_MINUTES = 525_600  # one clock advance or rest: at most a year (and 
 MAX_SLEEP_HOURS = 10_000  # --hours of one sleep
 MAX_CARD_MOVES = 20_000  # holders' circulations in one command (dawns crossed x items holding cards)
 MAX_JOURNAL_SHOWN = 1_000  # entries `campaign log` prints (the newest)
+MAX_ID_LENGTH = 64  # characters of a character's or an item's id

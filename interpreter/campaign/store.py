@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-from contextlib import contextmanager, suppress
 
 from rules_dsl.words import bilingual
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
@@ -22,7 +21,7 @@ from interpreter.campaign.state import Entry, Holder, Pin, State
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
     from typing import Any, TypeVar
 
     T = TypeVar("T")
@@ -109,8 +108,10 @@ class Store:
             raise _os_error(path, exc) from None
         finally:
             for suffix in ("", "-wal", "-shm", "-journal"):
-                with suppress(OSError):
+                try:
                     os.unlink(temp + suffix)
+                except OSError:
+                    pass  # not made, or already renamed into place
         return result
 
     @classmethod
@@ -162,28 +163,9 @@ class Store:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
+    def transaction(self) -> "_Transaction":
         """``BEGIN IMMEDIATE`` ... ``COMMIT``: all of a command's changes, or none of them."""
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.Error as exc:
-            raise _sqlite_error(self.path, exc) from None
-        if self.identity is not None and _identity(self.path) != self.identity:
-            self._rollback()  # `init --force` replaced the file since it was opened
-            raise _busy(self.path)
-        try:
-            self._sign()
-            yield
-            self._commit()
-        except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
-            self._rollback()
-            if isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
-                raise  # a bug of mprules, not a state of the file
-            raise _not_saved(self.path, exc) from None
-        except BaseException:
-            self._rollback()
-            raise
+        return _Transaction(self)
 
     def _sign(self) -> None:
         """Write the file's token again, so that this transaction's commit in the WAL holds the
@@ -257,10 +239,15 @@ class Store:
         assert cursor.lastrowid is not None  # set by every INSERT
         return cursor.lastrowid
 
-    def entries(self) -> list[Entry]:
-        return [read_entry(row, self.path) for row in self.conn.execute(
-            "SELECT seq, command, inputs, seed, choices, result, undone_by, before "
-            "FROM journal ORDER BY seq")]
+    def entries(self, last: int | None = None) -> list[Entry]:
+        """The journal in order; ``last``: only its newest ``last`` entries (only those are read)."""
+        if last is None:
+            rows = self.conn.execute("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                                     "FROM journal ORDER BY seq").fetchall()
+        else:
+            rows = self.conn.execute("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                                     "FROM journal ORDER BY seq DESC LIMIT ?", (max(last, 0),)).fetchall()[::-1]
+        return [read_entry(row, self.path) for row in rows]
 
     def last_undoable(self) -> Entry | None:
         row = self.conn.execute(
@@ -275,3 +262,47 @@ class Store:
 
 def _json(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+
+class _Transaction:
+    """The context of ``Store.transaction()`` (a class, not a generator: ``contextlib`` is not
+    loaded for it). On a normal exit the changes are committed; on any exception they are rolled
+    back, and an error of SQLite (the file, the disk) is reported as the command not being saved,
+    while an integrity or programming error of SQLite is raised as it is (a bug of mprules)."""
+
+    __slots__ = ("store",)
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def __enter__(self) -> None:
+        store = self.store
+        try:
+            store.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise _sqlite_error(store.path, exc) from None
+        if store.identity is not None and _identity(store.path) != store.identity:
+            store._rollback()  # `init --force` replaced the file since it was opened
+            raise _busy(store.path)
+        try:
+            store._sign()
+        except BaseException as exc:
+            self._fail(exc)
+            raise
+
+    def __exit__(self, kind: Any, exc: BaseException | None, trace: Any) -> None:
+        if exc is None:
+            try:
+                self.store._commit()
+            except BaseException:
+                self.store._rollback()
+                raise
+            return
+        self._fail(exc)
+
+    def _fail(self, exc: BaseException) -> None:
+        """Roll back; raise the error that stands for ``exc`` when it is one of the file's."""
+        self.store._rollback()
+        if isinstance(exc, sqlite3.DatabaseError) and \
+                not isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
+            raise _not_saved(self.store.path, exc) from None

@@ -8,7 +8,6 @@ verb), and modules import heavy things inside their handler, so every command st
 from __future__ import annotations
 
 import argparse
-import importlib
 import os
 import re
 import sys
@@ -32,8 +31,9 @@ INTERNAL = define(
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
-# An argument that starts with "-" yet is an expression (-2d6, -1+2d6, -(1+2)), not an option.
-_EXPRESSION = re.compile(r"-[\s\d(０-９（]|-[dD]\d")
+# An argument that starts with "-" yet is an expression (-2d6, -1+2d6, -(1+2)), not an option;
+# compiled the first time an argument that is no option starts with "-" (start-up).
+_EXPRESSION = r"-[\s\d(０-９（]|-[dD]\d"
 
 
 # The verb modules of this package, in the order the help lists them.
@@ -61,6 +61,14 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, indent_increment, max_help_position,
                          _columns() - 2 if width is None else width)
 
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        # A text that fits on one line (--version, most descriptions) is that line: textwrap,
+        # which argparse loads to fill it, is left for longer texts (start-up).
+        line = self._whitespace_matcher.sub(" ", text).strip()
+        if line and len(indent) + len(line) <= width:
+            return indent + line
+        return super()._fill_text(text, width, indent)
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse that reports usage errors as coded errors with exit 2, in the chosen language,
@@ -76,7 +84,8 @@ class _Parser(argparse.ArgumentParser):
         raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
 
     def _parse_optional(self, arg_string: str) -> Any:
-        if arg_string not in self._option_string_actions and _EXPRESSION.match(arg_string):
+        if arg_string[:1] == "-" and arg_string not in self._option_string_actions \
+                and re.match(_EXPRESSION, arg_string):
             return None
         return super()._parse_optional(arg_string)
 
@@ -117,7 +126,9 @@ def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS,
                         help="do not use the cache of loaded rulesets (also: MPRULES_NO_CACHE=1)")
     sub = parser.add_subparsers(dest="verb", metavar="COMMAND", parser_class=_Parser)
     for verb in verbs:
-        module = importlib.import_module(f"{__name__}.{verb}")
+        name = f"{__name__}.{verb}"
+        __import__(name)  # importlib itself is not loaded for it: start-up
+        module = sys.modules[name]
         own = getattr(module, "SUBCOMMANDS", None)
         if own is None:
             module.register(sub)

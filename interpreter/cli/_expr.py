@@ -2,14 +2,12 @@
 error shown with a caret under its column, probability rows as aligned text, and value display."""
 from __future__ import annotations
 
-import json
 import re
 import sys
 import unicodedata
 from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
-from rules_dsl.functions import is_fraction
 from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
 from interpreter.cli.output import print_error
@@ -44,7 +42,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, float):
-        # start-up: fractions loads only when a value is a decimal number
+        # start-up: fractions loads only when a decimal number is given
         from fractions import Fraction
 
         exact = Fraction(str(value)) if value == value and abs(value) != float("inf") else None
@@ -190,14 +188,24 @@ def _window(line: str, column: int) -> tuple[str, int]:
 
 def show_exact(value: Any, lang: str) -> str:
     """A value as ``show`` does; a fraction also with its rounded-down value: ``7/2 (切り捨て 3)``."""
-    if is_fraction(value) and value.denominator != 1:
+    if _is_fraction(value) and value.denominator != 1:
         return f"{show(value)} ({word(ROUNDED_DOWN, lang)} {value.numerator // value.denominator})"
     return show(value)
 
 
+def _is_fraction(value: Any) -> bool:
+    """Whether ``value`` is a Fraction, without loading ``fractions`` (no Fraction exists before
+    that module is loaded, by this process or any other code)."""
+    fractions = sys.modules.get("fractions")
+    return fractions is not None and isinstance(value, fractions.Fraction)
+
+
 def show(value: Any) -> str:
     """A value as a GM reads it: text as written, other values as JSON (true, null, 7/2)."""
-    # start-up: rules_dsl.plain loads only when show() runs
+    if type(value) is int:
+        return str(value)  # the usual answer, shown without loading json
+    # start-up: json and rules_dsl.plain load only for values other than whole numbers
+    import json
     from rules_dsl.plain import jsonable
 
     data = jsonable(value)

@@ -42,9 +42,10 @@ ARGPARSE_JA: dict[str, str] = {
     "expected %s arguments": "値を %s 個指定してください",
 }
 
-# Messages of argparse type functions (``ArgumentTypeError``), matched by pattern.
-TYPE_ERRORS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"not a number: ('.*')"), define_word("cli.not_a_number", r"not a number: \1", r"\1 は数ではありません")),
+# Messages of argparse type functions (``ArgumentTypeError``), matched by pattern (compiled
+# when a usage error is shown, not at start-up).
+TYPE_ERRORS: list[tuple[str, str]] = [
+    (r"not a number: ('.*')", define_word("cli.not_a_number", r"not a number: \1", r"\1 は数ではありません")),
 ]
 
 HELP_JA: dict[str, str] = {
@@ -199,7 +200,7 @@ def use_language(lang: str) -> None:
 def usage_error_text(message: str, lang: str) -> str:
     """A usage error with the messages of type functions (``not a number: 'abc'``) in ``lang``."""
     for pattern, replacement in TYPE_ERRORS:
-        message = pattern.sub(word(replacement, lang), message)
+        message = re.sub(pattern, word(replacement, lang), message)
     return message
 
 

@@ -22,8 +22,8 @@ BAD_CARDS = define(
     "--cards にはカンマ区切りのカード名を指定してください（例: SA,H10）。指定値: {text!r}",
     exit_code=EXIT_USAGE)
 BAD_SWITCH = define(
-    "MPR041", "{option} takes {expected}; got {text!r}",
-    "{option} には {expected} を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
+    "MPR041", "{option} takes {expected[en]}; got {text!r}",
+    "{option} には{expected[ja]}を指定してください。指定値: {text!r}", exit_code=EXIT_USAGE)
 CANNOT_WRITE = define(
     "MPR042", "cannot write {file}: {reason}", "{file} に書き込めません: {reason}", exit_code=EXIT_STATE)
 BAD_NUMBER = define(
@@ -35,6 +35,10 @@ HOURS = define_word("cli.hours", "a finite number of hours, e.g. 8 or 0.5", "有
 SEED = define_word("cli.seed", f"a whole number from 0 to {SEED_MAX}", f"0〜{SEED_MAX} の整数")
 COUNT = define_word("cli.count", "a whole number of entries, 1 or more", "1以上の件数（整数）")
 MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整数）")
+ADOPT = define_word("cli.adopt", "RULE, RULE=yes or RULE=no", "RULE、RULE=yes、RULE=no のどれか")
+NOT_ADOPTED = define_word("cli.not_adopted", "a rule not also adopted with --adopt",
+                          "--adopt で採用していないルール")
+PARAM = define_word("cli.param", "RULE.NAME=YAML", "RULE.NAME=YAML の形")
 # The flag of each input of the campaign commands (the library names inputs, not flags).
 FLAGS = {"force": "--force", "hours": "--hours", "minutes": "--minutes",
          "start": "--start", "all": "--all", "count": "--count", "cards": "--cards",
@@ -169,12 +173,12 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
         rule, sep, value = text.partition("=")
         if not rule or (sep and value.lower() not in ("yes", "no", "true", "false")):
             raise MprError(BAD_SWITCH, Location(path="--adopt"), option="--adopt",
-                           expected="RULE, RULE=yes or RULE=no", text=text)
+                           expected=bilingual(ADOPT), text=text)
         adopt[rule] = not sep or value.lower() in ("yes", "true")
     for rule in args.no_adopt:
         if adopt.get(rule, False):
             raise MprError(BAD_SWITCH, Location(path="--no-adopt"), option="--no-adopt",
-                           expected="a rule not also adopted with --adopt", text=rule)
+                           expected=bilingual(NOT_ADOPTED), text=rule)
         adopt[rule] = False
     params: dict[str, dict] = {}
     for text in args.param:
@@ -182,7 +186,7 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
         rule, dot, param = name.rpartition(".")
         if not sep or not dot or not rule:
             raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
-                           expected="RULE.NAME=YAML", text=text)
+                           expected=bilingual(PARAM), text=text)
         doc = single_document(load_text(value, "--param"), "--param")
         if doc is not None:
             refuse_number_traps(doc)

@@ -4,11 +4,9 @@ files that options such as ``-o`` name, written whole or not at all."""
 from __future__ import annotations
 
 import errno
-import json
 import os
 import stat
 import sys
-from contextlib import suppress
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
@@ -40,7 +38,8 @@ _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.
 
 
 def print_json(data: Any) -> None:
-    # start-up: rules_dsl.plain loads only when print_json() runs
+    # start-up: json and rules_dsl.plain load only when --json asks for them
+    import json
     from rules_dsl.plain import jsonable
 
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
@@ -145,8 +144,10 @@ def write_file(path: str, text: str, option: str, unwritable: str) -> None:
         raise _unwritable(unwritable, path, option, error) from None
     finally:
         if temp is not None:
-            with suppress(OSError):
+            try:
                 os.unlink(temp)
+            except OSError:
+                pass  # the file that could not be written leaves no temporary behind it if it can
 
 
 def refuse_special_file(path: str, option: str, unwritable: str) -> None:

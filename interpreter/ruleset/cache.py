@@ -23,7 +23,6 @@ decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
-import glob
 import json
 import os
 import sys
@@ -42,7 +41,7 @@ if TYPE_CHECKING:
 
     from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC5"
+FORMAT = b"MPRC6"
 RACY_SECONDS = 2  # a file changed this close to the entry's writing is always hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 __all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "content_hash", "disable", "enabled", "load"]
@@ -151,6 +150,9 @@ def _unchanged(record: list[Any], written_ns: int) -> bool:
 
 def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
     """The files of ``directory`` the manifest's patterns match (``**`` reaches sub-folders)."""
+    # start-up: glob (and fnmatch, contextlib) loads only when a listing must be read again
+    import glob
+
     root = glob.escape(directory)
     found = {os.path.normpath(p) for pattern in patterns
              for p in glob.glob(os.path.join(root, pattern), recursive=True, include_hidden=True)
@@ -164,15 +166,41 @@ def _dependencies(ruleset: Ruleset) -> dict[str, Any]:
 
     files = sorted(set(ruleset.files) | {str(p) for p in schemas_dir().rglob("*.json")})
     return {"files": [_file_record(f) for f in files], "written_ns": time.time_ns(),
-            "listings": [[d, list(globs), _listing(d, globs)]
+            "listings": [[d, list(globs), _listing(d, globs), _folder_time(d, globs)]
                          for d, globs in sorted(ruleset.listings.items())]}
+
+
+def _folder_time(directory: str, patterns: Iterable[str]) -> int | None:
+    """The modification time of ``directory`` when it alone decides what the patterns match: every
+    pattern names files of the folder itself (no ``/``, no ``**``), so any file added, removed or
+    renamed there changes that time. None (the listing is always read again) otherwise."""
+    if any("/" in p or os.sep in p or "**" in p for p in patterns):
+        return None
+    try:
+        return os.stat(directory).st_mtime_ns
+    except OSError:
+        return None
+
+
+def _same_listing(directory: str, patterns: list[str], listed: list[str], folder_ns: int | None,
+                  written_ns: int) -> bool:
+    """Whether the patterns still match ``listed``: known without reading the folder when its time
+    is the recorded one and not too close to the entry's writing (as for files), else read."""
+    if folder_ns is not None and folder_ns < written_ns - RACY_SECONDS * 1_000_000_000:
+        try:
+            if os.stat(directory).st_mtime_ns == folder_ns:
+                return True
+        except OSError:
+            return False
+    return _listing(directory, patterns) == listed
 
 
 def _still_true(deps: dict[str, Any]) -> bool:
     written_ns = deps["written_ns"]
     if not all(_unchanged(record, written_ns) for record in deps["files"]):
         return False
-    return all(_listing(d, globs) == listed for d, globs, listed in deps["listings"])
+    return all(_same_listing(d, globs, listed, folder_ns, written_ns)
+               for d, globs, listed, folder_ns in deps["listings"])
 
 
 def _encode(ruleset: Ruleset) -> tuple[bytes, bytes]:

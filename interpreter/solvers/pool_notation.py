@@ -38,16 +38,16 @@ CheckRules = PoolRules
 @cache
 def bundled_rules() -> PoolRules:
     """The check data of the bundled ruleset manifest (read without loading every rule; its
-    parameters kept as JSON in the cache, so a check does not import the YAML reader)."""
+    parameters kept in the cache, so a check does not import the YAML reader)."""
     # start-up: rules_dsl.cachefile loads only when bundled_rules() runs
-    from rules_dsl.cachefile import derived_json
+    from rules_dsl.cachefile import derived
 
     # start-up: interpreter.documents.resources loads only when bundled_rules() runs
     from interpreter.documents.resources import bundled_ruleset_dir
 
     manifest = os.path.join(bundled_ruleset_dir(), "ruleset.yaml")
-    return PoolRules.from_parameters(derived_json(manifest, "manifest-parameters",
-                                                  lambda: _manifest_parameters(manifest)))
+    return PoolRules.from_parameters(derived(manifest, "manifest-parameters",
+                                             lambda: _manifest_parameters(manifest)))
 
 
 def _manifest_parameters(path: str) -> dict[str, Any]:

@@ -3,10 +3,13 @@ paths relative to where the GM stands (bundled files as ``(bundled) ...``); exam
 part of a value (``match: subset``) and Japanese expectations compared with the Japanese rendering."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from interpreter.cli import main
 from interpreter.checks.examples import matches
+from interpreter.documents.resources import rulesets_dir
 from ruleset_support import manifest, write
 
 TABLE = """\
@@ -62,6 +65,11 @@ def test_bundled_test_run_is_quiet(capsys, tmp_path, monkeypatch) -> None:
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) > 50 and all(" /" not in line for line in lines)
     assert any(line.startswith("PASS (bundled) magipunk/briefing.yaml:") for line in lines)
+    # every house rule's examples are among them (the one run that covers them all)
+    house_rules = sorted(p.name for p in (rulesets_dir() / "examples" / "house_rules").iterdir() if p.is_dir())
+    passed = {line.split("/")[2] for line in lines if line.startswith("PASS (bundled) examples/house_rules/")}
+    assert house_rules and passed == set(house_rules)
+    assert not any(line.startswith("FAIL") for line in lines)
 
 
 def test_failures_show_paths_relative_to_where_the_gm_stands(capsys, tmp_path, monkeypatch) -> None:
@@ -71,3 +79,26 @@ def test_failures_show_paths_relative_to_where_the_gm_stands(capsys, tmp_path, m
     assert main(["--lang", "en", "test", "house"]) == 1
     out = capsys.readouterr().out
     assert out.startswith("FAIL house/t.yaml:") and out.rstrip().endswith("0 passed, 1 failed")
+
+
+def test_a_second_run_takes_unchanged_rulesets_from_the_cache(capsys, tmp_path, monkeypatch) -> None:
+    from interpreter.checks import loading
+
+    body, _ = EXAMPLES["subset of a mapping"]
+    good = write(tmp_path / "good", {"ruleset.yaml": manifest("t"), "t.yaml": TABLE + "  - name: x\n" + body})
+    write(tmp_path / "broken", {"ruleset.yaml": manifest("b"), "t.yaml": TABLE.replace("kind:", "kinds:")})
+    read: list[str] = []
+    real = loading.collect
+    monkeypatch.setattr(loading, "collect", lambda root, *a, **k: read.append(Path(root).name) or real(root, *a, **k))
+    monkeypatch.chdir(tmp_path)
+
+    def run() -> tuple[int, str]:
+        code = main(["--lang", "en", "test", "good", "broken"])
+        return code, capsys.readouterr().out.strip().splitlines()[-1]
+
+    assert run() == (1, "1 passed, 0 failed, 1 ruleset(s) with errors") and read == ["good", "broken"]
+    read.clear()  # the good one comes from the cache; one with errors is never kept
+    assert run() == (1, "1 passed, 0 failed, 1 ruleset(s) with errors") and read == ["broken"]
+    read.clear()  # an edited example is read again
+    (good / "t.yaml").write_text(TABLE + "  - name: x\n" + EXAMPLES["exact needs every field"][0], encoding="utf-8")
+    assert run() == (1, "0 passed, 1 failed, 1 ruleset(s) with errors") and read == ["good", "broken"]

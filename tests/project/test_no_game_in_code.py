@@ -7,7 +7,9 @@ The command-line verbs fixed by the project's contract (``campaign sleep``, ``da
 are the only game words the code may say, and they are not listed here."""
 from __future__ import annotations
 
+import functools
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -29,22 +31,30 @@ TERMS = [
 TERM = re.compile(r"(?<![A-Za-z0-9_])(?:" + "|".join(TERMS) + r")(?![A-Za-z0-9_])", re.IGNORECASE)
 
 
-def _rule_ids() -> set[str]:
+@functools.cache
+def _rule_ids() -> frozenset[str]:
+    """The ids of the bundled rules (read once: YAML is slow, and every case needs them)."""
     ids: set[str] = set()
     for path in (ROOT / "rulesets" / "magipunk").glob("*.yaml"):
         for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
             if isinstance(doc, dict) and isinstance(doc.get("id"), str) and "." in doc["id"]:
                 ids.add(doc["id"])
-    return ids
+    return frozenset(ids)
 
 
-def _findings(path: Path, rule_ids: set[str]) -> list[str]:
+@functools.cache
+def _id_pattern(rule_ids: frozenset[str]) -> re.Pattern[str]:
+    return re.compile(r"(?<![\w.])(?:" + "|".join(map(re.escape, sorted(rule_ids, key=len, reverse=True)))
+                      + r")(?![\w])")
+
+
+def _findings(path: Path, rule_ids: frozenset[str]) -> list[str]:
     found = []
+    ids = _id_pattern(rule_ids)
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         where = f"{path.relative_to(ROOT)}:{number}"
-        for rule_id in rule_ids:
-            if re.search(rf"(?<![\w.]){re.escape(rule_id)}(?![\w])", line):
-                found.append(f"{where}: rule id {rule_id}: {line.strip()}")
+        for match in ids.finditer(line):
+            found.append(f"{where}: rule id {match.group(0)}: {line.strip()}")
         match = TERM.search(line)
         if match:
             found.append(f"{where}: game term {match.group(0)!r}: {line.strip()}")
@@ -60,6 +70,20 @@ def test_the_term_list_finds_what_it_should():
 
 def test_the_bundled_rule_ids_are_known():
     assert len(_rule_ids()) > 10
+
+
+@pytest.mark.parametrize("line, found", [
+    ('key = "procurement.rarity"', ["procurement.rarity"]),
+    ("x.procurement.rarity", []),            # part of a longer dotted name
+    ("procurement.rarity_table", []),        # part of a longer word
+    ("a = ('rest.short', 'rest.long')", ["rest.short", "rest.long"]),
+])
+def test_a_rule_id_in_code_is_found(line: str, found: list[str], tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    path = tmp_path / "m.py"
+    path.write_text(line + "\n", encoding="utf-8")
+    ids = [f.split(": rule id ")[1].split(":")[0] for f in _findings(path, _rule_ids()) if ": rule id " in f]
+    assert ids == found
 
 
 @pytest.mark.parametrize("path", CODE, ids=lambda p: str(p.relative_to(ROOT)))

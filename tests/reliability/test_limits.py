@@ -118,6 +118,24 @@ def test_characters_file_size_at_and_past_the_bound(tmp_path: Path) -> None:
     assert refused(load_roster, str(past)).code == "MPR201"
 
 
+@pytest.mark.parametrize("holder", ["character", "item"])
+def test_id_length_at_and_past_the_bound(holder: str, tmp_path: Path) -> None:
+    from interpreter.campaign.characters import load_roster
+    from interpreter.campaign.limits import MAX_ID_LENGTH
+
+    def roster(name: str, length: int) -> str:
+        ident = "あ" * length  # characters, not bytes
+        entry = (f"{{id: {ident}, hand_size: 1}}" if holder == "character" else
+                 f"{{id: c, hand_size: 1, items: [{{id: {ident}, held_size: 1}}]}}")
+        path = tmp_path / name
+        path.write_text(f"characters: [{entry}]\n", encoding="utf-8")
+        return str(path)
+
+    assert load_roster(roster("at.yaml", MAX_ID_LENGTH)).seats
+    error = refused(load_roster, roster("past.yaml", MAX_ID_LENGTH + 1))
+    assert error.code == "MPR640" and "1-64" in error.message("en")
+
+
 def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -> None:
     from functools import partial
 

@@ -127,6 +127,39 @@ def test_a_file_is_known_unchanged_by_its_size_and_time_unless_racy(
     assert len(builds) == (1 if entry_used else 2)
 
 
+# (what happens to the ruleset's folder, the folder's time kept, whether the listing is read
+# again, the entry is used). The folder was last changed 60 s before the entry.
+FOLDER_CASES = [
+    ("nothing", False, False, True),       # its time says nothing was added or removed
+    ("a file added", False, True, False),  # the time changed: read again, the new file is seen
+    ("a file added", True, True, False),   # time set back by hand: still read, within RACY (3600)
+]
+
+
+@pytest.mark.parametrize(("change", "keep_time", "listed", "entry_used"), FOLDER_CASES)
+def test_a_folder_is_known_unchanged_by_its_time(cache, ruleset_copy, monkeypatch, change, keep_time,
+                                                 listed, entry_used):
+    import os
+
+    if keep_time:
+        monkeypatch.setattr(ruleset_cache, "RACY_SECONDS", 3600)
+    for path in [ruleset_copy, *ruleset_copy.iterdir()]:
+        _age(path, 60)
+    builds = _builds(monkeypatch)
+    load_ruleset(ruleset_copy)
+    before = ruleset_copy.stat()
+    if change == "a file added":
+        text = (ruleset_copy / "rest.yaml").read_text(encoding="utf-8").split("---")[0]
+        (ruleset_copy / "nap.yaml").write_text(text.replace("id: rest.short", "id: rest.nap"), encoding="utf-8")
+        if keep_time:
+            os.utime(ruleset_copy, ns=(before.st_atime_ns, before.st_mtime_ns))
+    reads: list[str] = []
+    real = ruleset_cache._listing
+    monkeypatch.setattr(ruleset_cache, "_listing", lambda d, g: reads.append(d) or real(d, g))
+    load_ruleset(ruleset_copy)
+    assert bool(reads) == listed and len(builds) == (1 if entry_used else 2)
+
+
 @pytest.mark.parametrize("damage", [b"", b"MPRC2", b"garbage" * 10, None])
 def test_a_damaged_entry_is_rebuilt_never_trusted(cache, ruleset_copy, monkeypatch, damage):
     builds = _builds(monkeypatch)
