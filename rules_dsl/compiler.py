@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from . import ast
 from .dice import DiceSource
 from .errors import Location, MprError, define, did_you_mean
-from .functions import FUNCTIONS
+from .functions import FUNCTIONS, fractions_loaded
 from .normalize import at
 from .operators import (BINARY, COMPARE, DIVISION_BY_ZERO, UNARY, div, field,
                         index, truth)
@@ -378,6 +378,7 @@ def _constant(node: ast.Node) -> bool:
 
 def compile_ast(node: ast.Node, origin: Location | None = None) -> Fn:
     """The closure evaluating ``node``: ``fn(env, dice)`` (``env`` is only read)."""
+    fractions_loaded()  # the number checks skip a look-up from now on if fractions is loaded
     fn = Compiler(origin).compile(node)
     return scoped(fn) if ast.binders(node) else fn
 

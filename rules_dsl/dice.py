@@ -2,11 +2,12 @@
 
 Every source records each die it gives (faces and value) so results can show them.
 A seed gives the same dice on every machine and Python 3.11+ (``random.Random`` with an integer
-seed and ``randrange`` are stable across versions).
+seed and ``randrange`` are stable across versions). Module ``random`` loads with the first die a
+seeded source gives (or its first shuffle), not before: an evaluation that rolls nothing skips it.
 """
 from __future__ import annotations
 
-import random
+import os
 
 from .errors import Location, MprError, define
 from .frozen import Frozen
@@ -16,6 +17,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from collections.abc import Sequence
+    from random import Random
     from typing import TypeVar
 
     T = TypeVar("T")
@@ -117,18 +119,28 @@ class SeededDice(DiceSource):
     def __init__(self, seed: int | None = None) -> None:
         super().__init__()
         self.explicit = seed is not None
-        if seed is None:
-            seed = random.SystemRandom().randrange(2**31)
+        if seed is None:  # below 2**31, from the system's randomness (as SystemRandom would give)
+            seed = int.from_bytes(os.urandom(4)) >> 1
         self.seed = seed
-        self._random = random.Random(seed)
+        self._random: Random | None = None
+
+    def _generator(self) -> Random:
+        """The generator of ``seed``, made when it is first needed."""
+        if self._random is None:
+            # start-up: random loads with the first die (or shuffle); a source that gives none skips it
+            import random
+
+            self._random = random.Random(self.seed)
+        return self._random
 
     def _next(self, faces: int) -> int:
-        return self._random.randrange(faces) + 1
+        generator = self._random or self._generator()
+        return generator.randrange(faces) + 1
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         # Fisher-Yates without recording each step as a die: a deck shuffle is not a roll.
         shuffled = list(items)
-        self._random.shuffle(shuffled)
+        self._generator().shuffle(shuffled)
         return shuffled
 
 

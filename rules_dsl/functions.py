@@ -3,12 +3,16 @@
 Numbers are ints and exact ``Fraction``s (a Fraction that is a whole number is returned as an int);
 ``true``/``false`` are not numbers. ``round`` rounds halves away from zero (四捨五入: 2.5 -> 3,
 -2.5 -> -3). Every function works exactly: no floating point anywhere.
+
+Module ``fractions`` (with ``decimal`` and ``numbers``, about a quarter of a bare interpreter's
+start-up) loads with the first non-whole number, not with this module: ``fraction()`` gives the
+class, and ``is_fraction``/``is_number``/``simplest`` recognise a Fraction without loading it.
 """
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 
 from .errors import MprError, define
 from .frozen import Frozen
@@ -17,6 +21,7 @@ from .words import define_words, vocabulary
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any
 
 BAD_ARGUMENT = define(
@@ -47,13 +52,67 @@ KIND_JA = vocabulary(KINDS, "ja")
 """The Japanese name of each kind of value (messages show the English name as it is)."""
 
 
+class _NotLoaded:
+    """Stands for ``Fraction`` until module ``fractions`` is found loaded: no value is of this type."""
+
+    __slots__ = ()
+
+
+# Why these checks are right whatever the import order: a Fraction can only exist once module
+# ``fractions`` is in sys.modules, whoever imported it (a caller's parameter, the probability code,
+# a YAML float read through ``exact``). _FRACTION is the class Fraction once a look here found the
+# module (until then _NotLoaded, of which no value is an instance), and the hot checks compare with
+# it directly (``type(v) is _FRACTION``: as fast as the name Fraction was). While _UNSEEN (no look
+# found it yet), a check about to answer "not a Fraction" for a type that could be one looks first
+# (``_late``): a real Fraction is never rejected because this module did not load ``fractions``.
+# Once found (``compile_ast`` looks each time it compiles), that costs one test of a boolean; ints
+# are tested first and never pay it. Chosen over a table of types extended when ``fractions``
+# loads: knowing when needs an import hook, and a table costs a dictionary look-up on every check.
+_FRACTION: type = _NotLoaded
+_UNSEEN = True
+_PLAIN = frozenset((str, bool, list, tuple, dict, type(None)))  # never a Fraction: no look-up
+
+
+def fractions_loaded() -> bool:
+    """Whether ``fractions`` is loaded now, remembering its Fraction when it is: after that the
+    checks here skip their look-up (``compile_ast`` asks, so a process that loaded ``fractions``
+    before compiling never pays it)."""
+    global _FRACTION, _UNSEEN
+    module = sys.modules.get("fractions")
+    if module is None:
+        return False
+    _FRACTION, _UNSEEN = module.Fraction, False
+    return True
+
+
+def _late(t: type) -> bool:
+    """Whether ``t`` is Fraction, asked while ``_UNSEEN``."""
+    return fractions_loaded() and t is _FRACTION
+
+
+def fraction() -> type[Fraction]:
+    """The class ``Fraction``, loading module ``fractions`` the first time a non-whole number is made."""
+    if _UNSEEN:
+        # start-up: fractions (with decimal and numbers) loads with the first non-whole number
+        import fractions  # noqa: F401 - fractions_loaded() finds it in sys.modules
+
+        fractions_loaded()
+    known: type[Fraction] = _FRACTION
+    return known
+
+
+def is_fraction(value: object) -> bool:
+    """``isinstance(value, Fraction)``, without loading ``fractions`` (no Fraction exists before)."""
+    return isinstance(value, _FRACTION) or (_UNSEEN and fractions_loaded() and isinstance(value, _FRACTION))
+
+
 def kind(value: Any) -> str:
     """The language's name for the kind of ``value``."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return "boolean"
-    if isinstance(value, (int, Fraction, float)):
+    if isinstance(value, (int, float)) or is_fraction(value):
         return "number"
     if isinstance(value, str):
         return "string"
@@ -65,22 +124,33 @@ def kind(value: Any) -> str:
 
 
 def is_number(value: Any) -> bool:
-    return type(value) is int or type(value) is Fraction or type(value) is float
+    """An int, a Fraction or a float (exactly those types: not ``true``/``false``)."""
+    return type(value) is int or type(value) is _FRACTION or type(value) is float or (
+        _UNSEEN and type(value) not in _PLAIN and _late(type(value)))
 
 
 def exact(value: Any) -> int | Fraction:
     """An int or Fraction for a number (a YAML float is read as its decimal text: 0.1 is 1/10)."""
     if type(value) is float:
-        return simplest(Fraction(repr(value)))
+        made: Fraction = (fraction() if _UNSEEN else _FRACTION)(repr(value))
+        return made.numerator if made.denominator == 1 else made
     number: int | Fraction = value
     return number
 
 
 def simplest(value: int | Fraction) -> int | Fraction:
     """A whole Fraction as an int; anything else unchanged."""
-    if type(value) is Fraction and value.denominator == 1:
-        return value.numerator
+    if type(value) is _FRACTION:
+        return value.numerator if value.denominator == 1 else value
+    if _UNSEEN and type(value) is not int and _late(type(value)):
+        return simplest(value)
     return value
+
+
+def quotient(x: int | Fraction, y: int | Fraction) -> int | Fraction:
+    """``x / y`` exactly (``y`` is not 0), an int when it is whole."""
+    made: Fraction = (fraction() if _UNSEEN else _FRACTION)(x) / y
+    return made.numerator if made.denominator == 1 else made
 
 
 def _fail(function: str, wanted: str, wanted_ja: str, value: Any) -> MprError:
@@ -121,7 +191,10 @@ def fn_ceil(x: Any) -> int:
 
 def fn_round(x: Any) -> int:
     value = _number("round", x)
-    magnitude = math.floor((value if value >= 0 else -value) + Fraction(1, 2))
+    if type(value) is int:
+        return value
+    # floor(|p/q| + 1/2), with the sign of p/q put back: halves away from zero
+    magnitude = (2 * abs(value.numerator) + value.denominator) // (2 * value.denominator)
     return magnitude if value >= 0 else -magnitude
 
 

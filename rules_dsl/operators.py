@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
-from fractions import Fraction
 
 from .errors import MprError, define, did_you_mean
-from .functions import KIND_JA, exact, is_number, kind, simplest
+from .functions import KIND_JA, exact, fraction, is_number, kind, quotient, simplest
 from .limits import MAX_EXPONENT, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_STRING_LENGTH
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any, TypeVar
 
 DIVISION_BY_ZERO = define(
@@ -52,9 +52,9 @@ if TYPE_CHECKING:
 
 
 def _bits(value: int | Fraction) -> int:
-    if isinstance(value, Fraction):
-        return max(value.numerator.bit_length(), value.denominator.bit_length())
-    return value.bit_length()
+    if type(value) is int:
+        return value.bit_length()
+    return max(value.numerator.bit_length(), value.denominator.bit_length())
 
 
 def bounded(value: Number, op: str) -> Number:
@@ -106,7 +106,7 @@ def div(a: Any, b: Any) -> int | Fraction:
         raise MprError(DIVISION_BY_ZERO, op="/")
     if type(x) is int and type(y) is int and x % y == 0:
         return bounded(x // y, "/")
-    return bounded(simplest(Fraction(x) / y), "/")
+    return bounded(quotient(x, y), "/")
 
 
 def floordiv(a: Any, b: Any) -> int:
@@ -134,7 +134,8 @@ def power(a: Any, b: Any) -> int | Fraction:
     if y < 0:
         if x == 0:
             raise MprError(DIVISION_BY_ZERO, op="**")
-        result = Fraction(1) / Fraction(x) ** -y
+        make = fraction()
+        result = make(1) / make(x) ** -y
     else:
         result = x ** y
     if _bits(result) > MAX_INT_BITS:

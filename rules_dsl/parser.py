@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import re
-from fractions import Fraction
 
 from . import ast
 from .errors import Location, MprError, define
@@ -401,6 +400,9 @@ def _syntax_error(error: UnexpectedInput, text: str, origin: Location | None) ->
     if decimal is not None:
         start, number = decimal
         line, column = position(text, start)
+        # start-up: fractions loads only to write the hint of a decimal number
+        from fractions import Fraction
+
         return MprError(DECIMAL, at(origin, line, column), number=number,
                         fraction=str(Fraction(number)))
     got = f"'{_short(str(token))}'"

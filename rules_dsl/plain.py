@@ -1,11 +1,12 @@
 """Expression values as plain JSON data (exact fractions as ``"7/2"`` text), in a module that
-imports nothing heavy, so printing a value costs no start-up."""
+imports nothing heavy (not even ``fractions``), so printing a value costs no start-up."""
 from __future__ import annotations
 
-from fractions import Fraction
+import sys
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any
 
 
@@ -13,7 +14,8 @@ def jsonable(value: Any) -> Any:
     """Plain JSON data: exact fractions as ``"7/2"`` strings, integral fractions as integers."""
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
-    if isinstance(value, Fraction):
+    fractions = sys.modules.get("fractions")  # no Fraction exists before the module is loaded
+    if fractions is not None and isinstance(value, fractions.Fraction):
         return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, float):
         return value
@@ -28,5 +30,8 @@ def jsonable(value: Any) -> Any:
 
 def fraction_text(p: Fraction) -> str:
     """A probability as a string: ``"1/36"``, ``"1"``, ``"0"``."""
-    p = Fraction(p)
+    # start-up: fractions loads here only if no probability did it before (they are Fractions)
+    import fractions
+
+    p = fractions.Fraction(p)
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"

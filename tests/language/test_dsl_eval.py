@@ -88,6 +88,34 @@ def test_seeded_dice_repeat() -> None:
     assert all(3 + 11 + 1 <= v <= 18 + 66 + 20 for v in first)
 
 
+# Recorded before ``random`` was loaded lazily (campaign journals replay seeds): 3d6, a shuffle of
+# "abcdef", 2d20 and a choice of two of "xyz", one after the other from one seeded source.
+SEEDED = [
+    (0, [4, 4, 1], "afbdec", [16, 12], ["z", "x"]),
+    (1, [2, 5, 1], "efbdac", [13, 7], ["x", "z"]),
+    (7, [3, 2, 4], "bdceaf", [12, 19], ["x", "y"]),
+    (2**31 - 1, [3, 1, 2], "bdeafc", [5, 7], ["z", "y"]),
+    (12345678901234567890, [5, 5, 6], "bafecd", [19, 16], ["y", "x"]),
+]
+
+
+@pytest.mark.parametrize("seed, first, shuffled, then, chosen", SEEDED)
+def test_a_seed_gives_the_dice_it_always_gave(seed, first, shuffled, then, chosen) -> None:
+    dice = SeededDice(seed)
+    assert dice.roll(6, 3) == first
+    assert "".join(dice.shuffle(list("abcdef"))) == shuffled
+    assert dice.roll(20, 2) == then
+    assert dice.choose(list("xyz"), 2) == chosen
+    assert dice.values[:5] == first + then  # a shuffle is not recorded as dice; a choice is
+
+
+def test_without_a_seed_one_is_drawn_and_replays() -> None:
+    dice = SeededDice()
+    assert not dice.explicit and 0 <= dice.seed < 2**31
+    rolled = dice.roll(100, 8)
+    assert SeededDice(dice.seed).roll(100, 8) == rolled
+
+
 ERRORS = [
     ("1 / 0", "MPR141", 5), ("n // (n - 7)", "MPR141", 7), ("n % 0", "MPR141", 5),
     ("0 ** -1", "MPR141", 6), ("x + 1", "MPR142", 3), ("xs * 2", "MPR142", 4),
