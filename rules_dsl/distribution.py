@@ -10,6 +10,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from .errors import MprError, define
+from .words import bilingual, define_word
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_DISTRIBUTION_WORK
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -18,8 +19,10 @@ if TYPE_CHECKING:
     from typing import Any
 
 TOO_LARGE = define(
-    "MPR160", "the exact distribution is too large: more than {limit} {what}",
-    "厳密な確率分布が大きすぎます（{what}が上限 {limit} を超えました）")
+    "MPR160", "the exact distribution is too large: more than {limit} {what[en]}",
+    "厳密な確率分布が大きすぎます（{what[ja]}が上限 {limit} を超えました）")
+OUTCOMES = define_word("distribution.outcomes", "outcomes", "結果の数")
+COMBINATIONS = define_word("distribution.combinations", "combinations", "組み合わせの数")
 
 
 class Distribution:
@@ -29,7 +32,7 @@ class Distribution:
 
     def __init__(self, probabilities: dict[Hashable, Fraction]) -> None:
         if len(probabilities) > MAX_DISTRIBUTION_SIZE:
-            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
         self._p = {v: p for v, p in probabilities.items() if p}
 
     # construction
@@ -103,14 +106,14 @@ class Distribution:
         """The distribution of ``f(x, y)`` for independent x ~ self and y ~ other."""
         work = len(self._p) * len(other._p)
         if work > MAX_DISTRIBUTION_WORK:
-            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_WORK, what="combinations")
+            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_WORK, what=bilingual(COMBINATIONS))
         out: dict[Hashable, Fraction] = {}
         for x, px in self._p.items():
             for y, py in other._p.items():
                 w = f(x, y)
                 out[w] = out.get(w, Fraction(0)) + px * py
                 if len(out) > MAX_DISTRIBUTION_SIZE:
-                    raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+                    raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
         return Distribution(out)
 
     def bind(self, f: Callable[[Any], "Distribution"]) -> "Distribution":
@@ -121,7 +124,7 @@ class Distribution:
             inner = f(x)
             work += len(inner._p)
             if work > MAX_DISTRIBUTION_WORK:
-                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_WORK, what="combinations")
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_WORK, what=bilingual(COMBINATIONS))
             for y, py in inner._p.items():
                 out[y] = out.get(y, Fraction(0)) + px * py
         return Distribution(out)

@@ -16,10 +16,11 @@ from typing import Any
 
 from . import ast
 from .compiler import compile_ast
-from .distribution import TOO_LARGE, Distribution
+from .distribution import COMBINATIONS, OUTCOMES, TOO_LARGE, Distribution
 from .errors import Location, MprError, define
 from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
 from .normalize import at
+from .words import bilingual
 from .prob_estimate import estimated_work
 
 BOOL_NUMBER_CLASH = define(
@@ -103,7 +104,7 @@ class _Weights:
 
     def __init__(self, weights: dict[Hashable, int], total: int) -> None:
         if len(weights) > MAX_DISTRIBUTION_SIZE:
-            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+            raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
         self.weights = weights
         self.total = total
 
@@ -134,7 +135,7 @@ class _Prob:
     def _charge(self, pairs: int) -> None:
         self.work += pairs
         if self.work > MAX_PROB_WORK:
-            raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what="combinations")
+            raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what=bilingual(COMBINATIONS))
 
     def _map(self, a: _Weights, f: Callable[[Any], Hashable]) -> _Weights:
         self._charge(len(a))
@@ -153,7 +154,7 @@ class _Prob:
                 z = f(x, y)
                 out[z] = out.get(z, 0) + wx * wy
             if len(out) > MAX_DISTRIBUTION_SIZE:
-                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
         return _Weights(out, a.total * b.total)
 
     def _bind(self, a: _Weights, f: Callable[[Any], _Weights]) -> _Weights:
@@ -231,7 +232,7 @@ class _Prob:
         known = self.dice.get((count, faces))
         if known is None:
             if count * (faces - 1) + 1 > MAX_DISTRIBUTION_SIZE:
-                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what="outcomes")
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
             # one step per added die k = 2..count, each building k * (faces - 1) + 1 counts
             self._charge(sum(k * (faces - 1) + 1 for k in range(2, count + 1)))
             ways = [1] * faces  # ways[i]: ways to roll (dice so far) + i
@@ -429,7 +430,7 @@ def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compil
     language's closure ``(env, dice) -> value`` of a node."""
     prob = _Prob(tree, env, compile_node, origin)
     if estimated_work(tree, prob.random) > MAX_PROB_WORK:  # refused before any of it is spent
-        raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what="combinations")
+        raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what=bilingual(COMBINATIONS))
     result = prob.of(tree)
     out: dict[Hashable, Fraction] = {}
     for key, weight in result.weights.items():

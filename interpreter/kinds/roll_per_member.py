@@ -15,9 +15,9 @@ from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
-from rules_dsl.words import ASIDE, define_word, define_words, localized, vocabulary, word
+from rules_dsl.words import ASIDE, bilingual, define_word, define_words, localized, vocabulary, word
 from interpreter.kinds._amounts import check_members, whole
-from interpreter.solvers.repeat_policy import (FALLBACKS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
+from interpreter.solvers.repeat_policy import (FALLBACKS, TABLE_ROLLS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
                             Resolution, TableRows, session_distribution, taken_after, resolve_roll)
 from interpreter.solvers.roll_rows import roll_distribution, row_for, table_range
 
@@ -134,7 +134,7 @@ def table_rows(table_rule: Rule, rule: Rule, path: tuple, env: dict[str, Any]) -
     lo, hi = table_range(table_rule)
     if hi - lo + 1 > MAX_SESSION_TABLE_SPAN:
         raise MprError(TOO_MANY_STATES, table_rule.loc("range"), limit=MAX_SESSION_TABLE_SPAN,
-                       what="table rolls")
+                       what=bilingual(TABLE_ROLLS))
     once = compiled(rule, path + ("once",)) if path and "once" in _at(rule.doc, path) else None
 
     def entry(row: dict[str, Any], roll: int | None) -> Entry:

@@ -13,14 +13,18 @@ from typing import Any, TypeGuard
 
 from rules_dsl.distribution import Distribution
 from rules_dsl.errors import MprError, define
+from rules_dsl.words import bilingual, define_word
 from interpreter.solvers.limits import MAX_SESSION_MEMBERS, MAX_SESSION_STATES, MAX_SESSION_TABLE_SPAN
 
 ROLL_OUTSIDE_TABLE = define(
     "MPR540", "roll {roll} of {member} is outside every row of the table {table} (rows {lo} to {hi})",
     "{member} の出目 {roll} は表 {table} のどの行にも当てはまりません（行は {lo}〜{hi}）")
 TOO_MANY_STATES = define(
-    "MPR541", "the exact distribution of the session is too large: more than {limit} {what}",
-    "一連のロールの厳密な確率分布が大きすぎます（{what}が上限 {limit} を超えました）")
+    "MPR541", "the exact distribution of the session is too large: more than {limit} {what[en]}",
+    "一連のロールの厳密な確率分布が大きすぎます（{what[ja]}が上限 {limit} を超えました）")
+MEMBERS = define_word("repeat_policy.members", "members", "メンバーの数")
+TABLE_ROLLS = define_word("repeat_policy.table_rolls", "table rolls", "表の出目の数")
+STATES = define_word("repeat_policy.states", "states", "状態の数")
 
 AS_ROLLED = "as_rolled"
 ADJUSTED = "adjusted"
@@ -194,9 +198,9 @@ def session_distribution(table: TableRows, rolls: Distribution, members: int,
     members whose state is the set of once-only rows taken so far; each roll is resolved once per
     reachable state."""
     if members > MAX_SESSION_MEMBERS:
-        raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_MEMBERS, what="members")
+        raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_MEMBERS, what=bilingual(MEMBERS))
     if table.hi - table.lo + 1 > MAX_SESSION_TABLE_SPAN:
-        raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_TABLE_SPAN, what="table rolls")
+        raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_TABLE_SPAN, what=bilingual(TABLE_ROLLS))
     for roll in rolls:
         if table.entry_at(roll) is None:
             raise MprError(ROLL_OUTSIDE_TABLE, member="(dice)", roll=roll, table=table.name,
@@ -222,7 +226,7 @@ def session_distribution(table: TableRows, rolls: Distribution, members: int,
                 p = p_state * p_roll
                 after = taken_after(state, resolution)
                 if after not in nxt and len(nxt) >= MAX_SESSION_STATES:
-                    raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_STATES, what="states")
+                    raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_STATES, what=bilingual(STATES))
                 nxt[after] = nxt.get(after, Fraction(0)) + p
                 label = outcome_label(resolution)
                 labels[label] = labels.get(label, Fraction(0)) + p
