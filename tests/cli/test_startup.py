@@ -66,15 +66,22 @@ def test_the_help_of_a_verb_with_commands_still_lists_them(argv, shown, capsys) 
     assert all(word in out for word in shown), out
 
 
-def _imported(argv: list[str], tmp_path: Path) -> set[str]:
+def _modules_after(argv: list[str], tmp_path: Path) -> tuple[int, list[str], str]:
+    """The exit status of ``mprules ARGV`` in a fresh interpreter (run twice: the first run may
+    fill the cache), the modules it had loaded, and what it wrote on standard error."""
     code = ("import sys, json; from interpreter.cli import main; status = main(%r); "
             "print(json.dumps([status, sorted(sys.modules)]))" % (argv,))
     env = dict(os.environ, MPRULES_CACHE_DIR=str(tmp_path / "cache"))
-    for _ in range(2):  # the first run may fill the cache
+    for _ in range(2):
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                              cwd=ROOT, env=env)
     status, modules = json.loads(out.stdout.strip().splitlines()[-1])
-    assert status == 0, out.stderr
+    return status, modules, out.stderr
+
+
+def _imported(argv: list[str], tmp_path: Path) -> set[str]:
+    status, modules, err = _modules_after(argv, tmp_path)
+    assert status == 0, err
     return {name for name in modules if name.split(".")[0] in HEAVY}
 
 
@@ -115,3 +122,28 @@ def test_version_prints_without_heavy_modules(tmp_path) -> None:
     imported = {line.split("|")[-1].strip() for line in out.stderr.splitlines() if "|" in line}
     assert out.stdout.startswith("mprules ")
     assert not {name for name in imported if name.split(".")[0] in HEAVY}
+
+# fractions (with decimal) loads with the first non-whole number (a division that does not come
+# out even, a decimal --var, the hint for a decimal literal); random when a seeded source gives a die.
+NUMBER_MODULES = ("fractions", "decimal", "random")
+_FRACTIONS = {"fractions", "decimal"}
+
+
+@pytest.mark.parametrize("argv, status, expected", [
+    (["eval", "1+1"], 0, set()),
+    (["eval", "1+1", "--seed", "3"], 0, set()),  # a seed, but no die: the generator is not made
+    (["eval", "'a' + 'b' < 'c'"], 0, set()),
+    (["eval", "6/3 + floor(7/2) + round(x)", "--var", "x=3"], 0, set()),  # every number whole
+    (["eval", "2d6", "--dice", "3,4"], 0, set()),  # the dice rolled at the table
+    (["eval", "2d6 + 1", "--seed", "1"], 0, {"random"}),
+    (["eval", "2d6"], 0, {"random"}),  # no seed: one is drawn, and the dice rolled from it
+    (["eval", "7/2"], 0, _FRACTIONS),
+    (["eval", "x * 2", "--var", "x=0.5"], 0, _FRACTIONS),  # a YAML float read exactly
+    (["eval", "1.5"], 1, _FRACTIONS),  # the error writes the fraction to use instead
+    (["check", "2MP12", "--dice", "5,9"], 0, set()),
+    (["check", "2MP12", "--seed", "1"], 0, {"random"}),
+])
+def test_a_command_loads_fractions_and_random_only_when_it_needs_them(argv, status, expected,
+                                                                      tmp_path) -> None:
+    code, modules, err = _modules_after(argv, tmp_path)
+    assert (code, {name for name in modules if name in NUMBER_MODULES}) == (status, expected), err
