@@ -57,7 +57,7 @@ def cache_root() -> str:
 
 
 DERIVED_FORMAT = b"MPRD1"
-RACY_SECONDS = 2  # a source changed this close to the entry's writing is read again
+RACY_SECONDS = 2  # a file changed this close to an entry's writing is read again (every cache)
 
 
 def derived(source: str, label: str, make: Callable[[], Any]) -> Any:
@@ -85,9 +85,9 @@ def derived(source: str, label: str, make: Callable[[], Any]) -> Any:
     try:
         with open(path, "rb") as handle:
             blob = handle.read()
-        tag, check, body = blob[:len(DERIVED_FORMAT)], blob[len(DERIVED_FORMAT):len(DERIVED_FORMAT) + 4], \
-            blob[len(DERIVED_FORMAT) + 4:]
-        if tag == DERIVED_FORMAT and check == zlib.crc32(body).to_bytes(4, "big"):
+        head = len(DERIVED_FORMAT) + 4  # the tag, then the CRC-32 of the body
+        body = blob[head:]
+        if blob[:head] == DERIVED_FORMAT + zlib.crc32(body).to_bytes(4, "big"):
             stored_stamp, written_ns, value = marshal.loads(body)
             if stored_stamp == stamp and written_ns - st.st_mtime_ns >= RACY_SECONDS * 10**9:
                 return value

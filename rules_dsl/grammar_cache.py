@@ -63,24 +63,21 @@ def build_tables(grammar: str) -> dict[str, Any]:
     states = [[lexer_of(frozenset(n for n in table.states[s] if n in terminals)),
                {symbol: _action(action, arg, parser.rules) for symbol, (action, arg)
                 in table.states[s].items()}] for s in range(len(table.states))]
-    return _plain({"format": FORMAT, "grammar": grammar,
+    data: dict[str, Any] = _plain({"format": FORMAT, "grammar": grammar,
             "terminals": {name: t.pattern.to_regexp() for name, t in terminals.items()},
             "literals": {name: t.pattern.value for name, t in terminals.items() if t.pattern.type == "str"},
             "ignore": ignore, "lexers": lexers, "root": lexer_of(frozenset(terminals)),
             "states": states, "rules": [_rule(rule) for rule in parser.rules],
             "start": table.start_states["start"], "end": table.end_states["start"]})
+    return data
 
 
-def _plain(value: dict[str, Any]) -> dict[str, Any]:
+def _plain(value: Any) -> Any:
     """``value`` with lark's names (``str`` subclasses) as plain ``str``: data any reader takes."""
-    return {str(k): _plain_value(v) for k, v in value.items()}
-
-
-def _plain_value(value: Any) -> Any:
     if isinstance(value, dict):
-        return {_plain_value(k): _plain_value(v) for k, v in value.items()}
+        return {_plain(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain_value(v) for v in value]
+        return [_plain(v) for v in value]
     return str(value) if isinstance(value, str) else value
 
 

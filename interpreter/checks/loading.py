@@ -234,6 +234,29 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     return ruleset, _sorted(out.findings)
 
 
+class _Broken(Exception):
+    """A ruleset with errors, which the cache never keeps."""
+
+
+def collect_cached(path: str | Path, lang: str = "en") -> tuple[Ruleset | None, list[Diagnostic]]:
+    """``collect(path)``, the ruleset taken from the cache when it holds it unchanged: a ruleset
+    is cached only without errors, and then no finding comes with it (its warnings are not kept);
+    otherwise it is read and checked, and kept for the next call."""
+    found: list[Diagnostic] = []
+
+    def build() -> Ruleset:
+        ruleset, findings = collect(path, lang)
+        found.extend(findings)
+        if ruleset is None or any(d.severity == "error" for d in findings):
+            raise _Broken
+        return ruleset
+
+    try:
+        return ruleset_cache.load(path, None, None, build), found
+    except _Broken:
+        return None, found
+
+
 def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))

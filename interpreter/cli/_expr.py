@@ -8,6 +8,7 @@ import unicodedata
 from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
+from rules_dsl.functions import exact, is_fraction
 from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
 from interpreter.cli.output import print_error
@@ -42,13 +43,9 @@ def plain(value: Any) -> Any:
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
         return value
     if isinstance(value, float):
-        # start-up: fractions loads only when a decimal number is given
-        from fractions import Fraction
-
-        exact = Fraction(str(value)) if value == value and abs(value) != float("inf") else None
-        if exact is None:
+        if value != value or abs(value) == float("inf"):
             raise ValueError(f"{value} is not a finite number")
-        return exact.numerator if exact.denominator == 1 else exact
+        return exact(value)
     # start-up: datetime loads only when plain() runs
     import datetime
 
@@ -188,16 +185,9 @@ def _window(line: str, column: int) -> tuple[str, int]:
 
 def show_exact(value: Any, lang: str) -> str:
     """A value as ``show`` does; a fraction also with its rounded-down value: ``7/2 (切り捨て 3)``."""
-    if _is_fraction(value) and value.denominator != 1:
+    if is_fraction(value) and value.denominator != 1:
         return f"{show(value)} ({word(ROUNDED_DOWN, lang)} {value.numerator // value.denominator})"
     return show(value)
-
-
-def _is_fraction(value: Any) -> bool:
-    """Whether ``value`` is a Fraction, without loading ``fractions`` (no Fraction exists before
-    that module is loaded, by this process or any other code)."""
-    fractions = sys.modules.get("fractions")
-    return fractions is not None and isinstance(value, fractions.Fraction)
 
 
 def show(value: Any) -> str:

@@ -14,8 +14,6 @@ SUMMARY = define_word("cli.test_summary", "{passed} passed, {failed} failed", "�
 BROKEN = define_word("cli.test_broken", ", {broken} ruleset(s) with errors", "、エラーのあるルールセット {broken} 件")
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from rules_dsl.errors import Diagnostic
     from interpreter.checks.examples import Outcome
 
@@ -36,36 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-class _Broken(Exception):
-    """A ruleset with errors, which the cache never keeps."""
-
-
-def _checked(root: Any, lang: str, collect: Any) -> tuple[Any, list[Diagnostic]]:
-    """The ruleset at ``root`` and what checking it found: from the ruleset cache when it holds
-    it unchanged (a ruleset is cached only without errors, and its warnings do not matter here),
-    else read and checked, and kept for the next run."""
-    # start-up: the cache module loads only when examples are run
-    from interpreter.ruleset import cache
-
-    found: list[Diagnostic] = []
-
-    def build() -> Any:
-        ruleset, findings = collect(root, lang)
-        found.extend(findings)
-        if ruleset is None or any(d.severity == "error" for d in findings):
-            raise _Broken
-        return ruleset
-
-    try:
-        return cache.load(root, None, None, build), found
-    except _Broken:
-        return None, found
-
-
 def handle(args: argparse.Namespace) -> int:
     # start-up: these modules load only when handle() runs
     from interpreter.checks.examples import run_examples
-    from interpreter.checks.loading import collect, display_path
+    from interpreter.checks.loading import collect_cached, display_path
     from interpreter.checks.validation import bundled_targets, expand, shown_path
     from interpreter.cli.output import print_json
     from interpreter.cli.validate import check_paths
@@ -75,7 +47,7 @@ def handle(args: argparse.Namespace) -> int:
     outcomes: list[Outcome] = []
     broken: list[tuple[str, list[Diagnostic]]] = []
     for root, only in expand(paths):
-        ruleset, findings = _checked(root, args.lang, collect)
+        ruleset, findings = collect_cached(root, args.lang)
         errors = [d for d in findings if d.severity == "error"]
         if ruleset is None or errors:
             broken.append((display_path(root), errors))

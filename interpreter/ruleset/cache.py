@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from interpreter.ruleset.model import Ruleset
 
 FORMAT = b"MPRC6"
-RACY_SECONDS = 2  # a file changed this close to the entry's writing is always hashed again
+RACY_SECONDS = cachefile.RACY_SECONDS  # a file changed this close to the entry's writing is hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 __all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "content_hash", "disable", "enabled", "load"]
 disable = cachefile.disable
