@@ -56,6 +56,57 @@ def cache_root() -> str:
     return os.path.join(base, "mprules")
 
 
+_stamp: str | None = None  # this process's code stamp: the code does not change under a running command
+
+
+def code_stamp(version: str) -> str:
+    """What tells this mprules's code from any other, for caches of what the code computes: an
+    entry kept under another stamp is never read.
+
+    Installed (``pip install .``), the packages sit beside ``mprules-VERSION.dist-info``, whose
+    ``RECORD`` every install and upgrade writes again: its size and time stand for the code (one
+    ``stat``). A checkout (a clone, or an editable install, where the code is edited in place)
+    has no such folder beside it, and the size and time of every source file are the stamp."""
+    global _stamp
+    if _stamp is None:
+        _stamp = stamp_of(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), version)
+    return _stamp
+
+
+def stamp_of(root: str, version: str) -> str:
+    """The code stamp of the mprules whose packages are in the folder ``root``."""
+    try:
+        st = os.stat(os.path.join(root, f"mprules-{version}.dist-info", "RECORD"))
+        found = f"installed {version} {st.st_size} {st.st_mtime_ns}"
+    except OSError:
+        found = f"checkout {version} {_source_times(root)}"
+    return f"{found} python {sys.version_info[0]}.{sys.version_info[1]}"
+
+
+def _source_times(root: str) -> str:
+    """The name, size and modification time of every source file of mprules under ``root``."""
+    parts: list[str] = []
+    pending = [os.path.join(root, "interpreter"), os.path.join(root, "rules_dsl")]
+    while pending:
+        folder = pending.pop()
+        try:
+            entries = list(os.scandir(folder))
+        except OSError:
+            continue
+        for entry in entries:
+            name = entry.name
+            if name.endswith((".py", ".lark")):
+                try:
+                    st = entry.stat()
+                except OSError:
+                    continue
+                parts.append(f"{entry.path}:{st.st_size}:{st.st_mtime_ns}")
+            elif name != "__pycache__" and entry.is_dir():
+                pending.append(entry.path)
+    parts.sort()
+    return sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+
+
 DERIVED_FORMAT = b"MPRD1"
 RACY_SECONDS = 2  # a file changed this close to an entry's writing is read again (every cache)
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import time
 
 from rules_dsl import cachefile
@@ -90,29 +89,9 @@ def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
                        default=repr, ensure_ascii=False)
     known = _keys.get(asked)
     if known is None:
-        code = json.dumps([__version__, sys.version_info[:2], _code_stamp()])
+        code = cachefile.code_stamp(__version__)
         known = _keys[asked] = sha256(f"{code}\n{asked}".encode()).hexdigest()
     return known
-
-
-def _code_stamp() -> list[Any]:
-    """The size and modification time of every source file of mprules: a checkout whose code
-    changed never reads an entry written by the old code."""
-    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the interpreter package
-    stamp: list[Any] = []
-    pending = [here, os.path.join(os.path.dirname(here), "rules_dsl")]
-    while pending:
-        try:
-            entries = sorted(os.scandir(pending.pop()), key=lambda e: e.name)
-        except OSError:
-            continue
-        for entry in entries:
-            if entry.name.endswith((".py", ".lark")):
-                st = entry.stat()
-                stamp.append((entry.name, st.st_size, st.st_mtime_ns))
-            elif entry.name != "__pycache__" and entry.is_dir():
-                pending.append(entry.path)
-    return stamp
 
 
 def _digest(path: str) -> str | None:

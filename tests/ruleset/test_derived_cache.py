@@ -93,3 +93,48 @@ def test_the_cache_turned_off_computes_each_time(source: Path, monkeypatch: pyte
     monkeypatch.setenv(cachefile.DISABLE_ENV, "1")
     assert _derive(source)[1] == 1 and _derive(source)[1] == 1
     assert not Path(cachefile.cache_root()).exists()
+
+
+def _code_tree(root: Path, installed: bool) -> None:
+    for package in ("interpreter", "rules_dsl"):
+        (root / package / "__pycache__").mkdir(parents=True)
+        (root / package / "__init__.py").write_text("", encoding="utf-8")
+        (root / package / "__pycache__" / "x.pyc").write_bytes(b"compiled")
+    (root / "rules_dsl" / "grammar.lark").write_text("start: NUMBER", encoding="utf-8")
+    if installed:
+        (root / "mprules-1.0.dist-info").mkdir()
+        (root / "mprules-1.0.dist-info" / "RECORD").write_text("rules_dsl/__init__.py,,\n", encoding="utf-8")
+    for path in root.rglob("*"):
+        os.utime(path, (OLD, OLD))
+
+
+def _touch(path: Path, text: str | None = None) -> None:
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    os.utime(path, (OLD + 60, OLD + 60))
+
+
+@pytest.mark.parametrize("installed, change, changes_stamp", [
+    (False, lambda r: _touch(r / "rules_dsl" / "__init__.py"), True),           # an edit in place
+    (False, lambda r: _touch(r / "interpreter" / "__init__.py", "x = 1\n"), True),
+    (False, lambda r: _touch(r / "rules_dsl" / "grammar.lark"), True),
+    (False, lambda r: (r / "interpreter" / "new.py").write_text("", encoding="utf-8"), True),
+    (False, lambda r: (r / "rules_dsl" / "__init__.py").unlink(), True),
+    (False, lambda r: _touch(r / "rules_dsl" / "__pycache__" / "x.pyc", "other"), False),
+    (False, lambda r: (r / "README.md").write_text("", encoding="utf-8"), False),
+    (True, lambda r: _touch(r / "mprules-1.0.dist-info" / "RECORD", "rules_dsl/a.py,,\n"), True),
+    (True, lambda r: _touch(r / "mprules-1.0.dist-info" / "RECORD"), True),   # installed again
+    (True, lambda r: _touch(r / "rules_dsl" / "__init__.py"), False),          # RECORD stands for it
+])
+def test_the_code_stamp_changes_with_the_code(tmp_path: Path, installed: bool, change, changes_stamp) -> None:
+    _code_tree(tmp_path, installed)
+    before = cachefile.stamp_of(str(tmp_path), "1.0")
+    assert before == cachefile.stamp_of(str(tmp_path), "1.0")
+    assert before.startswith("installed" if installed else "checkout")
+    change(tmp_path)
+    assert (cachefile.stamp_of(str(tmp_path), "1.0") != before) is changes_stamp
+    assert cachefile.stamp_of(str(tmp_path), "1.1") != cachefile.stamp_of(str(tmp_path), "1.0")
+
+
+def test_this_checkouts_stamp_is_kept_for_the_process() -> None:
+    assert cachefile.code_stamp("0") is cachefile.code_stamp("0")
