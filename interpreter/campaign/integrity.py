@@ -5,13 +5,12 @@ with MPR620 (exit 3) saying what is wrong, for reading and writing commands alik
 from __future__ import annotations
 
 import json
-import sqlite3
 from functools import cache
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 from interpreter.solvers.cards import DeckState, invariant_problems
-from interpreter.campaign.files import NOT_SQLITE
+from interpreter.campaign.files import NOT_SQLITE, sqlite3
 from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 
 from rules_dsl.words import bilingual
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
@@ -14,7 +13,7 @@ from interpreter.solvers.cards import invariant_problems
 from interpreter.campaign import files, wal
 from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_REPLACE, MISSING, busy as _busy, connect as _connect,
                     existing as _existing, identity as _identity, not_saved as _not_saved,
-                    inspect, os_error as _os_error, sqlite_error as _sqlite_error)
+                    inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
 from interpreter.campaign.integrity import (STATE_BROKEN, WIRING_KEY, check_schema, damaged, read_entry,
                                             read_state)
 from interpreter.campaign.state import Entry, Holder, Pin, State

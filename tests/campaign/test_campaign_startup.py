@@ -1,0 +1,66 @@
+"""What a campaign command loads: SQLite through the C module itself (the very objects the
+package ``sqlite3`` exposes, without its date and time helpers), and, for a command that only
+reads, none of the modules that only the commands that change a campaign need."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import sqlite3
+from interpreter.campaign import files
+
+ROOT = Path(__file__).resolve().parents[2]
+
+CHARACTERS = """\
+characters:
+  - {id: rin, name: リン, hand_size: 4, items: [{id: lamp, held_size: 2}]}
+  - {id: kai, name: カイ, hand_size: 4}
+"""
+
+
+@pytest.mark.parametrize("name", [
+    "connect", "Connection", "Cursor", "Row", "Error", "Warning", "DatabaseError", "IntegrityError",
+    "ProgrammingError", "OperationalError", "InterfaceError", "InternalError", "NotSupportedError",
+    "DataError", "sqlite_version",
+])
+def test_the_campaign_sqlite_name_is_the_sqlite3_package(name) -> None:
+    assert getattr(files.sqlite3, name) is getattr(sqlite3, name)
+
+
+def _modules(argv: list[str], cwd: Path) -> list[str]:
+    """The modules ``mprules ARGV`` has loaded when it ends (a fresh interpreter, run twice: the
+    first run fills the ruleset cache)."""
+    code = ("import sys, json; from interpreter.cli import main; status = main(%r); "
+            "print(json.dumps([status, sorted(sys.modules)]))" % (argv,))
+    env = dict(os.environ, MPRULES_CACHE_DIR=str(cwd / "cache"))
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd,
+                             env=env, check=True)
+    status, modules = json.loads(out.stdout.strip().splitlines()[-1])
+    assert status == 0, out.stderr
+    return modules
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory) -> Path:
+    folder = tmp_path_factory.mktemp("startup")
+    (folder / "chars.yaml").write_text(CHARACTERS, encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "interpreter", "campaign", "init", "c.mpc",
+                           "--characters", "chars.yaml", "--seed", "1"], capture_output=True, text=True,
+                          cwd=folder, env=dict(os.environ, MPRULES_CACHE_DIR=str(folder / "cache")))
+    assert done.returncode == 0, done.stderr
+    return folder
+
+
+NEVER = {"datetime", "sqlite3", "sqlite3.dbapi2"}
+
+
+@pytest.mark.parametrize("command", [["show"], ["log", "--last", "2"], ["sleep", "rin", "--hours", "8"],
+                                     ["dawn"]])
+def test_no_campaign_command_loads_the_sqlite3_package(command, campaign) -> None:
+    assert NEVER & set(_modules(["campaign", command[0], "c.mpc", *command[1:]], campaign)) == set()
