@@ -9,9 +9,7 @@ from rules_dsl.words import bilingual, define_word, localized
 
 from interpreter.kinds.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
-from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
 from interpreter.ruleset.wiring import require, wired
-from interpreter.campaign.characters import deal, load_roster, restore
 from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset,
                                       pinned_path, with_manifest_wiring)
 from interpreter.campaign.state import Pin, State
@@ -20,6 +18,7 @@ from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
 from interpreter.campaign.timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
                        next_dawn, pass_time, rule_params, wired_rule)
+from interpreter.campaign.views import export, holder_names, log, show, show_state
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -27,6 +26,9 @@ if TYPE_CHECKING:
     from typing import Any
 
     Body = Callable[[Outcome, SeededDice], dict[str, Any]]
+
+__all__ = ["advance", "brief", "circulate", "dawn", "export", "holder_names", "init", "log", "repin",
+           "rest", "show", "show_state", "sleep", "undo"]
 
 UNKNOWN_PC = define(
     "MPR630", "no character {pc!r} in this campaign{hint} (characters: {known})",
@@ -88,12 +90,14 @@ def _run(store: Store, command: str, inputs: dict[str, Any], seed: int | None, b
          check_ruleset: bool = True, random: bool = True) -> dict[str, Any]:
     """One command in one transaction: load, check the ruleset pin, apply, save, journal.
     A command that draws no card (``random`` false) has no seed to show. The ruleset is loaded
-    before the write lock is taken (a cached load inside it), so writers wait only for writes."""
+    before the write lock is taken (checked again inside it only when another command changed
+    the pin meanwhile), so writers wait only for writes."""
+    checked = store.load()
     if check_ruleset:
-        check_pin(store.load().pin, store.path)
+        check_pin(checked.pin, store.path)
     with store.transaction():
-        before = store.load()
-        if check_ruleset:
+        before = store.load()  # read again only if another command committed meanwhile
+        if check_ruleset and before.pin != checked.pin:
             check_pin(before.pin, store.path)
         dice = SeededDice(seed if random or seed is not None else 0)
         out = Outcome(before, [], [])
@@ -112,6 +116,9 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
          param_overrides: dict[str, dict] | None = None, start: str | None = None) -> dict[str, Any]:
     """Create a campaign: pin the ruleset, shuffle the deck by ``seed``, place and deal the cards.
     From an export (a ``campaign`` section), the deck order, discard pile and clock come back too."""
+    # start-up: reading and dealing a roster is only for creating a campaign (1.8M instructions)
+    from interpreter.campaign.characters import deal, load_roster, restore
+
     Store.refuse_existing(path, force)
     roster = load_roster(characters)
     pin = pin_ruleset(ruleset, adopt, param_overrides)
@@ -141,29 +148,6 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
 def _spec(pin: Pin) -> DeckSpec:
     deck = require(pin.rules, wired(pin.campaign, DECK, pin.manifest), DECK, pin.manifest)
     return DeckSpec.from_params(pin.rules[deck]["params"])
-
-
-def show_state(state: State) -> dict[str, Any]:
-    """The contract of ``show --format json``."""
-    return {"clock_minutes": state.clock_minutes, "deck_count": len(state.cards.deck),
-            "discard": list(state.cards.discard),
-            "holders": {h: list(c) for h, c in state.cards.holders}}
-
-
-def show(store: Store) -> dict[str, Any]:
-    """The state, and whether the pinned ruleset changed on disk (then other commands refuse)."""
-    state = store.load()
-    try:
-        check_pin(state.pin, store.path)
-        changed = False
-    except MprError:
-        changed = True
-    return {**show_state(state), "ruleset_changed": changed, "clock": clock_text(state.clock_minutes),
-            "dawn": clock_text(state.dawn_minutes)[-5:],
-            "characters": [h.id for h in state.characters],
-            "items": {h.id: h.owner for h in state.items},
-            "ruleset": {"path": state.pin.path or None, "adopt": dict(state.pin.adopt),
-                        "param_overrides": dict(state.pin.param_overrides)}}
 
 
 def _require_pc(state: State, pc: str) -> str:
@@ -287,6 +271,9 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
     """Record one use of an option by a character in the current briefing (the package the
     wiring gives the tier, as its first side) and refuse the use past the tier's allowance. A new
     briefing starts with ``new``, or when the tier changes."""
+    # start-up: the package kind's counting is only for briefings (1.7M instructions)
+    from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
+
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         state = out.state
         rule_id = _package(state, "briefing", BRIEFINGS, tier)
@@ -376,41 +363,3 @@ def _differences(now: State, then: State) -> list[dict[str, Any]]:
     return changes
 
 
-def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
-    # start-up: interpreter.campaign.limits loads only when log() runs
-    from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
-
-    shown = store.entries(last=min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN))
-    return {"entries": [{"seq": e.seq, "command": e.command, "inputs": e.inputs, "seed": e.seed,
-                         "changes": e.result.get("changes", []), "clock": e.result.get("clock"),
-                         "undone_by": e.undone_by} for e in shown]}
-
-
-def holder_names(store: Store) -> dict[str, Any]:
-    """How text shows each holder: its name (with its id when another holder has the same
-    name), and which holders are characters."""
-    state = store.load()
-    holders = (*state.characters, *state.items)
-    names = [h.data.get("name") for h in holders]
-    shown = {h.id: h.data["name"] if names.count(h.data["name"]) == 1 else f"{h.data['name']}({h.id})"
-             for h in holders if isinstance(h.data.get("name"), str)}
-    return {"names": shown, "characters": [h.id for h in state.characters]}
-
-
-def export(store: Store) -> dict[str, Any]:
-    """The state as YAML data in the shape of chars.yaml (``init --characters`` reads it back,
-    with every card given), plus a ``campaign`` section with the clock, deck and discard pile."""
-    state = store.load()
-    items_of: dict[str, list[dict[str, Any]]] = {}
-    for item in state.items:
-        items_of.setdefault(item.owner or "", []).append(
-            {"id": item.id, **item.data, "held_cards": list(state.cards.held(item.id))})
-    characters = []
-    for pc in state.characters:
-        entry: dict[str, Any] = {"id": pc.id, **pc.data, "hand": list(state.cards.held(pc.id))}
-        if pc.id in items_of:
-            entry["items"] = items_of[pc.id]
-        characters.append(entry)
-    campaign = {"ruleset": state.pin.path or "(bundled)", "clock_minutes": state.clock_minutes, "clock": clock_text(state.clock_minutes),
-                "deck": list(state.cards.deck), "discard": list(state.cards.discard)}
-    return {"characters": characters, "campaign": campaign}

@@ -251,6 +251,14 @@ def is_sqlite(path: str) -> bool:
 def inspect(path: str, known_version: int) -> int:
     """Refuse, without writing anything, a file that is not a campaign this mprules can open;
     its schema version."""
+    version, conn = examine(path, known_version)
+    conn.close()
+    return version
+
+
+def examine(path: str, known_version: int) -> tuple[int, sqlite3.Connection]:
+    """``inspect``, and the read-only connection the file was examined through (the caller closes
+    it): a command that only reads goes on with it rather than open the file again."""
     if not os.path.isfile(path):
         raise MprError(MISSING, Location(path), file=path, how=bilingual(HOW_CREATE))
     try:
@@ -263,24 +271,26 @@ def inspect(path: str, known_version: int) -> int:
         raise MprError(NOT_SQLITE, Location(path), file=path,
                        detail="no SQLite header" if header != SQLITE_HEADER else "too large")
     wal.check(path)  # before SQLite reads a -wal that another campaign file left
+    conn = None
     try:
         conn = connect_readonly(path)
-        try:
-            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
-            if app_id != APPLICATION_ID:
-                raise MprError(FOREIGN, Location(path), file=path)
-            check = conn.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise MprError(NOT_SQLITE, Location(path), file=path, detail=check)
-            version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
-        finally:
+        app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+        if app_id != APPLICATION_ID:
+            raise MprError(FOREIGN, Location(path), file=path)
+        check = conn.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise MprError(NOT_SQLITE, Location(path), file=path, detail=check)
+        version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
+        if not isinstance(version, int) or version < 1:
+            raise MprError(NOT_SQLITE, Location(path), file=path, detail="no schema version")
+        if version > known_version:
+            raise MprError(NEWER, Location(path), file=path, version=version, known=known_version)
+    except BaseException as exc:
+        if conn is not None:
             conn.close()
-    except sqlite3.DatabaseError as exc:
+        if not isinstance(exc, sqlite3.DatabaseError):
+            raise
         if "locked" in str(exc) or "busy" in str(exc):
             raise busy(path) from None
         raise MprError(NOT_SQLITE, Location(path), file=path, detail=str(exc)) from None
-    if not isinstance(version, int) or version < 1:
-        raise MprError(NOT_SQLITE, Location(path), file=path, detail="no schema version")
-    if version > known_version:
-        raise MprError(NEWER, Location(path), file=path, version=version, known=known_version)
-    return version
+    return version, conn

@@ -11,7 +11,6 @@ from rules_dsl.words import bilingual, define_word
 
 from interpreter.solvers.cards import DeckSpec
 from interpreter.campaign.files import utf8_path
-from interpreter.ruleset.wiring import require, resolved, slot_kinds, wired, wired_ids
 from interpreter.campaign.state import Pin
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -52,6 +51,9 @@ def load(path: str, adopt: dict[str, bool], param_overrides: dict[str, dict]) ->
 def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
                 param_overrides: dict[str, dict] | None = None) -> Pin:
     """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
+    # start-up: the manifest's wiring is read only when a ruleset is pinned (init, repin)
+    from interpreter.ruleset.wiring import require, resolved, wired, wired_ids
+
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
     path = utf8_path(os.path.abspath(path), "ruleset") if path else None  # the same one from anywhere
     ruleset = load(path or "", adopt, param_overrides)
@@ -75,6 +77,9 @@ def with_manifest_wiring(pin: Pin, file: str) -> Pin:
     and undone; the commands that run rules refuse with MPR628 as for any campaign)."""
     if pin.campaign:
         return pin
+    # start-up: only a campaign pinned before campaigns kept the wiring reads the manifest's
+    from interpreter.ruleset.wiring import resolved, slot_kinds, wired_ids
+
     try:
         ruleset = load(pinned_path(pin, file), pin.adopt, pin.param_overrides)
     except MprError:

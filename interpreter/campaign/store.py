@@ -12,10 +12,10 @@ from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 from interpreter.solvers.cards import invariant_problems
 from interpreter.campaign import files, wal
 from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_REPLACE, MISSING, busy as _busy, connect as _connect,
-                    existing as _existing, identity as _identity, not_saved as _not_saved,
+                    examine, existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
-from interpreter.campaign.integrity import (STATE_BROKEN, WIRING_KEY, check_schema, damaged, read_entry,
-                                            read_state)
+from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, check_schema, damaged,
+                                            read_entry, read_state)
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -66,6 +66,7 @@ class Store:
         self.path = path
         self.conn = conn
         self.identity = _identity(path)
+        self._loaded: tuple[int, State] | None = None  # the state read last, by data_version
 
     @staticmethod
     def refuse_existing(path: str, force: bool) -> None:
@@ -92,7 +93,7 @@ class Store:
                 store.conn.execute("PRAGMA journal_mode = WAL")
                 store.conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 with store.transaction():
-                    store.conn.execute("CREATE TABLE schema_version (version INTEGER PRIMARY KEY)")
+                    store.conn.execute(VERSION_TABLE)
                     store._migrate(0)
                 with store.transaction():
                     result = fill(store)
@@ -119,13 +120,16 @@ class Store:
         ``readonly``: for commands that only read (show, log, export), which then leave no trace."""
         if _existing(path) is None:
             raise MprError(MISSING, Location(path), file=path, how=bilingual(HOW_CREATE))
-        version = inspect(path, SCHEMA_VERSION)
+        version, examined = examine(path, SCHEMA_VERSION)
         if version >= TOKEN_VERSION and wal.file_token(path)[1] == 0:
+            examined.close()
             raise damaged(path, "the header has no file token (user_version)")
         readonly = readonly and version == SCHEMA_VERSION
+        if not readonly:
+            examined.close()
         store = None
         try:
-            conn = files.connect_readonly(path) if readonly else _connect(path, "rw")
+            conn = examined if readonly else _connect(path, "rw")
             store = cls(path, conn)
             if version < SCHEMA_VERSION:
                 with store.transaction():
@@ -191,8 +195,18 @@ class Store:
     # -- state ---------------------------------------------------------------------------------
 
     def load(self) -> State:
-        """The state as stored (the journal apart), every value checked (``integrity``)."""
-        return read_state(self.conn, self.path)
+        """The state as stored (the journal apart), every value checked (``integrity``). Read
+        again only when it may have changed since it was last read: a write of this store, or a
+        commit of another connection (SQLite's ``data_version``)."""
+        try:
+            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise damaged(self.path, str(exc)) from None
+        if self._loaded is not None and self._loaded[0] == version:
+            return self._loaded[1]
+        state = read_state(self.conn, self.path)
+        self._loaded = (version, state)
+        return state
 
     def save(self, state: State) -> None:
         """Replace the stored state by ``state`` (inside a transaction), after checking that its
@@ -201,6 +215,7 @@ class Store:
         if missing or extra:
             raise MprError(STATE_BROKEN, Location(self.path), file=self.path,
                            missing=", ".join(missing) or "-", extra=", ".join(extra) or "-")
+        self._loaded = None  # this connection's own writes leave data_version as it is
         c = self.conn
         for table in STATE_TABLES:
             c.execute(f"DELETE FROM {table}")

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import stat
-import struct
 
 from rules_dsl.frozen import Frozen
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
@@ -74,6 +73,9 @@ class Commits(Frozen):
 
 
 def _checksum(data: bytes, order: str, s1: int, s2: int) -> tuple[int, int]:
+    # start-up: struct (a C extension to load) only when a -wal is there to be read
+    import struct
+
     words = struct.unpack(f"{order}{len(data) // 4}I", data)
     for i in range(0, len(words), 2):
         s1 = (s1 + words[i] + s2) & _MASK
@@ -97,6 +99,9 @@ def read_commits(wal: str, *, verify: bool) -> Commits:
 
 
 def _commits(fd: int, verify: bool) -> Commits:
+    # start-up: struct (a C extension to load) only when a -wal is there to be read
+    import struct
+
     header = os.pread(fd, _HEADER, 0)
     if len(header) < _HEADER:
         return Commits()

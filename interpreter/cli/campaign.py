@@ -196,8 +196,24 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
 
 def _handle(args: argparse.Namespace) -> int:
     # start-up: the campaign layer loads only when a campaign command runs
-    from interpreter.campaign import commands
     from interpreter.campaign.store import Store
+
+    if args.command in READ_ONLY:
+        # start-up: a command that only reads loads none of the modules that change a campaign
+        from interpreter.campaign import views
+
+        with Store.open(args.file, readonly=True) as store:
+            if args.command == "show":
+                result = views.show(store)
+            elif args.command == "log":
+                result = views.log(store, last=args.last)
+                if args.format != "json":  # the text shows holders by name; the JSON stays as it is
+                    result = {**result, **views.holder_names(store)}
+            else:
+                return _export(views.export(store), args)
+        return _print(result, args)
+    # start-up: the commands that change a campaign, with the rules they run
+    from interpreter.campaign import commands
 
     if args.command == "init":
         adopt, params = _switches(args)
@@ -205,11 +221,9 @@ def _handle(args: argparse.Namespace) -> int:
                                force=args.force, adopt=adopt, param_overrides=params,
                                start=args.start)
         return _print(result, args)
-    with Store.open(args.file, readonly=args.command in READ_ONLY) as store:
+    with Store.open(args.file) as store:
         name = args.command
-        if name == "show":
-            result = commands.show(store)
-        elif name == "sleep":
+        if name == "sleep":
             result = commands.sleep(store, args.pc, args.hours, seed=args.seed)
         elif name == "dawn":
             result = commands.dawn(store, seed=args.seed)
@@ -223,14 +237,8 @@ def _handle(args: argparse.Namespace) -> int:
         elif name == "brief":
             result = commands.brief(store, args.tier, args.pc, args.option, new=args.new,
                                     seed=args.seed)
-        elif name == "log":
-            result = commands.log(store, last=args.last)
-            if args.format != "json":  # the text shows holders by name; the JSON stays as it is
-                result = {**result, **commands.holder_names(store)}
         elif name == "undo":
             result = commands.undo(store)
-        elif name == "export":
-            return _export(commands.export(store), args)
         else:
             result = commands.repin(store)
     return _print(result, args)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules_dsl.dice import DiceSource
 from rules_dsl.frozen import Frozen
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 from interpreter.solvers.limits import MAX_DECK_CARDS, MAX_HOLDERS
@@ -14,6 +13,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Iterable, Mapping
     from typing import Any, TypedDict
+
+    from rules_dsl.dice import DiceSource
 
     class DeckView(TypedDict):
         """The compact form of a deck's state in results."""

@@ -494,8 +494,8 @@ def test_log_shows_the_newest_entries(tmp_path, monkeypatch):
     for seed in range(3):
         run(path, "sleep", "bob", 8, seed=seed)
     assert [e["seq"] for e in run(path, "log", last=2)["entries"]] == [3, 4]
-    import interpreter.campaign.limits
-    monkeypatch.setattr(interpreter.campaign.limits, "MAX_JOURNAL_SHOWN", 3)
+    from interpreter.campaign import views
+    monkeypatch.setattr(views, "MAX_JOURNAL_SHOWN", 3)
     with Store.open(path) as store:
         assert [e["seq"] for e in module.log(store)["entries"]] == [2, 3, 4]
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 import sqlite3
-from interpreter.campaign import files
+from interpreter.campaign import files, integrity
+from interpreter.campaign.store import MIGRATIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -64,3 +65,13 @@ NEVER = {"datetime", "sqlite3", "sqlite3.dbapi2"}
                                      ["dawn"]])
 def test_no_campaign_command_loads_the_sqlite3_package(command, campaign) -> None:
     assert NEVER & set(_modules(["campaign", command[0], "c.mpc", *command[1:]], campaign)) == set()
+
+
+def test_the_expected_schema_read_off_the_migrations_is_what_sqlite_makes() -> None:
+    migrations = tuple(MIGRATIONS)
+    assert integrity._expected(migrations) == integrity.made_in_memory(migrations)
+    altered = (*migrations, (3, "ALTER TABLE cards ADD COLUMN note TEXT"))
+    assert integrity._expected(altered) == integrity.made_in_memory(altered)
+    assert ("table", "cards", "CREATE TABLE cards (card TEXT PRIMARY KEY, place TEXT NOT NULL CHECK (place IN "
+            "('deck', 'discard', 'held')), holder TEXT, position INTEGER NOT NULL, "
+            "CHECK ((place = 'held') = (holder IS NOT NULL)))") in integrity._expected(migrations)

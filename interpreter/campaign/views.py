@@ -1,0 +1,76 @@
+"""The campaign commands that only read a campaign (``show``, ``log``, ``export``, and the names
+text output gives holders): apart from the commands that change one, so that reading loads
+neither the rules a command runs nor the modules that run them."""
+from __future__ import annotations
+
+from rules_dsl.errors import MprError
+
+from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
+from interpreter.campaign.pin import check_pin, clock_text
+from interpreter.campaign.state import State
+from interpreter.campaign.store import Store
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+
+def show_state(state: State) -> dict[str, Any]:
+    """The contract of ``show --format json``."""
+    return {"clock_minutes": state.clock_minutes, "deck_count": len(state.cards.deck),
+            "discard": list(state.cards.discard),
+            "holders": {h: list(c) for h, c in state.cards.holders}}
+
+
+def show(store: Store) -> dict[str, Any]:
+    """The state, and whether the pinned ruleset changed on disk (then other commands refuse)."""
+    state = store.load()
+    try:
+        check_pin(state.pin, store.path)
+        changed = False
+    except MprError:
+        changed = True
+    return {**show_state(state), "ruleset_changed": changed, "clock": clock_text(state.clock_minutes),
+            "dawn": clock_text(state.dawn_minutes)[-5:],
+            "characters": [h.id for h in state.characters],
+            "items": {h.id: h.owner for h in state.items},
+            "ruleset": {"path": state.pin.path or None, "adopt": dict(state.pin.adopt),
+                        "param_overrides": dict(state.pin.param_overrides)}}
+
+
+def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
+    """The newest ``last`` journal entries (at most ``MAX_JOURNAL_SHOWN``), oldest first."""
+    shown = store.entries(last=min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN))
+    return {"entries": [{"seq": e.seq, "command": e.command, "inputs": e.inputs, "seed": e.seed,
+                         "changes": e.result.get("changes", []), "clock": e.result.get("clock"),
+                         "undone_by": e.undone_by} for e in shown]}
+
+
+def holder_names(store: Store) -> dict[str, Any]:
+    """How text shows each holder: its name (with its id when another holder has the same
+    name), and which holders are characters."""
+    state = store.load()
+    holders = (*state.characters, *state.items)
+    names = [h.data.get("name") for h in holders]
+    shown = {h.id: h.data["name"] if names.count(h.data["name"]) == 1 else f"{h.data['name']}({h.id})"
+             for h in holders if isinstance(h.data.get("name"), str)}
+    return {"names": shown, "characters": [h.id for h in state.characters]}
+
+
+def export(store: Store) -> dict[str, Any]:
+    """The state as YAML data in the shape of chars.yaml (``init --characters`` reads it back,
+    with every card given), plus a ``campaign`` section with the clock, deck and discard pile."""
+    state = store.load()
+    items_of: dict[str, list[dict[str, Any]]] = {}
+    for item in state.items:
+        items_of.setdefault(item.owner or "", []).append(
+            {"id": item.id, **item.data, "held_cards": list(state.cards.held(item.id))})
+    characters = []
+    for pc in state.characters:
+        entry: dict[str, Any] = {"id": pc.id, **pc.data, "hand": list(state.cards.held(pc.id))}
+        if pc.id in items_of:
+            entry["items"] = items_of[pc.id]
+        characters.append(entry)
+    campaign = {"ruleset": state.pin.path or "(bundled)", "clock_minutes": state.clock_minutes, "clock": clock_text(state.clock_minutes),
+                "deck": list(state.cards.deck), "discard": list(state.cards.discard)}
+    return {"characters": characters, "campaign": campaign}
