@@ -7,7 +7,7 @@ from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 from rules_dsl.words import bilingual, define_word, localized
 
-from interpreter.kinds.circulation import ordered
+from interpreter.solvers.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
 from interpreter.ruleset.wiring import require, wired
 from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset,

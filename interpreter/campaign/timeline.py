@@ -8,7 +8,7 @@ from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
 from interpreter.campaign.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
 
-from interpreter.kinds.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
+from interpreter.solvers.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
 from interpreter.ruleset.wiring import require, wired
 from interpreter.campaign.pin import clock_text, dawn_of, dawns_between
 from interpreter.campaign.state import State

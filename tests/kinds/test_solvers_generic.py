@@ -10,7 +10,7 @@ from rebuild_support import DOCS
 
 ROOT = Path(__file__).resolve().parents[2]
 # The other mechanisms of the solvers layer (dice pools, cards, table rows, repeats) serve other kinds.
-NOT_PROCEDURE = {"dice_pool.py", "pool_notation.py", "cards.py", "roll_rows.py", "repeat_policy.py"}
+NOT_PROCEDURE = {"dice_pool.py", "pool_notation.py", "cards.py", "circulation.py", "roll_rows.py", "repeat_policy.py"}
 SOURCES = sorted([*(p for p in (ROOT / "interpreter" / "solvers").glob("*.py") if p.name not in NOT_PROCEDURE),
                   *(ROOT / "interpreter" / "kinds").glob("procedure*.py"),
                   *(ROOT / "interpreter" / "kinds").glob("_procedure*.py")])
