@@ -32,7 +32,12 @@ BAD_SEED = define(
     "シード {seed} はキャンペーンファイルに保存できる範囲を超えています（最大 {limit}）",
     exit_code=EXIT_USAGE)
 SQLITE_MAX = 2**63 - 1
-STATE_TABLES = ("cards", "briefing_uses", "items", "characters", "campaign", "ruleset")  # delete order
+# The state's tables in the order they are emptied (items before the characters they belong to),
+# each with the fields of the state it holds (items are written with the characters).
+STATE_TABLES = (("cards", ("cards",)), ("briefing_uses", ("briefing_uses",)),
+                ("items", ("characters", "items")), ("characters", ("characters", "items")),
+                ("campaign", ("clock_minutes", "dawn_minutes", "briefing", "briefing_tier")),
+                ("ruleset", ("pin",)))
 
 MIGRATIONS: list[tuple[int, str]] = [
     (1, """
@@ -66,7 +71,8 @@ class Store:
         self.path = path
         self.conn = conn
         self.identity = _identity(path)
-        self._loaded: tuple[int, State] | None = None  # the state read last, by data_version
+        # The state read or written last, by data_version, and whether the tables hold exactly it.
+        self._loaded: tuple[int, State, bool] | None = None
 
     @staticmethod
     def refuse_existing(path: str, force: bool) -> None:
@@ -180,6 +186,7 @@ class Store:
     def _rollback(self) -> None:
         """Undo a failed command; SQLite has already undone it when the rollback itself fails
         (a full disk), and the file never holds half a command either way."""
+        self._loaded = None  # the state written in the transaction is gone
         try:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -196,49 +203,67 @@ class Store:
 
     def load(self) -> State:
         """The state as stored (the journal apart), every value checked (``integrity``). Read
-        again only when it may have changed since it was last read: a write of this store, or a
-        commit of another connection (SQLite's ``data_version``)."""
-        try:
-            version = self.conn.execute("PRAGMA data_version").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise damaged(self.path, str(exc)) from None
+        again only when it may have changed since it was last read or written here: by another
+        connection's commit (SQLite's ``data_version``), or by a rolled-back write of this one."""
+        version = self._data_version()
         if self._loaded is not None and self._loaded[0] == version:
             return self._loaded[1]
-        state = read_state(self.conn, self.path)
-        self._loaded = (version, state)
+        state, exact = read_state(self.conn, self.path)
+        self._loaded = (version, state, exact)
         return state
+
+    def _data_version(self) -> int:
+        """SQLite's count of the commits of other connections (this one's own leave it as it is)."""
+        try:
+            return self.conn.execute("PRAGMA data_version").fetchone()[0]
+        except sqlite3.Error as exc:
+            raise damaged(self.path, str(exc)) from None
 
     def save(self, state: State) -> None:
         """Replace the stored state by ``state`` (inside a transaction), after checking that its
-        cards add up to the deck: a state that breaks the invariant is never written."""
+        cards add up to the deck: a state that breaks the invariant is never written. Only the
+        tables whose part of the state differs from the stored one are written again."""
         missing, extra = invariant_problems(state.cards, state.deck_spec())
         if missing or extra:
             raise MprError(STATE_BROKEN, Location(self.path), file=self.path,
                            missing=", ".join(missing) or "-", extra=", ".join(extra) or "-")
-        self._loaded = None  # this connection's own writes leave data_version as it is
+        version = self._data_version()
+        stored = self._loaded[1] if self._loaded is not None and self._loaded[0] == version \
+            and self._loaded[2] else None
+        self._loaded = None  # until every table below is written
+
+        def changed(*fields: str) -> bool:
+            return stored is None or any(getattr(stored, f) != getattr(state, f) for f in fields)
+
         c = self.conn
-        for table in STATE_TABLES:
+        tables = [t for t, fields in STATE_TABLES if changed(*fields)]
+        for table in tables:
             c.execute(f"DELETE FROM {table}")
-        p = state.pin
-        c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)",
-                  (p.path, p.content_hash, *(_json(v) for v in
-                                             (p.adopt, p.param_overrides, p.rules,
-                                              {**p.parameters, WIRING_KEY: {"campaign": p.campaign,
-                                                                            "manifest": p.manifest}}))))
-        c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)",
-                  (state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier))
-        c.executemany("INSERT INTO characters VALUES (?, ?, ?)",
-                      [(h.id, n, _json(h.data)) for n, h in enumerate(state.characters)])
-        c.executemany("INSERT INTO items VALUES (?, ?, ?, ?)",
-                      [(h.id, n, h.owner, _json(h.data)) for n, h in enumerate(state.items)])
-        rows: list[tuple[str, str, str | None, int]] = [
-            (card, "deck", None, n) for n, card in enumerate(state.cards.deck)]
-        rows += [(card, "discard", None, n) for n, card in enumerate(state.cards.discard)]
-        rows += [(card, "held", holder, n) for holder, cards in state.cards.holders
-                 for n, card in enumerate(cards)]
-        c.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", rows)
-        c.executemany("INSERT INTO briefing_uses (briefing, tier, pc, option) VALUES (?, ?, ?, ?)",
-                      state.briefing_uses)
+        if "ruleset" in tables:
+            p = state.pin
+            wiring = {WIRING_KEY: {"campaign": p.campaign, "manifest": p.manifest}}
+            c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)",
+                      (p.path, p.content_hash, *(_json(v) for v in
+                                                 (p.adopt, p.param_overrides, p.rules, {**p.parameters, **wiring}))))
+        if "campaign" in tables:
+            c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)",
+                      (state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier))
+        if "characters" in tables:
+            c.executemany("INSERT INTO characters VALUES (?, ?, ?)",
+                          [(h.id, n, _json(h.data)) for n, h in enumerate(state.characters)])
+            c.executemany("INSERT INTO items VALUES (?, ?, ?, ?)",
+                          [(h.id, n, h.owner, _json(h.data)) for n, h in enumerate(state.items)])
+        if "cards" in tables:
+            rows: list[tuple[str, str, str | None, int]] = [
+                (card, "deck", None, n) for n, card in enumerate(state.cards.deck)]
+            rows += [(card, "discard", None, n) for n, card in enumerate(state.cards.discard)]
+            rows += [(card, "held", holder, n) for holder, cards in state.cards.holders
+                     for n, card in enumerate(cards)]
+            c.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", rows)
+        if "briefing_uses" in tables:
+            c.executemany("INSERT INTO briefing_uses (briefing, tier, pc, option) VALUES (?, ?, ?, ?)",
+                          state.briefing_uses)
+        self._loaded = (version, state, True)  # what this connection now reads (forgotten on a rollback)
 
     # -- journal -------------------------------------------------------------------------------
 

@@ -1,0 +1,87 @@
+"""The store reads a campaign's state once and writes only the tables whose part of it changed; it
+never serves a state the file no longer holds: after another connection's commit, after a
+rolled-back write, or after its own write, what it gives is what the tables hold."""
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from campaign_support import make_campaign
+from interpreter.campaign import commands
+from interpreter.campaign.store import STATE_TABLES, State, Store
+
+ORDER = {"cards": "place, holder, position", "briefing_uses": "seq", "items": "position",
+         "characters": "position", "campaign": "id", "ruleset": "id"}
+
+
+def rows(path: str) -> dict[str, list[tuple]]:
+    conn = sqlite3.connect(path)
+    try:
+        return {t: conn.execute(f"SELECT * FROM {t} ORDER BY {ORDER[t]}").fetchall() for t, _ in STATE_TABLES}
+    finally:
+        conn.close()
+
+
+def written_whole(path: str, state: State, tmp_path: Path) -> dict[str, list[tuple]]:
+    """The tables of a copy of ``path`` once ``state`` is written into every table."""
+    copy = str(tmp_path / "whole.db")
+    shutil.copy(path, copy)
+    with Store.open(copy) as store:
+        store._loaded = None  # nothing known of the file: every table is written
+        with store.transaction():
+            store.save(state)
+    return rows(copy)
+
+
+STEPS = [
+    ("sleep", ("alice", 8), {"seed": 3}),
+    ("dawn", (), {"seed": 4}),
+    ("brief", ("instant", "alice", "scout"), {}),
+    ("circulate", ("battery",), {"take_all": True, "seed": 5}),
+    ("advance", (3000,), {"seed": 6}),
+    ("undo", (), {}),
+    ("undo", (), {}),
+]
+
+
+def test_each_command_leaves_the_tables_a_whole_write_would(tmp_path) -> None:
+    path = make_campaign(tmp_path)
+    for name, args, kwargs in STEPS:
+        with Store.open(path) as store:
+            getattr(commands, name)(store, *args, **kwargs)
+            state = store.load()  # the state the command wrote, as this store keeps it
+        assert rows(path) == written_whole(path, state, tmp_path), name
+
+
+def test_a_commit_of_another_connection_is_read_again(tmp_path) -> None:
+    path = make_campaign(tmp_path)
+    with Store.open(path) as reader, Store.open(path) as writer:
+        before = reader.load()
+        commands.advance(writer, 60)
+        assert reader.load().clock_minutes == before.clock_minutes + 60
+        assert reader.load() is reader.load()  # unchanged since: not read again
+
+
+def test_a_rolled_back_write_is_forgotten(tmp_path) -> None:
+    path = make_campaign(tmp_path)
+    with Store.open(path) as store:
+        before = store.load()
+        with pytest.raises(RuntimeError), store.transaction():
+            store.save(before.evolve(clock_minutes=before.clock_minutes + 5))
+            raise RuntimeError("the command fails after writing")
+        assert store.load() == before
+        assert rows(path)["campaign"][0][1] == before.clock_minutes
+
+
+def test_a_write_is_what_the_store_reads_next(tmp_path) -> None:
+    path = make_campaign(tmp_path)
+    with Store.open(path) as store:
+        later = store.load().evolve(clock_minutes=store.load().clock_minutes + 7)
+        with store.transaction():
+            store.save(later)
+        assert store.load() is later
+    with Store.open(path) as again:
+        assert again.load() == later
