@@ -2,8 +2,10 @@
 turn), each a whole process, against ``python -c pass`` measured in alternation in the same run.
 
 The first command warms the ruleset cache, as the first command of a session at the table does.
-Goal: a campaign command with a warm cache at most 3x ``python -c pass``. Prints the median of
-each command kind and a final JSON line of the ratios.
+Goal: a campaign command with a warm cache at most 3x ``python -c pass``. Prints whether the
+measured mprules is installed or a checkout (an editable install is one: its code stamp reads the
+size and time of every source file), the median of each command kind and a final JSON line of
+the ratios.
 
 Usage: python3 benchmarks/bench_campaign.py [--commands 200] [--no-cache]
 """
@@ -12,6 +14,8 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
+import sys
 import tempfile
 from pathlib import Path
 
@@ -38,6 +42,26 @@ CYCLE = [
 ]
 
 
+# What the measured mprules is: its code stamp says whether it is installed (stamped by its
+# dist-info RECORD, one stat) or a checkout, an editable install included (every source file stat'ed).
+INSTALL_KIND = ("import interpreter; from interpreter import __version__; from rules_dsl import cachefile; "
+                "print(cachefile.code_stamp(__version__).split()[0], interpreter.__file__)")
+
+
+def install_kind(mprules: list[str], env: dict[str, str]) -> str:
+    """``installed`` or ``checkout (editable)``, with where its package is, as the interpreter of
+    the measured ``mprules`` (its script's ``#!`` line, else this one) imports it."""
+    python = sys.executable
+    if len(mprules) == 1:
+        with open(mprules[0], "rb") as script:
+            first = script.readline().decode("utf-8", "replace")
+        python = first[2:].strip() if first.startswith("#!") else python
+    done = subprocess.run([python, "-c", INSTALL_KIND], capture_output=True, text=True, env=env)
+    kind, _, where = done.stdout.strip().partition(" ")
+    label = {"installed": "installed", "checkout": "checkout (editable)"}.get(kind, "unknown")
+    return f"{label}: {where or done.stderr.strip()[-200:]}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--commands", type=int, default=200)
@@ -58,14 +82,16 @@ def main() -> None:
             argv = [part.format(file="c.mpc") for part in CYCLE[i % len(CYCLE)]]
             base.append(run_once(BASELINE, work, env))
             times.setdefault(argv[1], []).append(run_once(mprules + argv, work, env))
+        kind = install_kind(mprules, env)
     baseline = statistics.median(base)
     every = [t for ts in times.values() for t in ts]
+    print(f"mprules measured: {kind}")
     print(f"python -c pass: {baseline * 1000:.1f} ms (median)")
     for name, ts in times.items():
         print(f"campaign {name:<8} {statistics.median(ts) * 1000:8.1f} ms  "
               f"{statistics.median(ts) / baseline:5.2f}x")
     ratio = statistics.median(every) / baseline
-    print(json.dumps({"commands": args.commands, "cache": not args.no_cache,
+    print(json.dumps({"commands": args.commands, "cache": not args.no_cache, "mprules": kind.split(":")[0],
                       "vs_python_pass": round(ratio, 2), "goal": 3.0}))
 
 
