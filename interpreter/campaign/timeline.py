@@ -4,11 +4,10 @@ that explain each step."""
 from __future__ import annotations
 
 
-from rules_dsl.dice import DiceSource
 from rules_dsl.errors import Location, MprError, define
 from interpreter.campaign.limits import MAX_ADVANCE_MINUTES, MAX_CARD_MOVES, MAX_SLEEP_HOURS
 
-from interpreter.solvers.circulation import NEGATIVE_HOURS, Circulated, after_minimum, all_holders, renewed_holders
+from interpreter.solvers.circulation import NEGATIVE_HOURS, after_minimum, all_holders, renewed_holders
 from interpreter.ruleset.wiring import require, wired
 from interpreter.campaign.pin import clock_text, dawn_of, dawns_between
 from interpreter.campaign.state import State
@@ -17,6 +16,10 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import Any
+
+    from rules_dsl.dice import DiceSource
+
+    from interpreter.solvers.circulation import Circulated
 
 NOT_ADOPTED_NOTE = define(
     "MPR650", "{rule} is not adopted in this campaign: no cards change",

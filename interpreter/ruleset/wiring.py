@@ -12,8 +12,6 @@ from functools import cache
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import bilingual, define_word
 
-from interpreter.documents.resources import schemas_dir
-
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
@@ -43,6 +41,9 @@ WIRED_TO_WRONG_KIND = define(
 def slot_kinds() -> dict[str, tuple[str, bool]]:
     """Each slot of the ``campaign`` section: the kind its rule must be, and whether it is a
     mapping of named entries (``True``) or one rule id."""
+    # start-up: the shipped schemas are found only when a slot's kind is asked (not to run a rule)
+    from interpreter.documents.resources import schemas_dir
+
     schema = json.loads((schemas_dir() / "ruleset.json").read_text(encoding="utf-8"))
     slots = schema["properties"]["campaign"]["properties"]
     return {name: (spec["x-rule-kind"], spec.get("type") == "object") for name, spec in slots.items()}
