@@ -121,17 +121,18 @@ def _names(shape: type | tuple[type, ...]) -> str:
     return " or ".join(names.get(k, k.__name__) for k in kinds)
 
 
-def read_state(conn: sqlite3.Connection, path: str) -> tuple[State, bool]:
-    """The state as stored, every value checked, and whether the tables hold exactly it (not when
-    a pin made before campaigns kept the wiring got it from its manifest); ``MprError`` MPR620
-    (damaged) or MPR627 (the cards do not add up) when the file cannot be trusted."""
+def read_state(conn: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
+    """The state as stored, every value checked; whether the tables hold exactly it (not when a
+    pin made before campaigns kept the wiring got it from its manifest); and the JSON text of the
+    pin's rules as stored. ``MprError`` MPR620 (damaged) or MPR627 (the cards do not add up) when
+    the file cannot be trusted."""
     try:
         return _read(conn, path)
     except sqlite3.Error as exc:
         raise damaged(path, str(exc)) from None
 
 
-def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool]:
+def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
     rows = c.execute("SELECT path, content_hash, adopt, param_overrides, rules, parameters "
                      "FROM ruleset").fetchall()
     campaign = c.execute("SELECT clock_minutes, dawn_minutes, briefing, briefing_tier FROM campaign").fetchall()
@@ -174,7 +175,7 @@ def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool]:
                   whole(dawn, path, "the dawn"), whole(briefing, path, "the briefing number"),
                   optional_text(tier, path, "the briefing tier"), uses)
     check_cards(state, path)
-    return state, pin is stored
+    return state, pin is stored, row[4]
 
 
 def check_cards(state: State, path: str) -> None:

@@ -73,6 +73,7 @@ class Store:
         self.identity = _identity(path)
         # The state read or written last, by data_version, and whether the tables hold exactly it.
         self._loaded: tuple[int, State, bool] | None = None
+        self._rules_text: tuple[dict, str] | None = None  # the pin's rules and their JSON text
 
     @staticmethod
     def refuse_existing(path: str, force: bool) -> None:
@@ -208,8 +209,9 @@ class Store:
         version = self._data_version()
         if self._loaded is not None and self._loaded[0] == version:
             return self._loaded[1]
-        state, exact = read_state(self.conn, self.path)
+        state, exact, rules_text = read_state(self.conn, self.path)
         self._loaded = (version, state, exact)
+        self._rules_text = (state.pin.rules, rules_text)
         return state
 
     def _data_version(self) -> int:
@@ -243,8 +245,8 @@ class Store:
             p = state.pin
             wiring = {WIRING_KEY: {"campaign": p.campaign, "manifest": p.manifest}}
             c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)",
-                      (p.path, p.content_hash, *(_json(v) for v in
-                                                 (p.adopt, p.param_overrides, p.rules, {**p.parameters, **wiring}))))
+                      (p.path, p.content_hash, _json(p.adopt), _json(p.param_overrides), self._text_of_rules(p),
+                       _json({**p.parameters, **wiring})))
         if "campaign" in tables:
             c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)",
                       (state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier))
@@ -274,9 +276,27 @@ class Store:
         cursor = self.conn.execute(
             "INSERT INTO journal (command, inputs, seed, choices, result, before) VALUES (?, ?, ?, ?, ?, ?)",
             (command, _json(inputs), seed, _json(choices), _json(result),
-             None if before is None else _json(before.dump())))
+             None if before is None else self._state_json(before)))
         assert cursor.lastrowid is not None  # set by every INSERT
         return cursor.lastrowid
+
+    def _text_of_rules(self, pin: Pin) -> str:
+        """``_json(pin.rules)``: the text read with them when they are the rules read (a pin that
+        no command changes is not written out again, a sixth of a command's own work)."""
+        known = self._rules_text
+        if known is not None and known[0] is pin.rules:
+            return known[1]
+        text = _json(pin.rules)
+        self._rules_text = (pin.rules, text)
+        return text
+
+    def _state_json(self, state: State) -> str:
+        """``_json(state.dump())``, with the pin's rules as ``_text_of_rules`` gives them: with
+        sorted keys, ``pin`` is the state's last key and ``rules`` the pin's."""
+        data = state.dump()
+        pin = data.pop("pin")
+        del pin["rules"]
+        return f'{_json(data)[:-1]}, "pin": {_json(pin)[:-1]}, "rules": {self._text_of_rules(state.pin)}}}}}'
 
     def entries(self, last: int | None = None) -> list[Entry]:
         """The journal in order; ``last``: only its newest ``last`` entries (only those are read)."""

@@ -3,6 +3,7 @@ never serves a state the file no longer holds: after another connection's commit
 rolled-back write, or after its own write, what it gives is what the tables hold."""
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -11,7 +12,8 @@ import pytest
 
 from campaign_support import make_campaign
 from interpreter.campaign import commands
-from interpreter.campaign.store import STATE_TABLES, State, Store
+from interpreter.campaign.store import STATE_TABLES, State, Store, _json
+from rules_dsl.frozen import replace
 
 ORDER = {"cards": "place, holder, position", "briefing_uses": "seq", "items": "position",
          "characters": "position", "campaign": "id", "ruleset": "id"}
@@ -85,3 +87,20 @@ def test_a_write_is_what_the_store_reads_next(tmp_path) -> None:
         assert store.load() is later
     with Store.open(path) as again:
         assert again.load() == later
+
+
+def test_a_state_is_journaled_as_its_json_with_the_rules_text_read(tmp_path) -> None:
+    path = make_campaign(tmp_path)
+    commands_run = [("sleep", ("alice", 8), {"seed": 3}), ("brief", ("instant", "alice", "scout"), {})]
+    for name, args, kwargs in commands_run:
+        with Store.open(path) as store:
+            getattr(commands, name)(store, *args, **kwargs)
+    with Store.open(path) as store:
+        state = store.load()
+        assert store._text_of_rules(state.pin) == _json(state.pin.rules)  # the text as stored
+        assert store._state_json(state) == _json(state.dump())
+        other = state.evolve(pin=replace(state.pin, rules={**state.pin.rules, "x": {"kind": "Deck"}}))
+        assert store._state_json(other) == _json(other.dump())
+        before = [json.loads(b) for (b,) in sqlite3.connect(path).execute(
+            "SELECT before FROM journal WHERE before IS NOT NULL ORDER BY seq")]
+    assert [State.from_dump(b).pin for b in before] == [state.pin, state.pin]
