@@ -75,7 +75,10 @@ def remember(k: str, entry: tuple[Any, ...]) -> None:
     except (ValueError, EOFError, TypeError):
         return
     if exact:
+        _new.pop(k, None)
         _new[k] = blob
+        if len(_new) > MAX_CACHED_EXPRESSIONS:  # a long process (the editor's server) keeps the newest
+            del _new[next(iter(_new))]
 
 
 def flush() -> None:

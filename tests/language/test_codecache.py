@@ -219,3 +219,10 @@ def test_commands_ending_at_once_leave_a_whole_file(tmp_path):
     count, bad = map(int, out.stdout.split())
     assert count >= 40 and bad == 0, out.stderr
     assert [p.name for p in (tmp_path / "cache").iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_long_process_holds_at_most_the_limit_of_new_entries(cache, monkeypatch):
+    monkeypatch.setattr(codecache, "MAX_CACHED_EXPRESSIONS", 3)
+    for n in range(6):
+        expression.compile_expression(f"x - {n}", None, ["x"])
+    assert list(codecache._new) == [codecache.key(f"x - {n}", frozenset({"x"})) for n in (3, 4, 5)]
