@@ -59,28 +59,30 @@ def cache_root() -> str:
 _stamp: str | None = None  # this process's code stamp: the code does not change under a running command
 
 
-def code_stamp(version: str) -> str:
+def code_stamp() -> str:
     """What tells this mprules's code from any other, for caches of what the code computes: an
     entry kept under another stamp is never read.
 
     Installed (``pip install .``), the packages sit beside ``mprules-VERSION.dist-info``, whose
-    ``RECORD`` every install and upgrade writes again: its size and time stand for the code (one
-    ``stat``). A checkout (a clone, or an editable install, where the code is edited in place)
-    has no such folder beside it, and the size and time of every source file are the stamp."""
+    ``RECORD`` every install and upgrade writes again: its size and time stand for the code. A
+    checkout (a clone, or an editable install, where the code is edited in place) has no such
+    folder beside it, and the size and time of every source file are the stamp."""
     global _stamp
     if _stamp is None:
-        _stamp = stamp_of(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), version)
+        _stamp = stamp_of(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     return _stamp
 
 
-def stamp_of(root: str, version: str) -> str:
+def stamp_of(root: str) -> str:
     """The code stamp of the mprules whose packages are in the folder ``root``."""
     try:
-        st = os.stat(os.path.join(root, f"mprules-{version}.dist-info", "RECORD"))
-        found = f"installed {version} {st.st_size} {st.st_mtime_ns}"
+        records = sorted(os.path.join(root, e.name, "RECORD") for e in os.scandir(root)
+                         if e.name.startswith("mprules-") and e.name.endswith(".dist-info"))
+        found = [f"{r} {st.st_size} {st.st_mtime_ns}" for r in records for st in (os.stat(r),)]
     except OSError:
-        found = f"checkout {version} {_source_times(root)}"
-    return f"{found} python {sys.version_info[0]}.{sys.version_info[1]}"
+        found = []
+    kind = f"installed {' '.join(found)}" if found else f"checkout {_source_times(root)}"
+    return f"{kind} python {sys.version_info[0]}.{sys.version_info[1]}"
 
 
 def _source_times(root: str) -> str:
@@ -104,7 +106,8 @@ def _source_times(root: str) -> str:
             elif name != "__pycache__" and entry.is_dir():
                 pending.append(entry.path)
     parts.sort()
-    return sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    digest: str = sha256("\n".join(parts).encode("utf-8", "surrogatepass")).hexdigest()
+    return digest
 
 
 DERIVED_FORMAT = b"MPRD1"
@@ -156,19 +159,25 @@ def derived(source: str, label: str, make: Callable[[], Any]) -> Any:
 
 
 def write_atomically(path: str | Path, blob: bytes) -> None:
-    """Write a cache file whole or not at all (a temporary file renamed over it), so readers never
-    see half a file and two writers never mix; a read-only or full disk leaves no cache, no error."""
-    # start-up: tempfile (and what it imports) loads only when a cache file is written
-    import tempfile
-
+    """Write a cache file whole or not at all (a file of this process's own renamed over it), so
+    readers never see half a file and two writers never mix; a read-only or full disk leaves no
+    cache, no error."""
     try:
-        folder = os.path.dirname(os.fspath(path))
-        os.makedirs(folder, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=folder, prefix=".cache-", suffix=".tmp")
+        target = os.fspath(path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        for attempt in range(100):
+            temporary = f"{target}.{os.getpid()}-{time_ns()}-{attempt}.tmp"
+            try:
+                fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+                break
+            except FileExistsError:
+                continue
+        else:
+            return
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(blob)
-            os.replace(temporary, path)
+            os.replace(temporary, target)
         except BaseException:
             os.unlink(temporary)
             raise

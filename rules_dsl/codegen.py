@@ -12,18 +12,15 @@ value or the located error. So generated code never decides an error message, no
 """
 from __future__ import annotations
 
-import types
 import warnings
 from collections.abc import Callable
 
 from . import ast
-from .codegen_calls import BINARY_NAME, GUARD, GUARD_BITS, emit_call, emit_comprehension
+from .codegen_calls import GUARD, GUARD_BITS, emit_call, emit_comprehension
 from .compiler import _constant, compile_ast
-from .dice import Replay, ScriptedDice, SeededDice
 from .errors import MprError
-from .functions import FUNCTIONS, fn_floor, fn_ceil
+from .generated import BINARY_NAME, COMPARE_NAME, FILE, HELPERS, UNARY_NAME
 from .limits import MAX_INT_BITS
-from .operators import BINARY, COMPARE, UNARY, contains, field, index
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -36,24 +33,6 @@ else:
 _SMALL = 2 ** (MAX_INT_BITS // 2)
 _LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT
 _MAX_GENERATED_NODES = 400
-_FILE = "<mprules expression>"
-
-
-class _Fallback(Exception):
-    """Raised by generated code when a value is not of the kind its fast path handles."""
-
-
-_HELPERS: dict[str, Any] = {
-    "_Fallback": _Fallback, "_field": field, "_index": index, "_contains": contains,
-    "_floor": fn_floor, "_ceil": fn_ceil, "_Replay": Replay,
-    "_SOURCES": frozenset((SeededDice, ScriptedDice)),
-    **{f"_op{i}": fn for i, fn in enumerate(BINARY.values())},
-    **{f"_cmp{i}": fn for i, fn in enumerate(COMPARE.values())},
-    **{f"_un{i}": fn for i, fn in enumerate(UNARY.values())},
-    **{f"_f_{name}": f.impl for name, f in FUNCTIONS.items()},
-}
-_COMPARE_NAME = {op: f"_cmp{i}" for i, op in enumerate(COMPARE)}
-_UNARY_NAME = {op: f"_un{i}" for i, op in enumerate(UNARY)}
 _ORDERED = {"<", "<=", ">", ">="}
 _NOT_NUMBERS = (ast.String, ast.Boolean, ast.Null, ast.ListLiteral, ast.Comprehension)
 
@@ -68,7 +47,7 @@ class Generator:
     def __init__(self, speculate: bool) -> None:
         self.lines: list[str] = []
         self.count = 0
-        self.namespace: dict[str, Any] = dict(_HELPERS)
+        self.namespace: dict[str, Any] = dict(HELPERS)
         self.speculate = speculate
         self.speculated = False
         self.booleans: set[str] = set()  # temps known to hold True or False
@@ -197,7 +176,7 @@ class Generator:
             self.emit(d, f"{t} = {node.op}{a}")
             self.ints[t] = found[0]
         else:
-            self.emit(d, f"{t} = {node.op}{a} if {self.guard(a)} else {_UNARY_NAME[node.op]}({a})")
+            self.emit(d, f"{t} = {node.op}{a} if {self.guard(a)} else {UNARY_NAME[node.op]}({a})")
         return t
 
     def _binary(self, node: ast.Binary, d: int) -> str:
@@ -244,7 +223,7 @@ class Generator:
             guard = self.guard(a, b)
             if guard == "True":
                 return b, f"{a} {op} {b}"
-            return b, f"{a} {op} {b} if {guard} else {_COMPARE_NAME[op]}({a}, {b})"
+            return b, f"{a} {op} {b} if {guard} else {COMPARE_NAME[op]}({a}, {b})"
         return b, f"{negate}_contains({a}, {b})"
 
     def _compare(self, node: ast.Compare, d: int) -> str:
@@ -367,7 +346,7 @@ def _function(node: ast.Node, speculate: bool, fallback: Fn,
     try:
         with warnings.catch_warnings():  # e.g. "null[0]": Python's hint is not for GMs
             warnings.simplefilter("ignore", SyntaxWarning)
-            code = compile(source, _FILE, "exec")
+            code = compile(source, FILE, "exec")
     except (SyntaxError, RecursionError, MemoryError, ValueError):
         return None, False
     exec(code, generator.namespace)  # noqa: S102 - source generated from a checked AST only
@@ -396,13 +375,3 @@ def generate(node: ast.Node, slow: Fn) -> Fn | None:
         return None
     fast.__globals__["_generic"] = generic
     return fast
-
-
-def relinked(fast: Fn, slow: Fn) -> Fn:
-    """``fast`` (from ``generate``) with the same code, falling back to ``slow`` in the end."""
-    namespace = dict(fast.__globals__)
-    after = namespace["_generic"]
-    code = getattr(after, "__code__", None)
-    namespace["_generic"] = relinked(after, slow) if code is not None and \
-        code.co_filename == _FILE else slow
-    return types.FunctionType(fast.__code__, namespace, fast.__name__, fast.__defaults__)

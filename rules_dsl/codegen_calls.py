@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from . import ast
 from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
-from .operators import BINARY
+from .generated import BINARY_NAME
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -19,7 +19,6 @@ if TYPE_CHECKING:
 
 GUARD_BITS = 30  # a speculated whole number is within +-(2**30 - 1): one CPython digit
 GUARD = 2 ** GUARD_BITS - 1
-BINARY_NAME = {op: f"_op{i}" for i, op in enumerate(BINARY)}
 _ROUND_BITS = MAX_LOOP_ITERATIONS.bit_length()  # a count of rounds has at most this many bits
 _LONGEST = 2 ** _ROUND_BITS - 1  # a list summed inline is at most this long
 

@@ -1,24 +1,27 @@
-"""An expression's life: text -> parsed AST (cached) -> static check -> compiled ``Expression``."""
+"""An expression's life: text -> parsed AST (cached) -> static check -> compiled ``Expression``.
+
+A text compiled before, by this process or by an earlier command (``rules_dsl.codecache``), is not
+parsed, checked or compiled again: its generated code is made again from the kept data, and its AST
+and closures are made only if something asks for them (an explanation, a distribution, or a value
+the generated code hands over)."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
 
-from . import ast
-from .checker import check
-from .codegen import generate, relinked
-from .compiler import Fn, compile_ast
-from .dice import DiceSource
 from .errors import Location, MprError
-from .normalize import at
-from .parser import parse as _parse
+from .generated import links, made_again, relinked
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from .ast import Node
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
+    from . import ast
+    from .ast import Node
+    from .dice import DiceSource
     from .distribution import Distribution
+
+    Fn = Callable[..., Any]
 
 
 class Expression:
@@ -35,16 +38,56 @@ class Expression:
     origin: Location | None
     _fn: Fn
 
-    def __init__(self, text: str, ast: Node, names: frozenset[str], has_dice: bool,
+    def __init__(self, text: str, ast: Node | None, names: frozenset[str], has_dice: bool,
                  origin: Location | None = None, _fn: Fn = None) -> None:  # type: ignore[assignment]
         setter = object.__setattr__
-        for name, value in (("text", text), ("ast", ast), ("names", names),
-                            ("has_dice", has_dice), ("origin", origin), ("_fn", _fn)):
+        for name, value in (("text", text), ("names", names), ("has_dice", has_dice),
+                            ("origin", origin)):
             setter(self, name, value)
-        # The instance attribute is the generated function itself: one call per evaluation.
-        fast = generate(ast, _fn) if _fn is not None else None
-        if fast is not None:
-            setter(self, "evaluate", fast)
+        if ast is not None:  # else made from the text when asked for
+            setter(self, "ast", ast)
+        if _fn is not None:
+            setter(self, "_fn", _fn)
+            # start-up: the code generator loads only for an expression compiled anew
+            from .codegen import generate
+
+            # The instance attribute is the generated function itself: one call per evaluation.
+            fast = generate(ast, _fn) if ast is not None else None
+            if fast is not None:
+                setter(self, "evaluate", fast)
+
+    @classmethod
+    def kept(cls, text: str, entry: tuple[Any, ...]) -> Expression:
+        """The expression of ``text`` made again from its kept data (``kept_data()``)."""
+        names, has_dice, chain = entry
+        expression = cls(text, None, frozenset(names), has_dice)
+        if chain is not None:
+            object.__setattr__(expression, "evaluate", made_again(list(chain), expression._slow))
+        return expression
+
+    def kept_data(self) -> tuple[Any, ...]:
+        """What ``kept()`` makes this expression again from: its names, whether it rolls dice and
+        its generated code (None when it has none)."""
+        fast = self.__dict__.get("evaluate")
+        chain = tuple(links(fast)) if fast is not None else None
+        return tuple(sorted(self.names)), self.has_dice, chain or None
+
+    def __getattr__(self, name: str) -> Any:
+        """The AST and the closures of an expression made from kept data, made on first use."""
+        if name == "ast":
+            value: Any = parse(self.text, None)
+        elif name == "_fn":
+            # start-up: the closure compiler loads only when a kept expression needs its closures
+            from .compiler import compile_ast
+
+            value = compile_ast(self.ast, None)
+        else:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        object.__setattr__(self, name, value)
+        return value
+
+    def _slow(self, env: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
+        return self._fn(env, dice)
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"cannot assign to field {name!r}")
@@ -70,7 +113,10 @@ class Expression:
 
 @functools.lru_cache(maxsize=4096)
 def _parse_unlocated(text: str) -> ast.Node:
-    return _parse(text, None)
+    # start-up: the parser loads only for a text whose AST is asked for
+    from .parser import parse as parse_text
+
+    return parse_text(text, None)
 
 
 def parse(text: str, origin: Location | None = None) -> ast.Node:
@@ -78,6 +124,9 @@ def parse(text: str, origin: Location | None = None) -> ast.Node:
     try:
         return _parse_unlocated(text)
     except MprError as error:
+        # start-up: normalize loads only when an error is placed
+        from .normalize import at
+
         loc = error.loc or Location()
         raise MprError(error.code, at(origin, loc.line or 1, loc.column or 1),
                        **error.args_) from None
@@ -105,11 +154,34 @@ def relocated(error: MprError, origin: Location | None) -> MprError:
     loc = error.loc
     if origin is None or loc is None or loc.file is not None or loc.path is not None:
         return error
+    # start-up: normalize loads only when an error is placed
+    from .normalize import at
+
     return MprError(error.code, at(origin, loc.line or 1, loc.column or 1), **error.args_)
 
 
 @functools.lru_cache(maxsize=4096)
 def _compile_text(text: str, names: frozenset[str] | None) -> Expression:
+    """The compiled ``text``: made again from the code an earlier command kept when there is
+    some, else parsed, checked and compiled (and its code kept for the next command)."""
+    # start-up: the kept code is read only when an expression is compiled
+    from . import codecache
+
+    key = codecache.key(text, names)
+    entry = codecache.lookup(key)
+    if entry is not None:
+        return Expression.kept(text, entry)
+    compiled = _compiled_anew(text, names)
+    codecache.remember(key, compiled.kept_data())
+    return compiled
+
+
+def _compiled_anew(text: str, names: frozenset[str] | None) -> Expression:
+    # start-up: the checker and the compilers load only for a text no command compiled before
+    from . import ast
+    from .checker import check
+    from .compiler import compile_ast
+
     node = parse(text, None)
     findings = check(node, None, names)
     if findings:
@@ -122,15 +194,14 @@ def _compile_text(text: str, names: frozenset[str] | None) -> Expression:
 @functools.lru_cache(maxsize=16384)
 def _located(compiled: Expression, origin: Location) -> Expression:
     """``compiled`` at ``origin``: the same code, its errors relocated (nothing compiled again)."""
-    slow = compiled._fn
-
     def located_slow(env: Mapping[str, Any], dice: DiceSource | None = None) -> Any:
         try:
-            return slow(env, dice)
+            return compiled._fn(env, dice)
         except MprError as error:
             raise relocated(error, origin) from None
 
-    view = Expression(compiled.text, compiled.ast, compiled.names, compiled.has_dice, origin)
+    view = Expression(compiled.text, compiled.__dict__.get("ast"), compiled.names,
+                      compiled.has_dice, origin)
     fast = compiled.__dict__.get("evaluate")
     setter = object.__setattr__
     setter(view, "_fn", located_slow)

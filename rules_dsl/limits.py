@@ -19,3 +19,7 @@ MAX_DISTRIBUTION_SIZE = 100_000  # distinct outcomes of one exact distribution
 MAX_DISTRIBUTION_WORK = 5_000_000  # outcome pairs combined while computing one distribution
 
 MAX_PROB_WORK = 5_000_000  # outcome pairs combined in all while computing one exact distribution
+
+# The kept code of compiled expressions (rules_dsl.codecache)
+MAX_CACHED_EXPRESSIONS = 4_096  # expression texts whose code the cache file keeps (the oldest dropped)
+MAX_CODE_CACHE_BYTES = 16 * 1024 * 1024  # size of that file's entries together (the oldest dropped)

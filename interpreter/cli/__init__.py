@@ -197,6 +197,18 @@ def main(argv: list[str] | None = None) -> int:
         return _internal(error, debug, lang)
     finally:
         settle_stdout()
+        _keep_compiled_code()
+
+
+def _keep_compiled_code() -> None:
+    """Write the code of the expressions this command compiled for the next commands (when it
+    compiled any: the module is loaded only then)."""
+    codecache = sys.modules.get("rules_dsl.codecache")
+    if codecache is not None:
+        try:
+            codecache.flush()
+        except Exception:  # a cache is never worth a failed command  # noqa: BLE001
+            pass
 
 
 def _internal(error: Exception, debug: bool, lang: str) -> int:

@@ -10,6 +10,7 @@ from typing import Any
 from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.template import Template, compile_template
 from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.kinds._reasons import FIELD_NAME
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",
@@ -21,8 +22,8 @@ NAME_CLASH = define(
     "MPR568", "rule {rule}: the name {name!r} of {where} is already an input, 'params', a computed value, a loop's name or one the kind gives (legal, errors, notes)",
     "ルール {rule}: {where} の名前 {name!r} は、入力・'params'・計算値・ループの名前・種別が与える名前（legal, errors, notes）のいずれかと同じです")
 USED_TWICE = define(
-    "MPR569", "rule {rule}: {what} {value!r} is used twice (also at {other})",
-    "ルール {rule}: {what} {value!r} が2回使われています（もう一方: {other}）")
+    "MPR569", "rule {rule}: {what[en]} {value!r} is used twice (also at {other})",
+    "ルール {rule}: {what[ja]} {value!r} が2回使われています（もう一方: {other}）")
 CATALOGUE_CODE = define(
     "MPR570", "rule {rule}: constraint {constraint} has the code {given}, which already means: {meaning}; give the constraint a code no message of mprules uses",
     "ルール {rule}: 制約 {constraint} のコード {given} はすでに別の意味（{meaning}）で使われています。mprules のメッセージが使っていないコードにしてください")
@@ -178,7 +179,7 @@ def _constraints(rule: Rule, ruleset: Ruleset, known: set[str], lang: str) -> It
         path, cid = ("constraints", i), constraint.get("id")
         where = f"constraints[{i}] ({cid})"
         if cid in ids:
-            yield diagnostic(USED_TWICE, rule.loc(*path, "id"), lang, rule=rule.id, what="id",
+            yield diagnostic(USED_TWICE, rule.loc(*path, "id"), lang, rule=rule.id, what=FIELD_NAME["id"],
                              value=cid, other=str(ids[cid]))
         ids[cid] = rule.loc(*path)
         yield from _code(rule, path, constraint, codes, lang)
@@ -209,7 +210,7 @@ def _code(rule: Rule, path: tuple, constraint: Mapping[str, Any], codes: dict[st
                          constraint=constraint.get("id"), given=code,
                          meaning=getattr(MESSAGES[code], lang, MESSAGES[code].en))
     if code in codes:
-        yield diagnostic(USED_TWICE, rule.loc(*path, "code"), lang, rule=rule.id, what="code",
+        yield diagnostic(USED_TWICE, rule.loc(*path, "code"), lang, rule=rule.id, what=FIELD_NAME["code"],
                          value=code, other=str(codes[code]))
     codes[code] = rule.loc(*path)
 

@@ -60,5 +60,25 @@ EXPECTED: dict[str, dict[str, str]] = {
          "効果名のリスト"),
         ("options", "a list of options, each a name or {id, title}",
          "選択肢のリスト（各要素は名前か {id, title}）"),
+        ("whole_or_more", "a whole number, 0 or more",
+         "0 以上の整数"),
+        ("table_ids", "a mapping of table names to roll table ids",
+         "表の名前からロール表の ID への対応"),
+        ("roll_table_id", "the id of a RollTable of the ruleset",
+         "ルールセットの RollTable の ID"),
     )
 }
+ONE_OF = define_word("expected.one_of", "one of {options}", "{options} のいずれか")
+# The names of a document's fields that a message quotes (``{what[en]}``).
+FIELD_NAME: dict[str, dict[str, str]] = {
+    name: bilingual(define_word(f"field.{name}", en, ja)) for name, en, ja in (
+        ("id", "id", "ID"),
+        ("code", "code", "コード"),
+    )
+}
+
+
+def one_of(allowed: tuple[str, ...]) -> dict[str, str]:
+    """``one of a | b`` / ``a | b のいずれか``: the words a field allows, in both languages."""
+    options = " | ".join(allowed)
+    return {lang: text.format(options=options) for lang, text in bilingual(ONE_OF).items()}

@@ -16,11 +16,12 @@ from interpreter.solvers import pool_notation as core_check
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
 from interpreter.kinds._amounts import whole
+from interpreter.kinds._reasons import EXPECTED
 from interpreter.kinds._derive import run_rule
 
 BAD_CHECK_VALUE = define(
-    "MPR550", "{field} of {rule} must give {expected}, got {value!r}",
-    "{rule} の {field} は {expected} でなければなりません（値: {value!r}）")
+    "MPR550", "{field} of {rule} must give {expected[en]}, got {value!r}",
+    "{rule} の {field} は{expected[ja]}でなければなりません（値: {value!r}）")
 CHECK_LIMIT = define(
     "MPR551", "{field} is {value}, more than the limit {limit}",
     "{field} が {value} で、上限 {limit} を超えています")
@@ -57,7 +58,7 @@ def _formulas(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, 
     env: dict[str, Any] = {**inputs, "params": rule.params, **_derived(rule, inputs, ctx)}
     for name in FORMULAS:
         value = ctx.evaluate(rule, (name,), env, label=name)
-        expected = "true or false" if name == "required" else "a whole number"
+        expected = EXPECTED["boolean"] if name == "required" else EXPECTED["integer"]
         ok = isinstance(value, bool) if name == "required" else \
             isinstance(value, int) and not isinstance(value, bool)
         if not ok:
@@ -79,7 +80,7 @@ def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckS
             raise MprError(CHECK_LIMIT, Location(path=field), field=field, value=value, limit=limit)
     if values["dice"] < 0:
         raise MprError(BAD_CHECK_VALUE, rule.loc("dice"), field="dice", rule=rule.id,
-                       expected="a whole number >= 0", value=values["dice"])
+                       expected=EXPECTED["whole_or_more"], value=values["dice"])
     return core_check.CheckSpec(values["dice"], ability, values["challenge"])
 
 

@@ -24,6 +24,7 @@ from interpreter.solvers.render import LAYOUT, Renderer, fields
 from interpreter.solvers.setup import Setup
 from interpreter.engine.registry import Kind
 from interpreter.kinds._procedure_params import param_findings
+from interpreter.kinds._reasons import FIELD_NAME
 
 UNKNOWN_SOLVER = define(
     "MPR813", "rule {rule}: unknown solver {solver!r}; known solvers: {known}",
@@ -41,8 +42,8 @@ CODE_RANGE = define(
     "rule {rule}: constraint {constraint} has code {given}; plan constraints use MPR830-MPR899",
     "ルール {rule}: 制約 {constraint} のコード {given} は範囲外です。計画の制約には MPR830〜MPR899 を使います")
 CODE_TWICE = define(
-    "MPR817", "rule {rule}: {what} {value} is used twice (also at {other})",
-    "ルール {rule}: {what} {value} が2回使われています（もう一方: {other}）")
+    "MPR817", "rule {rule}: {what[en]} {value} is used twice (also at {other})",
+    "ルール {rule}: {what[ja]} {value} が2回使われています（もう一方: {other}）")
 NEVER_REPORTED = define(
     "MPR818",
     "rule {rule}: constraint {constraint} has no check and solver {solver} never reports it",
@@ -321,7 +322,7 @@ def _check_constraints(rule: Rule, ruleset: Ruleset, solver: Solver | None, lang
         here = rule.loc("constraints", i)
         cid, code = constraint.get("id"), str(constraint.get("code", ""))
         if cid in seen_ids:
-            yield diagnostic(CODE_TWICE, here, lang, rule=rule.id, what="id", value=cid,
+            yield diagnostic(CODE_TWICE, here, lang, rule=rule.id, what=FIELD_NAME["id"], value=cid,
                              other=str(seen_ids[cid]))
         seen_ids[cid] = here
         if not (code.startswith("MPR") and code[3:].isdigit() and 830 <= int(code[3:]) <= 899):
@@ -329,7 +330,7 @@ def _check_constraints(rule: Rule, ruleset: Ruleset, solver: Solver | None, lang
                              constraint=cid, given=code)
         if code in codes:
             yield diagnostic(CODE_TWICE, rule.loc("constraints", i, "code"), lang, rule=rule.id,
-                             what="code", value=code, other=str(codes[code]))
+                             what=FIELD_NAME["code"], value=code, other=str(codes[code]))
         codes[code] = here
         if "check" not in constraint and cid not in _reported(rule, solver):
             yield diagnostic(NEVER_REPORTED, here, lang, rule=rule.id, constraint=cid,

@@ -17,6 +17,7 @@ from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
 from rules_dsl.words import ASIDE, bilingual, define_word, define_words, localized, vocabulary, word
 from interpreter.kinds._amounts import check_members, whole
+from interpreter.kinds._reasons import EXPECTED, one_of
 from interpreter.solvers.repeat_policy import (FALLBACKS, TABLE_ROLLS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
                             Resolution, TableRows, session_distribution, taken_after, resolve_roll)
 from interpreter.solvers.roll_rows import roll_distribution, row_for, table_range
@@ -28,8 +29,8 @@ ROLL_NOT_MEMBER = define(
     "MPR543", "rolls give a roll for {member!r}, who is not listed ({members})",
     "rolls に一覧にない {member!r} の出目があります（一覧: {members}）")
 BAD_POLICY = define(
-    "MPR544", "{name} of {rule} must be {expected}, got {value!r}",
-    "{rule} の {name} は {expected} でなければなりません（値: {value!r}）")
+    "MPR544", "{name} of {rule} must be {expected[en]}, got {value!r}",
+    "{rule} の {name} は{expected[ja]}でなければなりません（値: {value!r}）")
 UNRESOLVED_NOTE = define(
     "MPR545", "{member}: roll {roll} repeats a once-only result and the policy finds no different result; to be decided (options: {options})",
     "{member}: 出目 {roll} は既に出た一度きりの結果で、方針どおりでは別の結果になりません。決めてください（候補: {options}）",
@@ -92,7 +93,7 @@ def _choice(rule: Rule, path: tuple, env: dict[str, Any], allowed: tuple[str, ..
     value = text if text in allowed else compiled(rule, path).evaluate(env, dice)
     if value not in allowed:
         raise MprError(BAD_POLICY, rule.loc(*path), name=".".join(map(str, path)), rule=rule.id,
-                       expected=" | ".join(allowed), value=value)
+                       expected=one_of(allowed), value=value)
     return value
 
 
@@ -118,7 +119,7 @@ def chosen_policy(rule: Rule, env: dict[str, Any], dice: Any) -> tuple[tuple, Po
             window = compiled(rule, path + ("move", "window")).evaluate(env, dice)
             if isinstance(window, bool) or not isinstance(window, int):
                 raise MprError(BAD_POLICY, rule.loc(*path, "move", "window"), name="move.window",
-                               rule=rule.id, expected="a whole number", value=window)
+                               rule=rule.id, expected=EXPECTED["integer"], value=window)
             tie = _choice(rule, path + ("move", "tie"), env, TIES, dice) if "tie" in move else "lower"
         fallback = _choice(rule, path + ("fallback",), env, FALLBACKS, dice)
         return path, Policy(None if window is None else abs(window), tie or "lower", fallback)
@@ -277,7 +278,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     tables = rule.params.get("tables")
     if not isinstance(tables, dict) or not tables:
         yield diagnostic(BAD_POLICY, rule.loc("params", "tables"), lang, name="params.tables",
-                         rule=rule.id, expected="a mapping of table names to roll table ids", value=tables)
+                         rule=rule.id, expected=EXPECTED["table_ids"], value=tables)
         return
     repeat = rule.doc.get("repeat", "off")
     cases = repeat if isinstance(repeat, list) else [] if repeat == "off" else [repeat]
@@ -288,7 +289,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
         target = ruleset.rules.get(rule_id)
         if target is not None and target.kind != "RollTable":
             yield diagnostic(BAD_POLICY, rule.loc("params", "tables", name), lang, name=f"params.tables.{name}",
-                             rule=rule.id, expected="the id of a RollTable of the ruleset", value=rule_id)
+                             rule=rule.id, expected=EXPECTED["roll_table_id"], value=rule_id)
         elif target is not None and cases and "once" in cases[-1] and "when" not in cases[-1]:
             env = {"params": rule.params}
             try:
@@ -328,7 +329,7 @@ def _check_policy(rule: Rule, path: tuple, case: dict[str, Any], lang: str) -> I
             continue
         if value not in allowed:
             yield diagnostic(BAD_POLICY, rule.loc(*path, *where), lang, name=".".join(where),
-                             rule=rule.id, expected=" | ".join(allowed), value=value)
+                             rule=rule.id, expected=one_of(allowed), value=value)
 
 
 KIND = Kind("RollPerMember", run, check=check, distribution=distribution)

@@ -89,7 +89,7 @@ def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
                        default=repr, ensure_ascii=False)
     known = _keys.get(asked)
     if known is None:
-        code = cachefile.code_stamp(__version__)
+        code = f"{__version__} {cachefile.code_stamp()}"
         known = _keys[asked] = sha256(f"{code}\n{asked}".encode()).hexdigest()
     return known
 

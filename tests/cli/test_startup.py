@@ -147,3 +147,22 @@ def test_a_command_loads_fractions_and_random_only_when_it_needs_them(argv, stat
                                                                       tmp_path) -> None:
     code, modules, err = _modules_after(argv, tmp_path)
     assert (code, {name for name in modules if name in NUMBER_MODULES}) == (status, expected), err
+
+
+# The modules that parse, check and compile an expression text (lark is never loaded at all).
+COMPILING = {"rules_dsl.parser", "rules_dsl.lalr", "rules_dsl.grammar_tables", "rules_dsl.checker",
+             "rules_dsl.codegen", "rules_dsl.compiler"}
+
+
+@pytest.mark.parametrize("argv, compiles", [
+    (["eval", "1+1"], False),
+    (["eval", "max(x, 3) * 2 + d6", "--var", "x=4", "--seed", "2"], False),
+    (["check", "2MP12", "--dice", "5,9"], False),
+    (["check", "3MP15C10", "--prob"], False),
+    (["eval", "7/2 + 1"], True),   # a fraction among its constants: its code is not kept
+    (["eval", "[d6 for i in [1, 2]]", "--seed", "1"], True),  # dice in a loop: no generated code
+])
+def test_a_text_compiled_by_an_earlier_command_is_not_compiled_again(argv, compiles, tmp_path) -> None:
+    status, modules, err = _modules_after(argv, tmp_path)  # the second of two runs
+    assert status == 0, err
+    assert bool(COMPILING & set(modules)) is compiles, sorted(COMPILING & set(modules))
