@@ -18,7 +18,6 @@ from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
 from interpreter.campaign.timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
                        next_dawn, pass_time, rule_params, wired_rule)
-from interpreter.campaign.views import export, holder_names, log, show, show_state
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -27,8 +26,17 @@ if TYPE_CHECKING:
 
     Body = Callable[[Outcome, SeededDice], dict[str, Any]]
 
-__all__ = ["advance", "brief", "circulate", "dawn", "export", "holder_names", "init", "log", "repin",
-           "rest", "show", "show_state", "sleep", "undo"]
+READING = ("export", "holder_names", "log", "show", "show_state")  # the commands of ``views``
+
+
+def __getattr__(name: str) -> Any:
+    """The commands that only read (``views``) are read from here too, like every command."""
+    if name in READING:
+        # start-up: a command that changes a campaign does not load the ones that only read it
+        from interpreter.campaign import views
+
+        return getattr(views, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 UNKNOWN_PC = define(
     "MPR630", "no character {pc!r} in this campaign{hint} (characters: {known})",
@@ -132,6 +140,9 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
     state = State(pin, roster.characters, roster.items, cards, clock, dawn)
     inputs = {"characters": shown_path(characters), "ruleset": ruleset and shown_path(ruleset), "adopt": adopt or {},
               "param_overrides": param_overrides or {}, "start": start}
+
+    # start-up: the state as show gives it, only for the result of init
+    from interpreter.campaign.views import show_state
 
     def fill(store: Store) -> dict[str, Any]:
         store.save(state)
