@@ -155,7 +155,7 @@ BUGS = [
     (["validate", str(GOOD_RULE)], "interpreter.checks.validation", "validate_paths"),
     (["test", str(GOOD_RULE)], "interpreter.checks.examples", "run_examples"),
     (["run", "procurement.rarity", "--input", "{good.yaml}"], "interpreter.engine.runner", "run"),
-    (["campaign", "show", "{campaign}"], "interpreter.campaign.commands", "show"),
+    (["campaign", "show", "{campaign}"], "interpreter.campaign.views", "show"),
     (["diff", "rulesets/magipunk", "rulesets/examples/strict_procurement"], "interpreter.reports.diff", "compare"),
     (["doc"], "interpreter.reports.handout", "handout"),
 ]
