@@ -44,8 +44,8 @@ CYCLE = [
 
 # What the measured mprules is: its code stamp says whether it is installed (stamped by its
 # dist-info RECORD, one stat) or a checkout, an editable install included (every source file stat'ed).
-INSTALL_KIND = ("import interpreter; from interpreter import __version__; from rules_dsl import cachefile; "
-                "print(cachefile.code_stamp(__version__).split()[0], interpreter.__file__)")
+INSTALL_KIND = ("import interpreter; from rules_dsl import cachefile; "
+                "print(cachefile.code_stamp().split()[0], interpreter.__file__)")
 
 
 def install_kind(mprules: list[str], env: dict[str, str]) -> str:
