@@ -270,3 +270,35 @@ def _write(entry: str, ruleset: Ruleset) -> None:
     if len(blob) > MAX_ENTRY_BYTES:
         return
     write_atomically(entry, blob)  # a cache that cannot be written is no cache, never an error
+    _prune(os.path.dirname(entry), os.path.basename(entry))
+
+
+def _prune(folder: str, kept: str) -> None:
+    """Remove the oldest written entries beyond ``MAX_CACHED_RULESETS`` (those of rulesets not
+    loaded for long, or written by an mprules since replaced), never ``kept``, and what writes
+    interrupted long ago left behind. Another process may remove the same files: never an error."""
+    # start-up: the limits load only when an entry is written
+    from interpreter.ruleset.limits import MAX_CACHED_RULESETS
+
+    entries: list[tuple[int, str]] = []
+    try:
+        with os.scandir(folder) as listing:
+            for item in listing:
+                name = item.name
+                if name.endswith(".tmp") and time.time() - item.stat().st_mtime > 3600:
+                    _remove(item.path)
+                elif len(name) == 68 and name.endswith(".bin") and name != kept \
+                        and all(c in "0123456789abcdef" for c in name[:64]):
+                    entries.append((item.stat().st_mtime_ns, item.path))
+    except OSError:
+        return
+    entries.sort()
+    for _, path in entries[:max(0, len(entries) + 1 - MAX_CACHED_RULESETS)]:
+        _remove(path)
+
+
+def _remove(path: str) -> None:
+    try:
+        os.unlink(path)
+    except OSError:
+        pass

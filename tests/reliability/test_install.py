@@ -112,3 +112,19 @@ def test_installed_run_rarity(installed, tmp_path):
 def test_installed_version(installed, tmp_path):
     result = mprules(installed, tmp_path, "--version")
     assert result.returncode == 0 and result.stdout.startswith("mprules ")
+
+
+def test_an_installed_mprules_is_stamped_by_its_record_and_keeps_compiled_code(installed, tmp_path):
+    """Installed, the code stamp of every cache is its dist-info RECORD (not a walk over the
+    sources), and a second ``eval`` of the same text runs from the kept code."""
+    stamp = subprocess.run([str(installed / "python"), "-c",
+                            "from rules_dsl import cachefile; print(cachefile.code_stamp())"],
+                           cwd=tmp_path, capture_output=True, text=True, env=_clean_env())
+    assert stamp.stdout.startswith("installed ") and "RECORD" in stamp.stdout, stamp.stdout + stamp.stderr
+    env = dict(_clean_env(), MPRULES_CACHE_DIR=str(tmp_path / "cache"))
+    code = ("import sys; from interpreter.cli import main; main(['eval', 'x * 3', '--var', 'x=2']); "
+            "print('rules_dsl.parser' in sys.modules)")
+    runs = [subprocess.run([str(installed / "python"), "-c", code], cwd=tmp_path, capture_output=True,
+                           text=True, env=env) for _ in range(2)]
+    assert [r.stdout.split()[-1] for r in runs] == ["True", "False"], [r.stderr for r in runs]
+    assert (tmp_path / "cache" / "expressions.bin").is_file()

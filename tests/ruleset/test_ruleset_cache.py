@@ -233,3 +233,31 @@ def test_the_cache_hashes_as_hashlib_does(data):
 
     assert cachefile.sha256(data).hexdigest() == hashlib.sha256(data).hexdigest()
     assert cachefile.sha256(data).digest() == hashlib.sha256(data).digest()
+
+
+@pytest.mark.parametrize("before, removed", [(3, 0), (4, 0), (5, 1), (7, 3)])  # with a limit of 5 entries
+def test_the_cache_keeps_the_newest_entries(cache, ruleset_copy, monkeypatch, before, removed):
+    """Writing an entry removes the oldest written beyond the limit (never the one just written),
+    and what writes interrupted long ago left behind; other files of the cache stay."""
+    import os
+
+    from interpreter.ruleset import limits
+
+    monkeypatch.setattr(limits, "MAX_CACHED_RULESETS", 5)
+    cache.mkdir()
+    old = [cache / f"{n:064x}.bin" for n in range(before)]
+    for n, path in enumerate(old):
+        path.write_bytes(b"entry")
+        os.utime(path, (1_600_000_000 + n, 1_600_000_000 + n))
+    others = [cache / "expressions.bin", cache / "manifest-parameters-1f2b3028.bin",
+              cache / "notes.txt", cache / "x.bin.123-1-0.tmp"]
+    for path in others:
+        path.write_bytes(b"other")
+    stale = cache / "y.bin.99-1-0.tmp"
+    stale.write_bytes(b"half")
+    os.utime(stale, (1_600_000_000, 1_600_000_000))
+    load_ruleset(ruleset_copy)
+    entries = sorted(p for p in cache.iterdir() if p.suffix == ".bin" and len(p.stem) == 64)
+    assert [p for p in old if p.exists()] == old[removed:]
+    assert len(entries) == before - removed + 1
+    assert all(p.exists() for p in others) and not stale.exists()
