@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import atexit
-import gc
 import json
 import math
 import sys
@@ -46,11 +44,6 @@ FLAGS = {"force": "--force", "hours": "--hours", "minutes": "--minutes",
          "start": "--start", "all": "--all", "count": "--count", "cards": "--cards",
          "selection": "--select", "caller": "--param"}
 READ_ONLY = ("show", "log", "export")  # commands that never write the campaign
-
-# start-up: at exit, Python's last garbage collections walk every object the process made (the
-# modules above all), a sixth of a campaign command's instructions; frozen, they are skipped.
-# Nothing of mprules waits for a collection at exit (files and connections are closed by then).
-atexit.register(gc.freeze)
 
 
 # The commands of ``campaign``, in the order the help lists them.
