@@ -89,6 +89,16 @@ def utf8_path(path: str, what: str) -> str:
     return path
 
 
+def file_state(path: str) -> tuple[int, int, int, bool] | None:
+    """What changes when a command writes the file: its inode, size and modification time, and
+    whether a -wal is beside it (None when it cannot be read)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_size, st.st_mtime_ns, os.path.exists(f"{os.fspath(path)}-wal")
+
+
 def connect_readonly(path: str) -> sqlite3.Connection:
     """A connection that never writes, nor leaves a -wal or -shm behind: ``immutable`` when no
     command is writing (no -wal: the last writer folded it into the file when it closed), else

@@ -11,12 +11,15 @@ from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
 from interpreter.solvers.cards import invariant_problems
 from interpreter.campaign import files, wal
-from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_REPLACE, MISSING, busy as _busy, connect as _connect,
+from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_REPLACE, MISSING, NOT_SQLITE, busy as _busy,
+                    connect as _connect,
                     examine, existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
 from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, check_schema, damaged,
                                             read_entry, read_state)
 from interpreter.campaign.state import Entry, Holder, Pin, State
+
+_READS = 5  # times a file is read again when another command changed it while it was being read
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -124,7 +127,25 @@ class Store:
     @classmethod
     def open(cls, path: str, *, readonly: bool = False) -> "Store":
         """An existing campaign file, migrated to this version; refused (unchanged) if not one.
-        ``readonly``: for commands that only read (show, log, export), which then leave no trace."""
+        ``readonly``: for commands that only read (show, log, export), which then leave no trace.
+
+        The file is examined, and a reading command reads it, through a connection that takes no
+        lock when no command is writing (``files.connect_readonly``). Another command may begin
+        to write in that moment, and what was read is then torn, not damaged: when the file
+        changed while it was being read, it is read again (a damaged file reads the same each
+        time, and is refused)."""
+        for attempt in range(_READS):
+            before = files.file_state(path)
+            try:
+                return cls._open_once(path, readonly)
+            except MprError as error:
+                if error.code not in (NOT_SQLITE, STATE_BROKEN) or attempt + 1 == _READS \
+                        or files.file_state(path) == before:
+                    raise
+        raise AssertionError("unreachable: the last attempt returns or raises")
+
+    @classmethod
+    def _open_once(cls, path: str, readonly: bool) -> "Store":
         if _existing(path) is None:
             raise MprError(MISSING, Location(path), file=path, how=bilingual(HOW_CREATE))
         version, examined = examine(path, SCHEMA_VERSION)

@@ -4,6 +4,7 @@ rolled-back write, or after its own write, what it gives is what the tables hold
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import sqlite3
 from pathlib import Path
@@ -104,3 +105,57 @@ def test_a_state_is_journaled_as_its_json_with_the_rules_text_read(tmp_path) -> 
         before = [json.loads(b) for (b,) in sqlite3.connect(path).execute(
             "SELECT before FROM journal WHERE before IS NOT NULL ORDER BY seq")]
     assert [State.from_dump(b).pin for b in before] == [state.pin, state.pin]
+
+
+@pytest.mark.parametrize("readonly", [True, False])
+@pytest.mark.parametrize("changed_meanwhile, failures, opens", [
+    (True, 1, 2),    # a read torn by another command's write: read again, and it is whole
+    (True, 4, 5),    # torn four times: the fifth read is the last one tried
+    (False, 1, 1),   # the file did not change: it is damaged, refused at once
+])
+def test_a_read_torn_by_another_command_is_read_again(tmp_path, monkeypatch, readonly,
+                                                      changed_meanwhile, failures, opens):
+    from interpreter.campaign import files
+    from rules_dsl.errors import Location, MprError
+
+    path = make_campaign(tmp_path)
+    real = Store._open_once.__func__
+    calls: list[int] = []
+
+    def torn(cls, file, ro):
+        calls.append(1)
+        if len(calls) <= failures:
+            if changed_meanwhile:  # another command wrote while this one read
+                st = os.stat(file)
+                os.utime(file, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))
+            raise MprError(files.NOT_SQLITE, Location(file), file=file, detail="database disk image is malformed")
+        return real(cls, file, ro)
+
+    monkeypatch.setattr(Store, "_open_once", classmethod(torn))
+    if opens > failures:
+        with Store.open(path, readonly=readonly) as store:
+            assert store.load().clock_minutes >= 0
+    else:
+        with pytest.raises(MprError) as raised:
+            Store.open(path, readonly=readonly)
+        assert raised.value.code == files.NOT_SQLITE
+    assert len(calls) == opens
+
+
+def test_a_read_torn_five_times_is_refused(tmp_path, monkeypatch):
+    from interpreter.campaign import files, store as store_module
+    from rules_dsl.errors import Location, MprError
+
+    path = make_campaign(tmp_path)
+    states = iter(range(100))
+    monkeypatch.setattr(files, "file_state", lambda p: next(states))  # always changed meanwhile
+    calls: list[int] = []
+
+    def torn(cls, file, ro):
+        calls.append(1)
+        raise MprError(files.NOT_SQLITE, Location(file), file=file, detail="torn")
+
+    monkeypatch.setattr(Store, "_open_once", classmethod(torn))
+    with pytest.raises(MprError):
+        Store.open(path)
+    assert len(calls) == store_module._READS
