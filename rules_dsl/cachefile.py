@@ -110,6 +110,7 @@ def _source_times(root: str) -> str:
     return digest
 
 
+TEMPORARY = ".tmp"  # the end of the name of a file being written (left behind by a write cut short)
 DERIVED_FORMAT = b"MPRD1"
 RACY_SECONDS = 2  # a file changed this close to an entry's writing is read again (every cache)
 
@@ -136,26 +137,57 @@ def derived(source: str, label: str, make: Callable[[], Any]) -> Any:
     except (OSError, ValueError):
         return make()
     path = os.path.join(cache_root(), name)
+    body = read_checked(path, DERIVED_FORMAT)
     try:
-        with open(path, "rb") as handle:
-            blob = handle.read()
-        head = len(DERIVED_FORMAT) + 4  # the tag, then the CRC-32 of the body
-        body = blob[head:]
-        if blob[:head] == DERIVED_FORMAT + zlib.crc32(body).to_bytes(4, "big"):
+        if body is not None:
             stored_stamp, written_ns, value = marshal.loads(body)
             if stored_stamp == stamp and written_ns - st.st_mtime_ns >= RACY_SECONDS * 10**9:
                 return value
-    except (OSError, ValueError, EOFError, TypeError):
+    except (ValueError, EOFError, TypeError):
         pass
     value = make()
-    try:
-        body = marshal.dumps((stamp, time_ns(), value))
-        exact = marshal.loads(body)[2] == value
-    except (ValueError, EOFError, TypeError):
-        exact = False
-    if exact:
-        write_atomically(path, DERIVED_FORMAT + zlib.crc32(body).to_bytes(4, "big") + body)
+    body = marshalled((stamp, time_ns(), value))
+    if body is not None:
+        write_checked(path, DERIVED_FORMAT, body)
     return value
+
+
+def marshalled(value: Any) -> bytes | None:
+    """``value`` in ``marshal``'s format, or None when marshal cannot hold it exactly."""
+    # start-up: marshal loads only when a cache entry is written
+    import marshal
+
+    try:
+        body = marshal.dumps(value)
+        return body if marshal.loads(body) == value else None
+    except (ValueError, EOFError, TypeError):
+        return None
+
+
+def read_checked(path: str, tag: bytes, max_bytes: int | None = None) -> bytes | None:
+    """The body of the cache file ``path`` that ``write_checked`` wrote with ``tag``: None when
+    it is missing, larger than ``max_bytes``, of another format or damaged (its CRC-32)."""
+    # start-up: zlib loads only when a cache file is read
+    import zlib
+
+    head = len(tag) + 4  # the tag, then the CRC-32 of the body
+    try:
+        with open(path, "rb") as handle:
+            blob = handle.read() if max_bytes is None else handle.read(head + max_bytes + 1)
+    except OSError:
+        return None
+    body = blob[head:]
+    if max_bytes is not None and len(body) > max_bytes:
+        return None
+    return body if blob[:head] == tag + zlib.crc32(body).to_bytes(4, "big") else None
+
+
+def write_checked(path: str, tag: bytes, body: bytes) -> None:
+    """Write ``body`` whole (``write_atomically``) after ``tag`` and its CRC-32."""
+    # start-up: zlib loads only when a cache file is written
+    import zlib
+
+    write_atomically(path, tag + zlib.crc32(body).to_bytes(4, "big") + body)
 
 
 def write_atomically(path: str | Path, blob: bytes) -> None:
@@ -165,15 +197,8 @@ def write_atomically(path: str | Path, blob: bytes) -> None:
     try:
         target = os.fspath(path)
         os.makedirs(os.path.dirname(target), exist_ok=True)
-        for attempt in range(100):
-            temporary = f"{target}.{os.getpid()}-{time_ns()}-{attempt}.tmp"
-            try:
-                fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-                break
-            except FileExistsError:
-                continue
-        else:
-            return
+        temporary = f"{target}.{os.getpid()}-{time_ns()}{TEMPORARY}"  # this process's own: never there yet
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             with os.fdopen(fd, "wb") as out:
                 out.write(blob)

@@ -15,6 +15,7 @@ An entry is ``(names, has_dice, links)``: the free names of the text, whether it
 generated functions as data (``rules_dsl.generated.links``), or None when it has none."""
 from __future__ import annotations
 
+import marshal
 import os
 import types
 
@@ -43,9 +44,6 @@ def path() -> str:
 def lookup(k: str) -> tuple[Any, ...] | None:
     """The entry kept under ``k``: None when there is none, when it is damaged, or when the cache
     is off."""
-    # start-up: marshal loads only when an expression is compiled
-    import marshal
-
     global _known
     if not cachefile.enabled():
         return None
@@ -64,17 +62,10 @@ def lookup(k: str) -> tuple[Any, ...] | None:
 def remember(k: str, entry: tuple[Any, ...]) -> None:
     """Keep ``entry`` under ``k`` for the next commands (written by ``flush``); an entry that
     ``marshal`` cannot hold exactly (a fraction among its constants) is not kept."""
-    # start-up: marshal loads only when an expression is compiled
-    import marshal
-
     if not cachefile.enabled():
         return
-    try:
-        blob = marshal.dumps(entry)
-        exact = marshal.loads(blob) == entry
-    except (ValueError, EOFError, TypeError):
-        return
-    if exact:
+    blob = cachefile.marshalled(entry)
+    if blob is not None:
         _new.pop(k, None)
         _new[k] = blob
         if len(_new) > MAX_CACHED_EXPRESSIONS:  # a long process (the editor's server) keeps the newest
@@ -85,10 +76,6 @@ def flush() -> None:
     """Write the entries compiled since the last flush into the file, with those it holds now (read
     again: another command may have added some), the oldest dropped beyond the limits. A cache
     that cannot be written is no cache, never an error."""
-    # start-up: marshal and zlib load only when compiled code is written
-    import marshal
-    import zlib
-
     global _known
     if not _new or not cachefile.enabled():
         return
@@ -102,24 +89,14 @@ def flush() -> None:
     body = marshal.dumps((cachefile.code_stamp(), {k: entries[k] for k in keys[kept:]}))
     _new.clear()
     _known = None
-    cachefile.write_atomically(path(), FORMAT + zlib.crc32(body).to_bytes(4, "big") + body)
+    cachefile.write_checked(path(), FORMAT, body)
 
 
 def _read() -> dict[str, bytes]:
     """The file's entries by key; none when it is missing, damaged, too large or written by
     another mprules."""
-    # start-up: marshal and zlib load only when an expression is compiled
-    import marshal
-    import zlib
-
-    try:
-        with open(path(), "rb") as handle:
-            blob = handle.read(MAX_CODE_CACHE_BYTES + 4096 + 1)
-    except OSError:
-        return {}
-    head = len(FORMAT) + 4
-    body = blob[head:]
-    if len(blob) > MAX_CODE_CACHE_BYTES + 4096 or blob[:head] != FORMAT + zlib.crc32(body).to_bytes(4, "big"):
+    body = cachefile.read_checked(path(), FORMAT, MAX_CODE_CACHE_BYTES + 4096)  # the keys and stamp besides
+    if body is None:
         return {}
     try:
         stamp, entries = marshal.loads(body)

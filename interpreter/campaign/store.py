@@ -19,6 +19,7 @@ from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_
                                             read_entry, read_state)
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
+_RULES_MARKER = "\0mprules: the pin's rules\0"  # their place in a state's JSON text (_state_json)
 _READS = 5  # times a file is read again when another command changed it while it was being read
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -134,15 +135,14 @@ class Store:
         to write in that moment, and what was read is then torn, not damaged: when the file
         changed while it was being read, it is read again (a damaged file reads the same each
         time, and is refused)."""
-        for attempt in range(_READS):
+        for _ in range(_READS - 1):
             before = files.file_state(path)
             try:
                 return cls._open_once(path, readonly)
             except MprError as error:
-                if error.code not in (NOT_SQLITE, STATE_BROKEN) or attempt + 1 == _READS \
-                        or files.file_state(path) == before:
+                if error.code not in (NOT_SQLITE, STATE_BROKEN) or files.file_state(path) == before:
                     raise
-        raise AssertionError("unreachable: the last attempt returns or raises")
+        return cls._open_once(path, readonly)
 
     @classmethod
     def _open_once(cls, path: str, readonly: bool) -> "Store":
@@ -312,12 +312,14 @@ class Store:
         return text
 
     def _state_json(self, state: State) -> str:
-        """``_json(state.dump())``, with the pin's rules as ``_text_of_rules`` gives them: with
-        sorted keys, ``pin`` is the state's last key and ``rules`` the pin's."""
+        """``_json(state.dump())``, with the pin's rules as ``_text_of_rules`` gives them (put in
+        the place a marker holds in the rest of the state's text)."""
         data = state.dump()
-        pin = data.pop("pin")
-        del pin["rules"]
-        return f'{_json(data)[:-1]}, "pin": {_json(pin)[:-1]}, "rules": {self._text_of_rules(state.pin)}}}}}'
+        data["pin"]["rules"] = _RULES_MARKER
+        text, marker = _json(data), _json(_RULES_MARKER)
+        if text.count(marker) != 1:  # the state holds the marker's text itself
+            return _json(state.dump())
+        return text.replace(marker, self._text_of_rules(state.pin))
 
     def entries(self, last: int | None = None) -> list[Entry]:
         """The journal in order; ``last``: only its newest ``last`` entries (only those are read)."""

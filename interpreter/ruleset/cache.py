@@ -285,7 +285,7 @@ def _prune(folder: str, kept: str) -> None:
         with os.scandir(folder) as listing:
             for item in listing:
                 name = item.name
-                if name.endswith(".tmp") and time.time() - item.stat().st_mtime > 3600:
+                if name.endswith(cachefile.TEMPORARY) and time.time() - item.stat().st_mtime > 3600:
                     _remove(item.path)
                 elif len(name) == 68 and name.endswith(".bin") and name != kept \
                         and all(c in "0123456789abcdef" for c in name[:64]):
