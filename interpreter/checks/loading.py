@@ -32,6 +32,11 @@ NO_RULESET = define(
     "{path}: ルールセット（{manifest} のあるディレクトリ）でもルールファイルでもありません",
     exit_code=EXIT_USAGE)
 
+DIRECTORY_NOT_FILE = define(
+    "MPR025", "a directory where a file is expected ({name} must be a YAML file); nothing in it was checked",
+    "ファイルのはずの場所がディレクトリです（{name} は YAML のファイルでなければなりません）。中身は検査していません")
+
+
 RULESET_MISSING = define(
     "MPR414", "ruleset {path}: no such file or directory",
     "ルールセット {path}: そのようなファイルやディレクトリはありません", exit_code=EXIT_STATE)
@@ -74,10 +79,14 @@ def display_path(path: Path) -> str:
         return str(path)
 
 
-def rule_files(root: Path, globs: list[str] | None = None) -> list[Path]:
+def rule_files(root: Path, globs: list[str] | None = None,
+               directories: list[Path] | None = None) -> list[Path]:
     """The rule files of a ruleset directory: those matching the manifest's ``files`` globs,
-    by default every ``*.yaml`` but the manifest; sorted."""
+    by default every ``*.yaml`` but the manifest; sorted. Directories that match (a folder named
+    ``house.yaml``) go to ``directories``, when given."""
     found = {p for pattern in (globs or ["*.yaml"]) for p in root.glob(pattern)}
+    if directories is not None:
+        directories.extend(sorted(p for p in found if p.name != MANIFEST and p.is_dir()))
     return sorted(p for p in found if p.name != MANIFEST and p.is_file())
 
 
@@ -104,12 +113,16 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     layer = _Layer(str(data.get("id") or root.name), root, data, manifest_doc.positions,
                    display_path(manifest_path), files=[manifest_path], texts=manifest_doc.texts)
     globs = written_files if isinstance(written_files := data.get("files"), list) else None
-    for path in rule_files(root, globs):
+    directories: list[Path] = []
+    for path in rule_files(root, globs, directories):
         layer.files.append(path)
         try:
             layer.documents.extend(load_file(display_path(path)))
         except MprError as error:
             out.error(error)
+    for path in directories:
+        out.add(DIRECTORY_NOT_FILE, Location(display_path(path)), path=display_path(path),
+                name=path.name)
     return layer
 
 
@@ -223,6 +236,11 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
         ruleset = _single_file(root, out)
     elif root.is_dir() and (root / MANIFEST).is_file():
         ruleset = variants.load_directory(root, out, _read_layer, _content_hash)
+    elif root.is_dir() and (root / MANIFEST).is_dir() or root.name == MANIFEST and root.is_dir():
+        manifest = root if root.name == MANIFEST else root / MANIFEST
+        out.add(DIRECTORY_NOT_FILE, Location(display_path(manifest)), path=display_path(manifest),
+                name=MANIFEST)
+        return None, out.findings
     else:
         out.add(NO_RULESET, Location(str(root)), path=str(root), manifest=MANIFEST)
         return None, out.findings
@@ -230,7 +248,8 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
         return None, _sorted(out.findings)
     out.findings.extend(apply_caller(ruleset, param_overrides, adopt, lang, given_as))
     out.findings.extend(check_params(ruleset, lang, skip=frozenset(out.skip)))
-    out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip)))
+    out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip),
+                                      refused=list(out.findings)))
     return ruleset, _sorted(out.findings)
 
 

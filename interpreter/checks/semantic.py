@@ -12,7 +12,7 @@ and ``params``; the name checks themselves are in ``expression_names``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic, did_you_mean
@@ -152,19 +152,52 @@ CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_refe
 
 
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
-                  skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
-    """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
+                  skip: frozenset[str] = frozenset(),
+                  refused: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
+    """Every semantic finding of ``ruleset``. A rule in ``skip`` (its document failed the schema)
+    is checked too, as far as its shape allows: a check that cannot read it ends that rule's checks
+    without a word, and a finding about a field the schema refused (``refused``: the schema's
+    findings), or about what holds it, is left out (the schema error says what is wrong); so a roll
+    gap shows beside a misspelt field of the same document."""
     findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang)]
     for rule in ruleset.rules.values():
         if rule.id in skip:
+            findings.extend(_as_far_as_it_reads(rule, ruleset, lang, refused))
             continue
-        expression_errors = False
-        for check in CHECKS:
-            if check is check_kind and expression_errors:
-                continue  # a kind's checks need its expressions to compile
-            for finding in check(rule, ruleset, lang):
-                findings.append(finding)
-                expression_errors |= (check is check_expressions and finding.severity == "error"
-                                      and finding.code != NOT_IN_ENUM)  # names resolve: kinds can run
+        findings.extend(_checks(rule, ruleset, lang))
     return findings
+
+
+def _checks(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    expression_errors = False
+    for check in CHECKS:
+        if check is check_kind and expression_errors:
+            continue  # a kind's checks need its expressions to compile
+        for finding in check(rule, ruleset, lang):
+            yield finding
+            expression_errors |= (check is check_expressions and finding.severity == "error"
+                                  and finding.code != NOT_IN_ENUM)  # names resolve: kinds can run
+
+
+def _as_far_as_it_reads(rule: Rule, ruleset: Ruleset, lang: str,
+                        refused: Sequence[Diagnostic]) -> list[Diagnostic]:
+    lines = [pos[1] for pos in rule.positions.values() if pos[0] == rule.file and pos[1]]
+    first, last = (min(lines), max(lines)) if lines else (0, 0)
+    fields = [_field(d.path) for d in refused if d.severity == "error" and d.file == rule.file
+              and d.line is not None and first <= d.line <= last]
+    found: list[Diagnostic] = []
+    try:
+        for finding in _checks(rule, ruleset, lang):
+            if finding.code == KIND_CHECK_FAILED:
+                break  # the kind could not read the document the schema refused
+            mine = _field(finding.path)
+            if not any(mine == f[:len(mine)] or f == mine[:len(f)] for f in fields):
+                found.append(finding)
+    except Exception:  # a shape the schema refused; its error is reported  # noqa: BLE001
+        pass
+    return found
+
+
+def _field(path: str | None) -> tuple[str, ...]:
+    return tuple(path.split(".")) if path else ()
 

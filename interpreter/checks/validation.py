@@ -5,27 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from rules_dsl.errors import Diagnostic
+from rules_dsl.errors import Diagnostic, Location, diagnostic
 
-from interpreter.checks.loading import MANIFEST, collect, display_path
-from interpreter.documents.resources import rulesets_dir
-
-
-def shown_path(file: str | Path | None) -> str:
-    """A file as a GM reads it: relative to where they stand when it is under there, a file of
-    the bundled rulesets as ``(bundled) magipunk/rules.yaml``, any other as it is."""
-    if not file:
-        return ""
-    path = Path(file)
-    absolute = path.resolve()
-    try:
-        return str(absolute.relative_to(Path.cwd().resolve()))
-    except ValueError:
-        pass
-    try:
-        return f"(bundled) {absolute.relative_to(rulesets_dir().resolve()).as_posix()}"
-    except ValueError:
-        return str(file)
+from interpreter.checks.loading import DIRECTORY_NOT_FILE, MANIFEST, collect, display_path
+from interpreter.documents.resources import bundled_relative, rulesets_dir
+from interpreter.documents.resources import shown_path as shown_path  # the one path style
 
 
 def bundled_targets() -> list[Path]:
@@ -40,17 +24,20 @@ def bundled_targets() -> list[Path]:
 
 
 def _expand(path: Path, rulesets: list[Path], files: dict[Path, list[Path]],
-            loose: list[Path], seen: set[Path]) -> None:
+            loose: list[Path], seen: set[Path], refused: list[Path]) -> None:
     if path.is_dir():
         if path.resolve() in seen:  # a symlink back to a folder already walked
             return
         seen.add(path.resolve())
+        if path.name == MANIFEST:  # a directory named ruleset.yaml: never a ruleset
+            refused.append(path)
+            return
         if (path / MANIFEST).is_file():
             rulesets.append(path)
             return
         for child in sorted(path.iterdir()):
             if child.is_dir() or child.suffix in (".yaml", ".yml"):
-                _expand(child, rulesets, files, loose, seen)
+                _expand(child, rulesets, files, loose, seen, refused)
         return
     if path.name == MANIFEST:
         rulesets.append(path.parent)
@@ -60,16 +47,19 @@ def _expand(path: Path, rulesets: list[Path], files: dict[Path, list[Path]],
         loose.append(path)
 
 
-def expand(paths: Sequence[str | Path]) -> list[tuple[Path, set[str] | None]]:
+def expand(paths: Sequence[str | Path], refused: list[Path] | None = None
+           ) -> list[tuple[Path, set[str] | None]]:
     """What to load for ``paths``: each ruleset directory or loose rule file once, with the display
     paths of the files to report (``None``: all of them). A file inside a ruleset is loaded with its
-    ruleset; any other directory is searched."""
+    ruleset; any other directory is searched. A directory named like a manifest is put in
+    ``refused``."""
     rulesets: list[Path] = []
+    refusing: list[Path] = [] if refused is None else refused
     files: dict[Path, list[Path]] = {}
     loose: list[Path] = []
     seen: set[Path] = set()
     for path in paths:
-        _expand(Path(path), rulesets, files, loose, seen)
+        _expand(Path(path), rulesets, files, loose, seen, refusing)
     whole = {p.resolve() for p in rulesets}
     targets: list[tuple[Path, set[str] | None]] = [(root, None) for root in dict.fromkeys(rulesets)]
     targets += [(root, {display_path(m) for m in members}) for root, members in files.items()
@@ -78,10 +68,43 @@ def expand(paths: Sequence[str | Path]) -> list[tuple[Path, set[str] | None]]:
     return targets
 
 
-def validate_paths(paths: list[str], lang: str = "en") -> list[Diagnostic]:
-    """Every finding for ``paths``, sorted by file, line and column."""
-    findings: list[Diagnostic] = []
-    for root, only in expand(paths):
+def asked_for(finding: Diagnostic, asked: Sequence[str | Path]) -> bool:
+    """Whether ``finding`` is about what was asked: an error always (the ruleset cannot be used),
+    a warning or note when its file is not one of the bundled rulesets' (a GM's own file), or lies
+    in one of the ``asked`` paths (the bundled files named on the command line)."""
+    if finding.severity == "error" or not finding.file:
+        return True
+    if bundled_relative(finding.file) is None:
+        return True
+    try:
+        file = Path(finding.file).resolve()
+    except (OSError, RuntimeError):
+        return True
+    for path in asked:
+        try:
+            root = Path(path).resolve()
+        except (OSError, RuntimeError):
+            continue
+        if file == root or root in file.parents:
+            return True
+    return False
+
+
+def validate_paths(paths: Sequence[str | Path], lang: str = "en", *,
+                   include_bundled: bool = True, asked: Sequence[str | Path] | None = None
+                   ) -> list[Diagnostic]:
+    """Every finding for ``paths``, sorted by file, line and column. Without ``include_bundled``,
+    the warnings and notes located in bundled files that are not under ``asked`` (by default
+    ``paths``) are left out: a GM's variant is judged by the GM's files, not by the rulesets it
+    extends."""
+    refused: list[Path] = []
+    targets = expand(paths, refused)
+    findings = [diagnostic(DIRECTORY_NOT_FILE, Location(display_path(path)), lang,
+                           path=display_path(path), name=path.name) for path in refused]
+    for root, only in targets:
         findings.extend(d for d in collect(root, lang)[1] if only is None or d.file in only)
+    if not include_bundled:
+        named = list(paths if asked is None else asked)
+        findings = [d for d in findings if asked_for(d, named)]
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))

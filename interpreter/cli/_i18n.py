@@ -78,6 +78,8 @@ HELP_JA: dict[str, str] = {
     "rule files or ruleset directories": "ルールファイルまたはルールセットのディレクトリ",
     "ruleset directories or rule files": "ルールセットのディレクトリまたはルールファイル",
     "warnings count as findings (exit 1)": "警告も指摘として数えます（終了コード 1）",
+    "also show the warnings and notes of the bundled rulesets a path extends":
+        "パスが拡張する同梱のルールセットの警告と注記も表示します",
     # test
     "run the examples embedded in rule documents": "ルール文書に書かれた例を実行する",
     "Run every document's examples (input, dice, expected value). Without PATH: the bundled "

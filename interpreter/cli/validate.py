@@ -24,6 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "references between rules, roll table coverage. Without PATH: the bundled rulesets.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="rule files or ruleset directories")
     parser.add_argument("--strict", action="store_true", help="warnings count as findings (exit 1)")
+    parser.add_argument("--include-bundled", action="store_true",
+                        help="also show the warnings and notes of the bundled rulesets a path extends")
     common(parser, formats=("text", "json", "github"))
     parser.set_defaults(handler=handle)
 
@@ -42,19 +44,43 @@ def check_paths(paths: list[str]) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    try:
+        return _handle(args)
+    except MprError as error:
+        if args.format == "json":  # a JSON reader gets JSON: the refusal as the one finding
+            # start-up: interpreter.cli.output loads only when handle() runs
+            from interpreter.cli.output import print_json
+
+            print_json([error_json(error, args.lang)])
+        raise
+
+
+def error_json(error: MprError, lang: str) -> dict:
+    """A refusal (no such path, unreadable...) in the shape of a finding of ``--format json``."""
+    # start-up: interpreter.documents.resources loads only when an error is shown as JSON
+    from interpreter.documents.resources import shown_path
+
+    loc = error.loc or Location()
+    return {"file": shown_path(loc.file) or None, "line": loc.line, "column": loc.column,
+            "code": error.code, "severity": "error", "message": error.message(lang),
+            "argument": loc.path, "exit": error.exit_code}
+
+
+def _handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.checks.validation, interpreter.cli.output load only when handle() runs
     from interpreter.checks.validation import bundled_targets, shown_path, validate_paths
     from interpreter.cli.output import colour_enabled, print_json
 
     paths = args.paths or [str(p) for p in bundled_targets()]
     check_paths(paths)
-    findings = validate_paths(paths, args.lang)
+    findings = validate_paths(paths, args.lang, include_bundled=args.include_bundled,
+                              asked=args.paths)
     if args.format == "json":
-        print_json([d.to_json() for d in findings])
+        print_json([{**d.to_json(), "file": shown_path(d.file) or None} for d in findings])
     elif args.format == "github":
         for d in findings:
             level = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
-            print(f"::{level} file={_escape_property(d.file or '')},line={d.line or 1},"
+            print(f"::{level} file={_escape_property(shown_path(d.file))},line={d.line or 1},"
                   f"col={d.column or 1},title={d.code}::{_escape(d.message)}")
     else:
         colour = colour_enabled(sys.stdout)  # the stream of now, not of import time

@@ -46,3 +46,42 @@ def bundled_ruleset_dir() -> str:
 def bundled_ruleset() -> Path:
     """The ruleset used when ``--ruleset`` is not given: the seed's rules."""
     return rulesets_dir() / BUNDLED
+
+
+BUNDLED_PREFIX = "(bundled) "
+
+
+def bundled_relative(file: str | Path) -> str | None:
+    """``magipunk/rules.yaml`` for a file of the bundled rulesets (installed or in a checkout),
+    else None."""
+    # start-up: pathlib loads only when a path is shown
+    from pathlib import Path
+
+    text = str(file)
+    if text.startswith(BUNDLED_PREFIX):
+        return text[len(BUNDLED_PREFIX):]
+    try:
+        return Path(text).resolve().relative_to(Path(data_dir_text("rulesets")).resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        return None
+
+
+def shown_path(file: str | Path | None) -> str:
+    """A file as a GM reads it, one style in every output (text, JSON, annotations, errors):
+    relative to where they stand when it is under there (a repository's path in CI), a file of the
+    bundled rulesets as ``(bundled) magipunk/rules.yaml`` (wherever pip put it), any other as it
+    is."""
+    if not file:
+        return ""
+    # start-up: pathlib loads only when a path is shown
+    from pathlib import Path
+
+    text = str(file)
+    if text.startswith(BUNDLED_PREFIX):
+        return text
+    try:
+        return str(Path(text).resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError, RuntimeError):
+        pass
+    inside = bundled_relative(text)
+    return f"{BUNDLED_PREFIX}{inside}" if inside is not None else text
