@@ -17,7 +17,7 @@ from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprE
 from interpreter.ruleset import cache as ruleset_cache
 from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.model import Rule, Ruleset
-from interpreter.documents.resources import bundled_ruleset
+from interpreter.documents.resources import bundled_ruleset, shown_path
 
 # Reading and checking a ruleset needs YAML, JSON Schema and the language; a ruleset that comes
 # from the cache needs none of them, so those modules are imported where they are used.
@@ -316,5 +316,5 @@ def _load_checked(path: str | Path | None, param_overrides: dict[str, dict] | No
 
 
 def _where(d: Diagnostic) -> str:
-    loc = str(Location(d.file, d.line, d.column, d.path))
+    loc = str(Location(shown_path(d.file) or None, d.line, d.column, d.path))
     return f"{loc}: " if loc else ""

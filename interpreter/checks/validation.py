@@ -2,6 +2,7 @@
 inside a ruleset with their ruleset (findings of that file only), loose rule files alone."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -10,6 +11,31 @@ from rules_dsl.errors import Diagnostic, Location, diagnostic
 from interpreter.checks.loading import DIRECTORY_NOT_FILE, MANIFEST, collect, display_path
 from interpreter.documents.resources import bundled_relative, rulesets_dir
 from interpreter.documents.resources import shown_path as shown_path  # the one path style
+
+
+# A rule document or manifest by its content: a top-level ``kind:`` or ``id:`` (at the start of a
+# line), or a modeline naming mprules' schemas. Configuration YAML (pre-commit's, a workflow's)
+# has neither.
+_RULE_CONTENT = re.compile(
+    rb"^(?:kind|id)[ \t]*:|^#[ \t]+yaml-language-server[ \t]*:.*\$schema=\S*(?:rule|ruleset)\.json",
+    re.M)
+_SNIFF_BYTES = 1 << 20
+
+
+def is_rule_file(path: str | Path) -> bool:
+    """Whether ``path`` is a rule document or manifest, as a hook that is given every changed
+    ``.yaml`` must tell: a ``ruleset.yaml``, a YAML file beside one (a file of that ruleset), or a
+    file whose content is a rule document's (a top-level ``kind:`` or ``id:``, or a modeline
+    naming ``rule.json`` or ``ruleset.json``). A directory is left to the search that walks it."""
+    path = Path(path)
+    if path.is_dir() or path.name == MANIFEST or (path.parent / MANIFEST).exists():
+        return True
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(_SNIFF_BYTES)
+    except OSError:
+        return True  # let the check say what is wrong with it
+    return bool(_RULE_CONTENT.search(head))
 
 
 def bundled_targets() -> list[Path]:

@@ -78,6 +78,8 @@ HELP_JA: dict[str, str] = {
     "rule files or ruleset directories": "ルールファイルまたはルールセットのディレクトリ",
     "ruleset directories or rule files": "ルールセットのディレクトリまたはルールファイル",
     "warnings count as findings (exit 1)": "警告も指摘として数えます（終了コード 1）",
+    "skip the given YAML files that are not rule documents (what a pre-commit hook passes: every changed .yaml)":
+        "与えた YAML のうちルール文書でないものを飛ばします（pre-commit のフックは変わった .yaml をすべて渡します）",
     "also show the warnings and notes of the bundled rulesets a path extends":
         "パスが拡張する同梱のルールセットの警告と注記も表示します",
     # test

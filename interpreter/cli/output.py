@@ -46,7 +46,13 @@ def print_json(data: Any) -> None:
 
 
 def print_error(error: MprError, lang: str) -> None:
-    where = f"{error.loc}: " if error.loc and str(error.loc) else ""
+    loc = error.loc
+    if loc is not None and loc.file:
+        # start-up: the path style loads only when an error names a file
+        from interpreter.documents.resources import shown_path
+
+        loc = Location(shown_path(loc.file), loc.line, loc.column, loc.path)
+    where = f"{loc}: " if loc and str(loc) else ""
     try:
         print(f"{where}{error.code} {error.message(lang)}", file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):

@@ -6,9 +6,10 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, define, render
+from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, MprError, define, render
 from rules_dsl.words import define_word, word
 from interpreter.cli import common  # the parent package, already loaded
+from interpreter.cli.validate import rule_files_option
 
 SUMMARY = define_word("cli.test_summary", "{passed} passed, {failed} failed", "成功 {passed} 件、失敗 {failed} 件")
 BROKEN = define_word("cli.test_broken", ", {broken} ruleset(s) with errors", "、エラーのあるルールセット {broken} 件")
@@ -28,6 +29,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Run every document's examples (input, dice, expected value). "
                     "Without PATH: the bundled rulesets.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="ruleset directories or rule files")
+    rule_files_option(parser)
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show every example, not only failures")
     common(parser)
@@ -35,15 +37,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
+    try:
+        return _handle(args)
+    except MprError as error:
+        if args.format == "json":  # a JSON reader gets JSON: the refusal in the summary's shape
+            # start-up: these modules load only when a refusal is shown as JSON
+            from interpreter.cli.output import print_json
+            from interpreter.cli.validate import error_json
+
+            print_json({"passed": 0, "failed": 0, "broken": [], "examples": [],
+                        "error": error_json(error, args.lang)})
+        raise
+
+
+def _handle(args: argparse.Namespace) -> int:
     # start-up: these modules load only when handle() runs
     from interpreter.checks.examples import run_examples
     from interpreter.checks.loading import collect_cached, display_path
-    from interpreter.checks.validation import bundled_targets, expand, shown_path
+    from interpreter.checks.validation import expand, shown_path
     from interpreter.cli.output import print_json
-    from interpreter.cli.validate import check_paths
+    from interpreter.cli.validate import given_paths
 
-    paths = args.paths or [str(p) for p in bundled_targets()]
-    check_paths(paths)
+    paths = given_paths(args)
     outcomes: list[Outcome] = []
     broken: list[tuple[str, list[Diagnostic]]] = []
     for root, only in expand(paths):
@@ -58,7 +73,8 @@ def handle(args: argparse.Namespace) -> int:
     failed = [o for o in outcomes if not o.passed]
     if args.format == "json":
         print_json({"passed": len(outcomes) - len(failed), "failed": len(failed),
-                    "broken": [t for t, _ in broken], "examples": [o.to_json() for o in outcomes]})
+                    "broken": [shown_path(t) for t, _ in broken],
+                    "examples": [{**o.to_json(), "file": shown_path(o.file) or None} for o in outcomes]})
     else:
         for target, errors in broken:
             target = shown_path(target)

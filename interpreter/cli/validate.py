@@ -8,6 +8,10 @@ import sys
 from rules_dsl.errors import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 NO_SUCH_PATH = define(
     "MPR020", "{path}: no such file or directory", "{path}: ファイルもディレクトリもありません",
     exit_code=EXIT_USAGE)
@@ -24,10 +28,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "references between rules, roll table coverage. Without PATH: the bundled rulesets.")
     parser.add_argument("paths", nargs="*", metavar="PATH", help="rule files or ruleset directories")
     parser.add_argument("--strict", action="store_true", help="warnings count as findings (exit 1)")
+    rule_files_option(parser)
     parser.add_argument("--include-bundled", action="store_true",
                         help="also show the warnings and notes of the bundled rulesets a path extends")
     common(parser, formats=("text", "json", "github"))
     parser.set_defaults(handler=handle)
+
+
+def rule_files_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--only-rule-files", action="store_true",
+                        help="skip the given YAML files that are not rule documents "
+                             "(what a pre-commit hook passes: every changed .yaml)")
+
+
+def given_paths(args: argparse.Namespace) -> list[str]:
+    """The paths a verb works on: ``PATH...`` (those that are rule documents with
+    ``--only-rule-files``), or the bundled rulesets when none is given."""
+    # start-up: interpreter.checks.validation loads only when a verb asks for its paths
+    from interpreter.checks.validation import bundled_targets, is_rule_file
+
+    if not args.paths:
+        return [] if args.only_rule_files else [str(p) for p in bundled_targets()]
+    check_paths(args.paths)
+    return [p for p in args.paths if is_rule_file(p)] if args.only_rule_files else args.paths
 
 
 def check_paths(paths: list[str]) -> None:
@@ -68,11 +91,10 @@ def error_json(error: MprError, lang: str) -> dict:
 
 def _handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.checks.validation, interpreter.cli.output load only when handle() runs
-    from interpreter.checks.validation import bundled_targets, shown_path, validate_paths
+    from interpreter.checks.validation import shown_path, validate_paths
     from interpreter.cli.output import colour_enabled, print_json
 
-    paths = args.paths or [str(p) for p in bundled_targets()]
-    check_paths(paths)
+    paths = given_paths(args)
     findings = validate_paths(paths, args.lang, include_bundled=args.include_bundled,
                               asked=args.paths)
     if args.format == "json":
@@ -80,7 +102,7 @@ def _handle(args: argparse.Namespace) -> int:
     elif args.format == "github":
         for d in findings:
             level = {"error": "error", "warning": "warning"}.get(d.severity, "notice")
-            print(f"::{level} file={_escape_property(shown_path(d.file))},line={d.line or 1},"
+            print(f"::{level} file={_escape_property(_in_repository(d.file, shown_path))},line={d.line or 1},"
                   f"col={d.column or 1},title={d.code}::{_escape(d.message)}")
     else:
         colour = colour_enabled(sys.stdout)  # the stream of now, not of import time
@@ -90,6 +112,22 @@ def _handle(args: argparse.Namespace) -> int:
             print(f"{where}: {code} {d.message}")
     failing = [d for d in findings if d.severity == "error" or (args.strict and d.severity == "warning")]
     return EXIT_FINDINGS if failing else EXIT_OK
+
+
+def _in_repository(file: str | None, shown_path: Callable[[str | None], str]) -> str:
+    """A file as GitHub attaches an annotation: relative to the checkout (``GITHUB_WORKSPACE``,
+    when the job set it and the file is in it), else as the other formats show it."""
+    # start-up: os, pathlib load only for the github format
+    import os
+    from pathlib import Path
+
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    if file and workspace:
+        try:
+            return Path(file).resolve().relative_to(Path(workspace).resolve()).as_posix()
+        except (ValueError, OSError, RuntimeError):
+            pass
+    return shown_path(file)
 
 
 def _escape(text: str) -> str:
