@@ -39,7 +39,8 @@ _EXPRESSION = r"-[\s\d(０-９（]|-[dD]\d"
 
 
 # The verb modules of this package, in the order the help lists them.
-VERBS = ("campaign", "check", "diff", "doc", "eval", "export", "prob", "run", "test", "validate")
+VERBS = ("campaign", "check", "diff", "doc", "eval", "export", "init", "prob", "run", "schemas", "test",
+         "validate")
 _HELP = ("-h", "--help")
 
 

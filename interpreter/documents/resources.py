@@ -85,3 +85,8 @@ def shown_path(file: str | Path | None) -> str:
         pass
     inside = bundled_relative(text)
     return f"{BUNDLED_PREFIX}{inside}" if inside is not None else text
+
+
+def templates_dir() -> Path:
+    """The files ``mprules init`` writes into a GM's new repository."""
+    return data_dir("templates")
