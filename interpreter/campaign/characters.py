@@ -48,6 +48,14 @@ EXPECTED_MAPPING_WITH_CHARACTERS = define_word(
 EXPECTED_LIST = define_word("campaign.expected.list", "a list", "リスト")
 EXPECTED_CARD_NAMES = define_word(
     "campaign.expected.card_names", "a list of card names (SA, H10, JK1)", "カード名のリスト（SA、H10、JK1 など）")
+EXPECTED_RULESET = define_word(
+    "campaign.expected_ruleset", "the path of a ruleset directory, or (bundled)",
+    "ルールセットのディレクトリのパスか (bundled)")
+EXPECTED_ADOPT = define_word(
+    "campaign.expected_adopt", "a mapping of rule ids to true or false", "ルール ID から true か false への対応")
+EXPECTED_PARAMS = define_word(
+    "campaign.expected_params", "a mapping of rule ids to mappings of parameters",
+    "ルール ID からパラメータの対応への対応")
 EXPECTED_MINUTES = define_word(
     "campaign.expected.minutes", "a whole number of minutes, 0 or more", "0 以上の整数（分）")
 EXPECTED_MAPPING = define_word("campaign.expected.mapping", "a mapping", "マッピング")
@@ -72,7 +80,9 @@ def is_id(value: str) -> bool:
 CHARACTER_FIELDS = ("id", "name", "hand", "hand_size", "items")
 ITEM_FIELDS = ("id", "name", "held_cards", "held_size")
 TOP_FIELDS = ("characters", "campaign")
-CAMPAIGN_FIELDS = ("ruleset", "clock_minutes", "clock", "deck", "discard")  # what `export` writes
+CAMPAIGN_FIELDS = ("ruleset", "clock_minutes", "clock", "deck", "discard",
+                   "adopt", "param_overrides")  # what `export` writes
+BUNDLED_NAME = "(bundled)"  # how an export names the bundled ruleset
 SQLITE_MAX_INTEGER = 2**63 - 1
 
 
@@ -90,12 +100,18 @@ def _nowhere(*path: Any) -> Location:
 
 
 class Exported(Frozen):
-    """The ``campaign`` section of an export: the clock, the deck (top first) and the discard pile."""
+    """The ``campaign`` section of an export: the clock, the deck (top first), the discard pile,
+    and the ruleset it was played with (its path, or None for the bundled one; ``adopt`` and
+    ``param_overrides`` as pinned)."""
 
-    __slots__ = ("clock_minutes", "deck", "discard")
+    __slots__ = ("clock_minutes", "deck", "discard", "ruleset", "adopt", "param_overrides")
+    _defaults = {"ruleset": None, "adopt": None, "param_overrides": None}
     clock_minutes: int | None
     deck: tuple[str, ...]
     discard: tuple[str, ...]
+    ruleset: str | None
+    adopt: dict[str, bool] | None
+    param_overrides: dict[str, dict] | None
 
 
 class Roster(Frozen):
@@ -169,7 +185,22 @@ def _exported(section: Any, loc: Callable[..., Location]) -> Exported:
                               or not 0 <= clock <= SQLITE_MAX_INTEGER):
         raise MprError(BAD_SHAPE, loc("campaign", "clock_minutes"), field="campaign.clock_minutes",
                        expected=_expected(EXPECTED_MINUTES))
-    return Exported(clock, *lists)
+    ruleset = section.get("ruleset")
+    if ruleset is not None and not isinstance(ruleset, str):
+        raise MprError(BAD_SHAPE, loc("campaign", "ruleset"), field="campaign.ruleset",
+                       expected=_expected(EXPECTED_RULESET))
+    adopt = section.get("adopt") or {}
+    if not isinstance(adopt, dict) or not all(isinstance(k, str) and isinstance(v, bool)
+                                              for k, v in adopt.items()):
+        raise MprError(BAD_SHAPE, loc("campaign", "adopt"), field="campaign.adopt",
+                       expected=_expected(EXPECTED_ADOPT))
+    params = section.get("param_overrides") or {}
+    if not isinstance(params, dict) or not all(isinstance(k, str) and isinstance(v, dict)
+                                               for k, v in params.items()):
+        raise MprError(BAD_SHAPE, loc("campaign", "param_overrides"), field="campaign.param_overrides",
+                       expected=_expected(EXPECTED_PARAMS))
+    return Exported(clock, *lists, None if ruleset in (None, "", BUNDLED_NAME) else ruleset,
+                    dict(adopt), {k: dict(v) for k, v in params.items()})
 
 
 def deal(roster: Roster, spec: DeckSpec, deck: DeckState, dice: DiceSource) -> DeckState:

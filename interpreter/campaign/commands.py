@@ -4,7 +4,7 @@ dict ``{command, seq, seed, changes: [{holder, out, to, in}], notes: [{code, arg
 from __future__ import annotations
 
 from rules_dsl.dice import SeededDice
-from rules_dsl.errors import Location, MprError, define, did_you_mean
+from rules_dsl.errors import EXIT_STATE, Location, MprError, define, did_you_mean
 from rules_dsl.words import bilingual, define_word, localized
 
 from interpreter.solvers.circulation import ordered
@@ -23,6 +23,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any
+
+    from interpreter.campaign.characters import Roster
 
     Body = Callable[[Outcome, SeededDice], dict[str, Any]]
 
@@ -55,6 +57,15 @@ REPIN_DECK_CHANGED = define(
               "the export's `campaign` section (its deck is the old one) and {how[en]}",
     "固定し直せません: 山札の構成が変わっています（{detail}）。キャンペーンを export し、書き出したファイルの "
     "`campaign` の項目（古い山札）を削除してから{how[ja]}")
+EXPORTED_RULESET_MISSING = define(
+    "MPR029", "this export was played with the ruleset {ruleset}, which is not there (no ruleset.yaml): "
+              "{how[en]}; the bundled rules are not used in its place",
+    "この書き出しはルールセット {ruleset} で遊ばれていましたが、そこにありません（ruleset.yaml がありません）。"
+    "{how[ja]}。同梱のルールで代わりに始めることはしません", exit_code=EXIT_STATE)
+HOW_EXPORTED_RULESET = define_word(
+    "campaign.how.exported_ruleset", "give the directory where that ruleset is now, or write "
+    "`ruleset: (bundled)` in the export to play it on the bundled rules",
+    "そのルールセットがいまある場所を指定するか、同梱のルールで遊ぶなら書き出しに `ruleset: (bundled)` と書いてください")
 HOW_RESTART = define_word("campaign.how.restart", "start over with a new campaign file from the export",
                           "書き出したファイルから新しいキャンペーンファイルを作ってやり直してください")
 UNKNOWN_OPTION = define(
@@ -129,9 +140,16 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
 
     Store.refuse_existing(path, force)
     roster = load_roster(characters)
+    exported = roster.exported
+    if exported is not None and ruleset is None:  # an export is played on on the rules it names
+        ruleset = exported_ruleset(roster, characters)
+        adopt = {**(exported.adopt or {}), **(adopt or {})}  # the command line's on top
+        merged = {rule: dict(values) for rule, values in (exported.param_overrides or {}).items()}
+        for rule, values in (param_overrides or {}).items():
+            merged.setdefault(rule, {}).update(values)
+        param_overrides = merged
     pin = pin_ruleset(ruleset, adopt, param_overrides)
     dawn = dawn_of(pin)
-    exported = roster.exported
     clock = minutes_of_day(start, "start") if start is not None else \
         exported.clock_minutes if exported and exported.clock_minutes is not None else dawn
     dice = SeededDice(seed)
@@ -154,6 +172,23 @@ def init(path: str, characters: str, *, ruleset: str | None = None, seed: int | 
         return result
     result = Store.build(path, fill, force=force)
     return result
+
+
+def exported_ruleset(roster: Roster, characters: str) -> str | None:
+    """The ruleset an export was played with: None for the bundled one, else its directory (a
+    relative path is read from the export's folder); refused (MPR029) when it is not there, never
+    replaced by the bundled rules."""
+    # start-up: os loads with the package
+    import os
+
+    name = roster.exported.ruleset if roster.exported is not None else None
+    if name is None:
+        return None
+    where = name if os.path.isabs(name) else os.path.join(os.path.dirname(os.path.abspath(characters)), name)
+    if os.path.isfile(os.path.join(where, "ruleset.yaml")):
+        return where
+    raise MprError(EXPORTED_RULESET_MISSING, roster.loc("campaign", "ruleset"), ruleset=name,
+                   how=bilingual(HOW_EXPORTED_RULESET))
 
 
 def _spec(pin: Pin) -> DeckSpec:

@@ -73,4 +73,8 @@ def export(store: Store) -> dict[str, Any]:
         characters.append(entry)
     campaign = {"ruleset": state.pin.path or "(bundled)", "clock_minutes": state.clock_minutes, "clock": clock_text(state.clock_minutes),
                 "deck": list(state.cards.deck), "discard": list(state.cards.discard)}
+    if state.pin.adopt:  # what init from this export pins again with the ruleset
+        campaign["adopt"] = dict(state.pin.adopt)
+    if state.pin.param_overrides:
+        campaign["param_overrides"] = {rule: dict(values) for rule, values in state.pin.param_overrides.items()}
     return {"characters": characters, "campaign": campaign}

@@ -78,6 +78,23 @@ HELP_JA: dict[str, str] = {
     "rule files or ruleset directories": "ルールファイルまたはルールセットのディレクトリ",
     "ruleset directories or rule files": "ルールセットのディレクトリまたはルールファイル",
     "warnings count as findings (exit 1)": "警告も指摘として数えます（終了コード 1）",
+    # init, schemas
+    "make a house-rule repository (variant, example rule, editor, pre-commit, CI)":
+        "ハウスルールのリポジトリを作る（派生ルールセット、ルールの例、エディタ、pre-commit、CI）",
+    "Write a GM's house-rule repository into DIR: rules/house (a variant extending the bundled ruleset, "
+    "an example rule with examples), schemas/ for editors, .vscode/settings.json, .pre-commit-config.yaml "
+    "and .github/workflows/rules.yml. Existing files are never overwritten.":
+        "DIR にＧＭのハウスルールのリポジトリを書きます: rules/house（同梱のルールセットを拡張する派生ルールセットと、"
+        "例つきのルールの例）、エディタ用の schemas/、.vscode/settings.json、.pre-commit-config.yaml、"
+        ".github/workflows/rules.yml。既にあるファイルは決して上書きしません。",
+    "the directory to write (made when missing)": "書き込むディレクトリ（なければ作ります）",
+    "show where the JSON Schemas are, or copy them (--copy DIR)":
+        "JSON Schema の場所を表示する（--copy DIR でコピー）",
+    "Print the directory of the installed JSON Schemas (rule.json for rule files, ruleset.json for "
+    "ruleset.yaml). With --copy DIR, copy them into DIR, replacing older copies of the same files.":
+        "インストールされた JSON Schema のディレクトリを表示します（ルールファイルには rule.json、ruleset.yaml には "
+        "ruleset.json）。--copy DIR でそれらを DIR にコピーし、同じファイルの古いコピーを置き換えます。",
+    "copy the schemas into DIR": "スキーマを DIR にコピーする",
     "skip the given YAML files that are not rule documents (what a pre-commit hook passes: every changed .yaml)":
         "与えた YAML のうちルール文書でないものを飛ばします（pre-commit のフックは変わった .yaml をすべて渡します）",
     "also show the warnings and notes of the bundled rulesets a path extends":

@@ -26,6 +26,9 @@ HOW = {
                           "deck's composition must be the same) or start over with `mprules campaign init --force`",
                           "`mprules campaign repin {file}` で固定し直すか（カードはそのまま。山札の構成は同じである必要があります）、"
                           "`mprules campaign init --force` でやり直してください"),
+    "MPR029": define_word("cli.how.exported_ruleset", "give it with --ruleset DIR, or write `ruleset: (bundled)` "
+                          "in the export to play it on the bundled rules",
+                          "--ruleset DIR で指定するか、同梱のルールで遊ぶなら書き出しに `ruleset: (bundled)` と書いてください"),
     "MPR638": define_word("cli.how.restart", "start over with `mprules campaign init --force`",
                           "`mprules campaign init --force` でやり直してください"),
     "MPR808": define_word("cli.how.param", "set it (in a variant or with --param)",

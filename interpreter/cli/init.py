@@ -6,10 +6,14 @@ would write is already there, nothing is written (MPR026)."""
 from __future__ import annotations
 
 import argparse
+import os
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
 from rules_dsl.words import define_word, word
+from interpreter import __version__
 from interpreter.cli import common  # the parent package, already loaded
+from interpreter.cli.output import print_json
+from interpreter.documents.resources import data_dir_text
 
 SCHEMA_FILES = define_word("cli.init_schemas", "{dir}/ ({count} schema files for editors)",
                            "{dir}/（エディタ用のスキーマ {count} 個）")
@@ -45,11 +49,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def planned(target: str) -> list[tuple[str, str, bool]]:
     """``(source, destination, is_template)`` for every file init writes into ``target``."""
-    # start-up: os and the data's place load only when init runs
-    import os
-
-    from interpreter.documents.resources import data_dir_text
-
     files: list[tuple[str, str, bool]] = []
     for name, into, template in (("templates", "", True), ("schemas", SCHEMAS, False)):
         root = os.path.join(data_dir_text(name), "house_rules") if template else data_dir_text(name)
@@ -64,12 +63,6 @@ def planned(target: str) -> list[tuple[str, str, bool]]:
 
 
 def handle(args: argparse.Namespace) -> int:
-    # start-up: os and the version load only when init runs
-    import os
-
-    from interpreter import __version__
-    from interpreter.cli.output import print_json
-
     target = args.dir
     if os.path.exists(target) and not os.path.isdir(target):
         raise MprError(NOT_A_DIRECTORY, Location(path="DIR"), path=target)

@@ -3,9 +3,13 @@ a modeline), and ``--copy DIR`` to put them into a repository (refreshing older 
 from __future__ import annotations
 
 import argparse
+import os
 
 from rules_dsl.errors import EXIT_OK, Location, MprError
 from interpreter.cli import common  # the parent package, already loaded
+from interpreter.cli.init import CANNOT_WRITE, NOT_A_DIRECTORY
+from interpreter.cli.output import print_json
+from interpreter.documents.resources import data_dir_text
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -20,13 +24,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    # start-up: os, shutil and the output load only when this verb runs
-    import os
+    # start-up: shutil loads only when this verb runs
     import shutil
-
-    from interpreter.cli.init import CANNOT_WRITE, NOT_A_DIRECTORY
-    from interpreter.cli.output import print_json
-    from interpreter.documents.resources import data_dir_text
 
     source = os.path.realpath(data_dir_text("schemas"))
     files = sorted(os.path.relpath(os.path.join(folder, name), source)

@@ -42,8 +42,9 @@ def test_bundled_files_point_the_editor_at_their_schema(path):
 def test_pre_commit_hooks_run_mprules():
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
     entries = {hook["id"]: hook["entry"] for hook in hooks}
-    assert entries["mprules-validate"] == "mprules validate"
-    assert entries["mprules-test"] == "mprules test"
+    assert entries["mprules-validate"] == "mprules validate --only-rule-files"
+    assert entries["mprules-test"] == "mprules test --only-rule-files"
+    assert all(hook.get("pass_filenames", True) for hook in hooks)  # the GM's changed files
 
 
 COMMANDS = yaml.safe_load((ROOT / "tests" / "broken" / "commands.yaml").read_text(encoding="utf-8"))
