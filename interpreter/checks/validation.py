@@ -58,6 +58,9 @@ def _expand(path: Path, rulesets: list[Path], files: dict[Path, list[Path]],
         if path.name == MANIFEST:  # a directory named ruleset.yaml: never a ruleset
             refused.append(path)
             return
+        if path.suffix in (".yaml", ".yml") and (path.parent / MANIFEST).is_file():
+            files.setdefault(path.parent, []).append(path)  # its ruleset refuses it, located
+            return
         if (path / MANIFEST).is_file():
             rulesets.append(path)
             return

@@ -302,3 +302,143 @@ def test_an_example_input_yaml11_trap_says_to_quote(capsys, tables, name, words)
     (example,) = [e for e in json.loads(out)["examples"] if e["name"] == name]
     assert code == 1 and example["actual"]["error"] == "MPR500"
     assert words in example["actual"]["message"]
+
+
+# ---- what validate shows: the GM's findings, one path style, every check, JSON refusals ----
+
+GM_VARIANT = """\
+id: house
+version: 0.1.0
+title: {ja: うちの卓, en: Our table}
+extends: magipunk
+overrides:
+  briefing.tense:
+    params: {allowance: 4}
+"""
+
+
+@pytest.fixture
+def gm_variant(tmp_path: Path) -> Path:
+    """A GM's variant outside the checkout that changes a value the bundled texts spell out
+    (a warning about a bundled file) and sees the bundled briefings' notes."""
+    root = tmp_path / "gm" / "house"
+    root.mkdir(parents=True)
+    (root / "ruleset.yaml").write_text(GM_VARIANT, encoding="utf-8")
+    return root
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "github"])
+def test_findings_of_bundled_files_show_only_when_asked(capsys, monkeypatch, gm_variant, fmt):
+    monkeypatch.chdir(gm_variant.parent)
+    code, out, _ = run_cli(capsys, "validate", "house", "--strict", "--format", fmt)
+    assert (code, out) == (0, "[]\n" if fmt == "json" else "")  # the GM's files are clean
+    code, out, _ = run_cli(capsys, "validate", "house", "--include-bundled", "--format", fmt)
+    assert code == 0 and "MPR700" in out  # the notes of the bundled briefings, with the flag
+    shown = [d["file"] for d in json.loads(out)] if fmt == "json" else \
+        [line.split("file=")[1].split(",")[0] if fmt == "github" else line.split(":")[0]
+         for line in out.splitlines()]
+    assert shown and all(path.startswith("(bundled) magipunk/") for path in shown), shown
+
+
+def test_a_named_bundled_ruleset_is_asked_for(capsys, monkeypatch):
+    monkeypatch.chdir(BROKEN.parent.parent.parent)
+    code, out, _ = run_cli(capsys, "validate", "rulesets/magipunk", "--format", "json")
+    assert code == 0 and {d["code"] for d in json.loads(out)} >= {"MPR700"}
+    assert all(d["file"].startswith("rulesets/magipunk/") for d in json.loads(out))
+
+
+def test_the_readme_main_validate_prints_nothing(capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli(capsys, "validate") == (0, "", "")
+
+
+@pytest.mark.parametrize("where, shown", [
+    ("bundled", "(bundled) magipunk/procurement.yaml:3:1: MPR020 "),
+    ("here", "mine.yaml:3:1: MPR020 "),
+])
+def test_an_error_is_printed_in_the_same_path_style(capsys, monkeypatch, tmp_path, where, shown):
+    """`run` and every verb print an error's file as validate does: a bundled file as
+    ``(bundled) magipunk/...`` wherever mprules is installed, a file here relative to here."""
+    from interpreter.cli.output import print_error
+    from interpreter.documents.resources import bundled_ruleset
+    from rules_dsl.errors import Location, MprError
+
+    monkeypatch.chdir(tmp_path)
+    file = bundled_ruleset() / "procurement.yaml" if where == "bundled" else tmp_path / "mine.yaml"
+    print_error(MprError("MPR020", Location(str(file.resolve()), 3, 1), path="x"), "en")
+    assert capsys.readouterr().err.startswith(shown)
+
+
+SCHEMA_AND_GAP = (BROKEN / "roll_gap.yaml").read_text(encoding="utf-8").replace("title:", "titel: x\ntitle:", 1)
+
+
+def test_a_schema_error_does_not_hide_the_other_checks_of_its_document(capsys, tmp_path):
+    (tmp_path / "gap.yaml").write_text(SCHEMA_AND_GAP, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", str(tmp_path / "gap.yaml"), "--format", "json")
+    assert code == 1 and [d["code"] for d in json.loads(out)] == ["MPR303", "MPR370"]
+
+
+@pytest.mark.parametrize("verb, shape", [("validate", list), ("test", dict)])
+@pytest.mark.parametrize("argv, code, exit_status", [
+    (["no/such/path"], "MPR020", 2),
+])
+def test_json_output_on_a_refusal_is_a_json_document(capsys, verb, shape, argv, code, exit_status):
+    status, out, err = run_cli(capsys, verb, *argv, "--format", "json")
+    data = json.loads(out)
+    assert status == exit_status and code in err and isinstance(data, shape)
+    error = data[0] if shape is list else data["error"]
+    assert (error["code"], error["severity"], error["exit"]) == (code, "error", exit_status)
+
+
+@pytest.mark.parametrize("layout, where", [
+    ({"ruleset.yaml/README": "x"}, "ruleset.yaml"),                       # the manifest is a folder
+    ({"ruleset.yaml": "id: r\nversion: 0.1.0\ntitle: {en: r}\n", "rules.yaml/README": "x"}, "rules.yaml"),
+])
+@pytest.mark.parametrize("given", ["folder", "inner"])
+def test_a_directory_where_a_file_is_expected_is_refused(capsys, tmp_path, layout, where, given):
+    root = tmp_path / "r"
+    for name, text in layout.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    path = root if given == "folder" else root / where
+    code, out, _ = run_cli(capsys, "validate", str(path), "--format", "json")
+    findings = json.loads(out)
+    assert code == 1 and [(d["code"], Path(d["file"]).name) for d in findings] == [("MPR025", where)]
+
+
+def test_run_refuses_a_ruleset_whose_manifest_is_a_directory(capsys, tmp_path):
+    (tmp_path / "ruleset.yaml").mkdir()
+    code, _, err = run_cli(capsys, "run", "x.y", "--ruleset", str(tmp_path))
+    assert code == 1 and "MPR025" in err
+
+
+@pytest.mark.parametrize("name, text, checked", [
+    (".pre-commit-config.yaml", "repos:\n  - repo: local\n    hooks:\n      - id: mprules-validate\n", False),
+    (".github/workflows/rules.yml", "name: rules\non: [push]\njobs: {}\n", False),
+    ("notes.yaml", "things: [1, 2]\n", False),
+    ("loose_rule.yaml", "id: t.x\nkind: RollTabel\n", True),               # a rule by its content
+    ("moded.yaml", "# yaml-language-server: $schema=../schemas/rule.json\nkidn: x\n", True),
+])
+def test_only_rule_files_skips_yaml_that_is_not_a_rule_document(capsys, tmp_path, monkeypatch, name, text, checked):
+    monkeypatch.chdir(tmp_path)
+    Path(name).parent.mkdir(parents=True, exist_ok=True)
+    Path(name).write_text(text, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", "--only-rule-files", name, "--format", "json")
+    assert (code == 1 and bool(json.loads(out))) is checked, out
+    code, out, _ = run_cli(capsys, "test", "--only-rule-files", name, "--format", "json")
+    assert (code == 1) is checked, out
+
+
+def test_a_file_beside_a_manifest_is_a_rule_file_whatever_it_holds(capsys, tables):
+    (tables / "notes.yaml").write_text("things: [1, 2]\n", encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", "--only-rule-files", str(tables / "notes.yaml"))
+    assert code == 1 and "notes.yaml:1:1: MPR302 the field 'id' is required" in out, out
+
+
+def test_annotations_are_relative_to_the_github_workspace(capsys, tmp_path, monkeypatch):
+    (tmp_path / "rules").mkdir()
+    (tmp_path / "rules" / "gap.yaml").write_text(SCHEMA_AND_GAP, encoding="utf-8")
+    monkeypatch.chdir(tmp_path / "rules")
+    monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
+    code, out, _ = run_cli(capsys, "validate", "gap.yaml", "--format", "github")
+    assert code == 1 and out.startswith("::error file=rules/gap.yaml,line=")
