@@ -129,3 +129,90 @@ def test_schemas_resolve_offline() -> None:
         for ref in re.findall(r'"\$ref":\s*"([^"]*)"', path.read_text(encoding="utf-8")):
             target = ref.split("#", 1)[0]
             assert "://" not in ref and (not target or (path.parent / target).resolve().exists()), (path, ref)
+
+
+# ---- every document of a multi-document file gets its schema (#24 item 3) ----
+#
+# yaml-language-server reads a modeline from the comments of each document separately (the
+# comments before a document's content, after its `---`): a modeline on the first line of a file
+# is the first document's only. So every document carries its own.
+
+MODELINE_PREFIX = "# yaml-language-server: $schema="
+MULTI = ROOT / "rulesets" / "magipunk" / "cohabitation.yaml"
+
+
+def _last_document(text: str) -> int:
+    """The line (0-based) where the last document's content begins, after its `---` and modeline."""
+    lines = text.splitlines()
+    start = max(i for i, line in enumerate(lines) if line.strip() == "---")
+    return next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("#"))
+
+
+def _diagnose_and_hover(server: list[str], root: Path, file: Path, text: str, field: str
+                        ) -> tuple[list[dict], int, str]:
+    """Open ``text`` as ``file``, with the last document's top-level ``field`` misspelt: the
+    diagnostics, the line of the misspelt field, and the hover on that field when written right."""
+    lines = text.splitlines()
+    at = next(i for i in range(_last_document(text), len(lines)) if lines[i].startswith(f"{field}:"))
+    misspelt = "\n".join(lines[:at] + [lines[at].replace(field, field + "x", 1)] + lines[at + 1:]) + "\n"
+    client = LspClient(server, SETTINGS)
+    try:
+        client.request("initialize", {
+            "processId": os.getpid(), "rootUri": root.as_uri(),
+            "capabilities": {"textDocument": {"publishDiagnostics": {}, "hover": {}},
+                             "workspace": {"configuration": True}}}, timeout=60)
+        client.notify("initialized", {})
+        client.notify("workspace/didChangeConfiguration", {"settings": SETTINGS})
+        uri = file.as_uri()
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "yaml", "version": 1, "text": misspelt}})
+        message = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                              and m["params"]["uri"] == uri, timeout=60)
+        client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                                 "contentChanges": [{"text": text}]})
+        hover = client.request("textDocument/hover", {
+            "textDocument": {"uri": uri}, "position": {"line": at, "character": 1}}, timeout=60)
+        return message["params"]["diagnostics"], at, json.dumps(hover, ensure_ascii=False)
+    finally:
+        client.close()
+
+
+def _field_description(kind_module: str, field: str) -> str:
+    schema = json.loads((ROOT / "schemas" / "kinds" / f"{kind_module}.json").read_text(encoding="utf-8"))
+    return schema["properties"][field]["description"]
+
+
+@pytest.mark.parametrize("keep_modeline", [True, False])
+def test_the_last_document_of_a_bundled_file_gets_diagnostics_and_hover(yaml_language_server, keep_modeline) -> None:
+    text = MULTI.read_text(encoding="utf-8")
+    assert text.count("\n---\n") >= 2
+    if not keep_modeline:  # the control: without its own modeline the last document gets nothing
+        lines = text.splitlines()
+        start = max(i for i, line in enumerate(lines) if line.strip() == "---")
+        text = "\n".join(lines[:start + 1] + [line for line in lines[start + 1:]
+                                              if not line.startswith(MODELINE_PREFIX)]) + "\n"
+    assert "\nkind: RollTable\n" in text[text.rindex("\n---\n"):]
+    diagnostics, at, hover = _diagnose_and_hover(yaml_language_server, ROOT, MULTI, text, "rows")
+    flagged = [d for d in diagnostics if "rowsx" in d["message"]]
+    if keep_modeline:
+        assert flagged and flagged[0]["range"]["start"]["line"] == at, diagnostics
+        assert _field_description("roll_table", "rows") in hover, hover  # Japanese first
+    else:
+        assert not flagged, diagnostics
+
+
+def test_a_gm_folder_made_by_init_gets_diagnostics_and_hover_in_its_last_document(
+        yaml_language_server, tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "interpreter", "init", str(tmp_path / "gm")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    root = tmp_path / "gm"
+    file = root / "rules" / "house" / "weather.yaml"
+    text = file.read_text(encoding="utf-8")
+    assert text.count("\n---\n") == 1
+    assert "\nkind: RollTable\n" in text[text.rindex("\n---\n"):]
+    diagnostics, at, hover = _diagnose_and_hover(yaml_language_server, root, file, text, "rows")
+    flagged = [d for d in diagnostics if "rowsx" in d["message"]]
+    assert flagged and flagged[0]["range"]["start"]["line"] == at, diagnostics
+    assert all("Unable to load" not in d["message"] for d in diagnostics), diagnostics
+    assert _field_description("roll_table", "rows") in hover, hover

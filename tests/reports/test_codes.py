@@ -31,12 +31,17 @@ BUNDLED = sorted(p for manifest in rulesets_dir().rglob("ruleset.yaml")
 
 @pytest.mark.parametrize("path", BUNDLED, ids=[str(p.relative_to(rulesets_dir())) for p in BUNDLED])
 def test_bundled_files_point_the_editor_at_their_schema(path):
-    first = path.read_text(encoding="utf-8").splitlines()[0]
+    """Every document names its schema: yaml-language-server reads a modeline from each
+    document's own header comments (after its `---`), so the first line serves the first
+    document only (tests/documents/test_editor.py shows it over LSP)."""
+    lines = path.read_text(encoding="utf-8").splitlines()
     prefix = "# yaml-language-server: $schema="
-    assert first.startswith(prefix)
-    target = (path.parent / first[len(prefix):]).resolve()
+    assert lines[0].startswith(prefix)
+    target = (path.parent / lines[0][len(prefix):]).resolve()
     expected = "ruleset.json" if path.name == "ruleset.yaml" else "rule.json"
     assert target == (schemas_dir() / expected).resolve()
+    starts = [i for i, line in enumerate(lines) if line.strip() == "---"]
+    assert [lines[i + 1] if i + 1 < len(lines) else "" for i in starts] == [lines[0]] * len(starts)
 
 
 def test_pre_commit_hooks_run_mprules():
