@@ -128,3 +128,42 @@ def test_an_installed_mprules_is_stamped_by_its_record_and_keeps_compiled_code(i
                            text=True, env=env) for _ in range(2)]
     assert [r.stdout.split()[-1] for r in runs] == ["True", "False"], [r.stderr for r in runs]
     assert (tmp_path / "cache" / "expressions.bin").is_file()
+
+
+def test_installed_readme_main_job_prints_no_warning_or_note(installed, tmp_path):
+    """The README's main job on a fresh install: results, and nothing that looks like a problem."""
+    outputs = []
+    for argv in (["validate"], ["test"], ["check", "3MP15C10", "--prob"],
+                 ["diff", str(ROOT / "rulesets" / "magipunk"), str(ROOT / "rulesets" / "examples" / "strict_procurement")]):
+        result = mprules(installed, tmp_path, *argv)
+        assert result.returncode == 0, (argv, result.stdout, result.stderr)
+        outputs.append(result.stdout + result.stderr)
+    assert outputs[0] == "" and "MPR" not in "".join(outputs), outputs
+
+
+def test_installed_bundled_files_print_in_one_style(installed, tmp_path):
+    """Installed, a bundled file is ``(bundled) magipunk/...`` in text, JSON and annotations,
+    never a site-packages path."""
+    text = mprules(installed, tmp_path, "validate", "--include-bundled").stdout
+    data = json.loads(mprules(installed, tmp_path, "validate", "--include-bundled", "--format", "json").stdout)
+    github = mprules(installed, tmp_path, "validate", "--include-bundled", "--format", "github").stdout
+    assert data and all(d["file"].startswith("(bundled) ") for d in data), data
+    assert text.splitlines() and all(line.startswith("(bundled) ") for line in text.splitlines()), text
+    assert github.splitlines() and all("file=(bundled) " in line for line in github.splitlines()), github
+    assert "site-packages" not in text + github + json.dumps(data)
+
+
+def test_installed_init_makes_a_repository_that_passes(installed, tmp_path):
+    """`mprules init` from the wheel: its templates (dot files too) and schemas are there, the
+    variant extends the bundled ruleset outside any checkout, and the workflow's checks pass."""
+    assert mprules(installed, tmp_path, "init", "gm").returncode == 0
+    gm = tmp_path / "gm"
+    for name in (".pre-commit-config.yaml", ".github/workflows/rules.yml", ".vscode/settings.json",
+                 "rules/house/ruleset.yaml", "schemas/rule.json", "schemas/kinds/roll_table.json"):
+        assert (gm / name).is_file(), name
+    strict = mprules(installed, gm, "validate", "rules", "--strict", "--format", "github")
+    assert (strict.returncode, strict.stdout, strict.stderr) == (0, "", "")
+    tested = mprules(installed, gm, "test", "rules")
+    assert tested.returncode == 0 and " 0 failed" in tested.stdout, tested.stdout + tested.stderr
+    schemas = mprules(installed, gm, "schemas").stdout.strip()
+    assert "_data" in Path(schemas).parts and (Path(schemas) / "rule.json").is_file()
