@@ -22,6 +22,7 @@ from interpreter.engine import registry as kinds
 from interpreter.engine.runner import UNKNOWN_KIND
 from interpreter.engine.names import NOT_IN_ENUM, check_names, compiled, unknown_roots
 from interpreter.documents.resources import bundled_ruleset
+from interpreter.documents.schema_messages import FIELDS, ITEMS, LENGTH, RANGE
 from interpreter.ruleset.enum_from import check_enum_from
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.texts import check_texts as texts
@@ -183,19 +184,28 @@ def _as_far_as_it_reads(rule: Rule, ruleset: Ruleset, lang: str,
                         refused: Sequence[Diagnostic]) -> list[Diagnostic]:
     lines = [pos[1] for pos in rule.positions.values() if pos[0] == rule.file and pos[1]]
     first, last = (min(lines), max(lines)) if lines else (0, 0)
-    fields = [_field(d.path) for d in refused if d.severity == "error" and d.file == rule.file
-              and d.line is not None and first <= d.line <= last]
+    mine = [d for d in refused if d.severity == "error" and d.file == rule.file
+            and d.line is not None and first <= d.line <= last]
+    if any(d.code in BOUNDS for d in mine):
+        return []  # a value past a schema's bound: the checks' work is bounded by those bounds
+    fields = [_field(d.path) for d in mine]
     found: list[Diagnostic] = []
     try:
         for finding in _checks(rule, ruleset, lang):
             if finding.code == KIND_CHECK_FAILED:
                 break  # the kind could not read the document the schema refused
-            mine = _field(finding.path)
-            if not any(mine == f[:len(mine)] or f == mine[:len(f)] for f in fields):
+            at = _field(finding.path)
+            if not any(at == f[:len(at)] or f == at[:len(f)] for f in fields):
                 found.append(finding)
     except Exception:  # a shape the schema refused; its error is reported  # noqa: BLE001
         pass
     return found
+
+
+# The schema's bounds (a number's range, the size of a text, list or mapping): past one, a rule
+# is not checked further, since the checks' work (a roll table's coverage, a distribution) is
+# bounded by them.
+BOUNDS = frozenset({RANGE, LENGTH, ITEMS, FIELDS})
 
 
 def _field(path: str | None) -> tuple[str, ...]:

@@ -378,6 +378,15 @@ def test_a_schema_error_does_not_hide_the_other_checks_of_its_document(capsys, t
     assert code == 1 and [d["code"] for d in json.loads(out)] == ["MPR303", "MPR370"]
 
 
+def test_a_value_past_a_schema_bound_stops_the_checks_of_its_document(capsys, tmp_path):
+    """The schema's bounds bound the checks' work: past one, the other checks of that document
+    wait (a roll gap shows once the bound is kept)."""
+    text = (BROKEN / "roll_gap.yaml").read_text(encoding="utf-8").replace("source: R16", f"source: {'x' * 121}")
+    (tmp_path / "gap.yaml").write_text(text, encoding="utf-8")
+    code, out, _ = run_cli(capsys, "validate", str(tmp_path / "gap.yaml"), "--format", "json")
+    assert code == 1 and [d["code"] for d in json.loads(out)] == ["MPR308"]
+
+
 @pytest.mark.parametrize("verb, shape", [("validate", list), ("test", dict)])
 @pytest.mark.parametrize("argv, code, exit_status", [
     (["no/such/path"], "MPR020", 2),
