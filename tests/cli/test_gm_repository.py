@@ -34,7 +34,8 @@ def gm(tmp_path: Path) -> tuple[Path, dict[str, str]]:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}",
            "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "GIT_AUTHOR_NAME": "GM",
            "GIT_AUTHOR_EMAIL": "gm@example.invalid", "GIT_COMMITTER_NAME": "GM",
-           "GIT_COMMITTER_EMAIL": "gm@example.invalid", "MPRULES_CACHE_DIR": str(tmp_path / "cache")}
+           "GIT_COMMITTER_EMAIL": "gm@example.invalid", "MPRULES_CACHE_DIR": str(tmp_path / "cache"),
+           "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_NOSYSTEM": "1"}  # no signing, hooksPath...
     env.pop("GITHUB_WORKSPACE", None)
     root = tmp_path / "house-rules"
     done = subprocess.run([tool("mprules"), "init", str(root)], env=env, capture_output=True, text=True, timeout=120)
