@@ -60,7 +60,7 @@ def check_paths(paths: list[str]) -> None:
     from pathlib import Path
 
     for path in paths:
-        if not Path(path).exists():
+        if not path or not Path(path).exists():  # '' is no path, not the folder here
             raise MprError(NO_SUCH_PATH, Location(path="PATH"), path=path)
         if not os.access(path, os.R_OK):
             raise MprError(UNREADABLE_PATH, Location(path="PATH"), path=path)

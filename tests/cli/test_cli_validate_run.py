@@ -390,6 +390,7 @@ def test_a_value_past_a_schema_bound_stops_the_checks_of_its_document(capsys, tm
 @pytest.mark.parametrize("verb, shape", [("validate", list), ("test", dict)])
 @pytest.mark.parametrize("argv, code, exit_status", [
     (["no/such/path"], "MPR020", 2),
+    ([""], "MPR020", 2),  # an empty argument names nothing (not "permission denied")
 ])
 def test_json_output_on_a_refusal_is_a_json_document(capsys, verb, shape, argv, code, exit_status):
     status, out, err = run_cli(capsys, verb, *argv, "--format", "json")
