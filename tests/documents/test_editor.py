@@ -148,21 +148,23 @@ def _last_document(text: str) -> int:
     return next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("#"))
 
 
-def _diagnose_and_hover(server: list[str], root: Path, file: Path, text: str, field: str
-                        ) -> tuple[list[dict], int, str]:
+def _diagnose_and_hover(server: list[str], root: Path, file: Path, text: str, field: str,
+                        settings: dict | None = None) -> tuple[list[dict], int, str]:
     """Open ``text`` as ``file``, with the last document's top-level ``field`` misspelt: the
     diagnostics, the line of the misspelt field, and the hover on that field when written right."""
     lines = text.splitlines()
     at = next(i for i in range(_last_document(text), len(lines)) if lines[i].startswith(f"{field}:"))
     misspelt = "\n".join(lines[:at] + [lines[at].replace(field, field + "x", 1)] + lines[at + 1:]) + "\n"
-    client = LspClient(server, SETTINGS)
+    settings = settings or SETTINGS
+    client = LspClient(server, settings)
     try:
         client.request("initialize", {
             "processId": os.getpid(), "rootUri": root.as_uri(),
+            "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
             "capabilities": {"textDocument": {"publishDiagnostics": {}, "hover": {}},
-                             "workspace": {"configuration": True}}}, timeout=60)
+                             "workspace": {"configuration": True, "workspaceFolders": True}}}, timeout=60)
         client.notify("initialized", {})
-        client.notify("workspace/didChangeConfiguration", {"settings": SETTINGS})
+        client.notify("workspace/didChangeConfiguration", {"settings": settings})
         uri = file.as_uri()
         client.notify("textDocument/didOpen", {"textDocument": {
             "uri": uri, "languageId": "yaml", "version": 1, "text": misspelt}})
@@ -215,4 +217,22 @@ def test_a_gm_folder_made_by_init_gets_diagnostics_and_hover_in_its_last_documen
     flagged = [d for d in diagnostics if "rowsx" in d["message"]]
     assert flagged and flagged[0]["range"]["start"]["line"] == at, diagnostics
     assert all("Unable to load" not in d["message"] for d in diagnostics), diagnostics
+    assert _field_description("roll_table", "rows") in hover, hover
+
+
+def test_a_gm_folders_editor_settings_give_every_document_its_schema(yaml_language_server, tmp_path: Path) -> None:
+    """Without modelines, the `yaml.schemas` of the `.vscode/settings.json` that init writes give
+    every document of a file its schema (a diagnostic in the last one)."""
+    done = subprocess.run([sys.executable, "-m", "interpreter", "init", str(tmp_path / "gm")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    root = tmp_path / "gm"
+    mapped = json.loads((root / ".vscode" / "settings.json").read_text(encoding="utf-8"))["yaml.schemas"]
+    settings = {"yaml": {**SETTINGS["yaml"], "schemas": mapped}}
+    file = root / "rules" / "house" / "weather.yaml"
+    text = "".join(line for line in file.read_text(encoding="utf-8").splitlines(keepends=True)
+                   if not line.startswith(MODELINE_PREFIX))
+    diagnostics, at, hover = _diagnose_and_hover(yaml_language_server, root, file, text, "rows", settings)
+    flagged = [d for d in diagnostics if "rowsx" in d["message"]]
+    assert flagged and flagged[-1]["range"]["start"]["line"] == at, diagnostics
     assert _field_description("roll_table", "rows") in hover, hover
