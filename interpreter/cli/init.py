@@ -71,7 +71,9 @@ def handle(args: argparse.Namespace) -> int:
     if existing:
         shown = ", ".join(os.path.relpath(p, target) for p in existing[:5]) + (", ..." if len(existing) > 5 else "")
         raise MprError(WOULD_OVERWRITE, Location(path=existing[0]), count=len(existing), files=shown)
-    written = []
+    written: list[str] = []
+    made = sorted({d for _, dest, _ in files for d in _parents(dest, target) if not os.path.lexists(d)},
+                  key=len, reverse=True)  # the folders this run makes, deepest first
     for source, dest, template in files:
         with open(source, "rb") as stream:
             data = stream.read()
@@ -82,6 +84,7 @@ def handle(args: argparse.Namespace) -> int:
             with open(dest, "xb") as out:  # never over a file made meanwhile
                 out.write(data)
         except OSError as error:
+            _undo(written, made)
             raise MprError(CANNOT_WRITE, Location(path=dest), path=dest,
                            detail=error.strerror or type(error).__name__) from None
         written.append(dest)
@@ -95,3 +98,27 @@ def handle(args: argparse.Namespace) -> int:
     print(word(SCHEMA_FILES, args.lang).format(dir=SCHEMAS, count=sum(d.startswith(schemas) for d in written)))
     print(word(NEXT, args.lang).format(dir=target))
     return EXIT_OK
+
+
+def _parents(dest: str, target: str) -> list[str]:
+    """The folders from ``target`` down to the one holding ``dest``."""
+    folders = [target]
+    relative = os.path.relpath(os.path.dirname(dest), target)
+    if relative != os.curdir:
+        for part in relative.split(os.sep):
+            folders.append(os.path.join(folders[-1], part))
+    return folders
+
+
+def _undo(written: list[str], made: list[str]) -> None:
+    """Remove what this run wrote and the folders it made (when empty): the place is as it was."""
+    for path in written:
+        try:
+            os.remove(path)
+        except OSError:
+            pass
+    for folder in made:
+        try:
+            os.rmdir(folder)
+        except OSError:
+            pass

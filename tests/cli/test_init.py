@@ -108,3 +108,12 @@ def test_schemas_prints_where_they_are_and_copies_them(capsys, tmp_path):
     code, out, _ = cli(capsys, "schemas", "--copy", str(tmp_path / "s"))
     assert code == 0 and (tmp_path / "s" / "rule.json").read_bytes() == (schemas_dir() / "rule.json").read_bytes()
     assert len(out.splitlines()) == len(data["files"])
+
+
+def test_a_failed_init_leaves_the_place_as_it_was(capsys, tmp_path):
+    target = tmp_path / "gm"
+    target.mkdir()
+    (target / "schemas").write_text("", encoding="utf-8")  # a file where init makes a folder
+    code, _, err = cli(capsys, "init", str(target))
+    assert code == 3 and "MPR028" in err
+    assert sorted(p.name for p in target.iterdir()) == ["schemas"] and (target / "schemas").is_file()
