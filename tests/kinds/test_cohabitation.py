@@ -159,6 +159,48 @@ def test_leisure_dedup(ruleset, case: dict[str, Any]) -> None:
         assert ("options" in result) is (result["how"] == UNRESOLVED)
 
 
+@pytest.mark.parametrize("case", _cases("leisure_shift.yaml"))
+def test_leisure_shift(ruleset, case: dict[str, Any]) -> None:
+    residents = [f"pc{i}" for i in range(1, len(case["rolls"]) + 1)]
+    inputs = {"table": case["table"], "safety": case["safety"], "residents": residents,
+              "rolls": dict(zip(residents, case["rolls"]))}
+    if "shift" in case:
+        inputs["shift"] = case["shift"]
+    if "shifts" in case:
+        inputs["shifts"] = {pc: s for pc, s in zip(residents, case["shifts"]) if s is not None}
+    value = _run(ruleset, "cohabitation.leisure", inputs)
+    got = [[r.get("shifted", r["rolled"]), r["final_roll"], r["event"], r["how"]] for r in value["results"]]
+    assert got == case["expect"]
+    assert value["shared_events"] == case["shared"]
+    stated = case.get("shift", "none") != "none"
+    for result, own in zip(value["results"], case.get("shifts") or [None] * len(residents)):
+        assert ("shifted" in result) is (stated or own is not None)
+
+
+@pytest.mark.parametrize("inputs, code, path", [
+    ({"shifts": {"a": 3}}, "MPR582", "shifts.a"),
+    ({"shift": -3}, "MPR582", "shift"),
+    ({"shift": {"aim": "evicton"}}, "MPR583", "shift.aim"),
+    ({"shift": {"aim": ["eviction", "crime_fallin"]}}, "MPR583", "shift.aim[1]"),
+    ({"shifts": {"z": 1}}, "MPR543", "shifts.z"),
+    ({"shift": "up"}, "MPR500", "shift"),
+], ids=["per resident too far", "everyone too far", "unknown row", "unknown row in a list",
+        "a change for a non-resident", "not a choice"])
+def test_leisure_shift_bad_input(ruleset, inputs: dict, code: str, path: str) -> None:
+    with pytest.raises(MprError) as raised:
+        _run(ruleset, "cohabitation.leisure", {"table": "city", "safety": 2, "residents": ["a"], **inputs})
+    assert (raised.value.code, raised.value.loc.path) == (code, path)
+    assert raised.value.message("ja") != raised.value.message("en")
+
+
+@pytest.mark.parametrize("shift", ["up", {"aim": 3}, {"aim": []}, {"aim": "eviction", "else": 1}, True])
+def test_leisure_shift_malformed_under_a_loose_schema(ruleset, shift) -> None:
+    with pytest.raises(MprError) as raised:
+        engine.run(_loose(ruleset, "cohabitation.leisure"), "cohabitation.leisure",
+                   {"table": "city", "safety": 2, "residents": ["a"], "shift": shift}, SeededDice(1))
+    assert (raised.value.code, raised.value.loc.path) == ("MPR584", "shift")
+
+
 def test_unresolved_lists_the_options(ruleset) -> None:
     value = _run(ruleset, "cohabitation.leisure",
                  {"table": "wilderness", "safety": 0, "residents": ["a", "b"], "rolls": {"a": 1, "b": 1}})
