@@ -2,7 +2,9 @@
 ``[lo, hi]`` ranges; rolls not listed take the ``default``. Several rows may share an ``id`` (the
 same event at several numbers). ``range: [lo, hi]`` widens the table's domain past the dice's own
 range when adjustments can move a roll there (without it, the roll must depend on ``params``
-only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled. The row lookup
+only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled; every
+RollTable takes it without an ``inputs:`` block (``Kind.inputs``; a document's own ``inputs`` add
+fields). The row lookup
 is ``interpreter.solvers.roll_rows`` (other kinds roll on tables too); ``check`` compares the rows
 with the exact range of the roll expression.
 """
@@ -187,4 +189,6 @@ def _label(row: dict[str, Any] | None, lang: str) -> str | None:
     return row.get("id") if text is None else str(text)
 
 
-KIND = Kind(name="RollTable", run=run, check=check, distribution=distribution)
+KIND = Kind(name="RollTable", run=run, check=check, distribution=distribution,
+            inputs={"roll": {"type": "integer",
+                             "description": "the roll made at the table (absent: rolled with params.roll)"}})
