@@ -293,6 +293,9 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
         except MprError as error:
             raise error.at(Location(path=f"rolls.{member}") if member in given
                            else table_rule.loc("params", "roll")) from None
+        if resolution.shifted is not None:
+            ctx.trace.add("expr", f"change of {member}", resolution.shifted,
+                          change=resolution.shifted - roll, rolled=roll)
         after = taken_after(taken, resolution)
         if after != taken:
             order.append(resolution.entry.id)  # type: ignore[union-attr]
