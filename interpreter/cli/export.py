@@ -15,6 +15,9 @@ OUTSIDE_DICE = define_word(
     "change of the roll: {rows}; --shift N writes the table of the roll changed by N",
     "{dice} の出目では出ない行を、出目の増減で届く行として最も近い行に書きました: {rows}。"
     "出目を N 増減した表は --shift N で書き出せます")
+NOT_WITH_SHIFT = define_word(
+    "cli.not_with_shift", "rows the roll changed by {shift} never gives, so not in this table: {rows}",
+    "出目を {shift} 増減すると出ない行で、この表にはありません: {rows}")
 
 CANNOT_WRITE = define(
     "MPR915", "cannot write {file}: {reason}", "{file} に書き込めません: {reason}", exit_code=EXIT_STATE)
@@ -64,7 +67,9 @@ def handle(args: argparse.Namespace) -> int:
         text = table.text
         if table.outside:
             rows = ", ".join(f"{rolls} {name}" for rolls, name in table.outside)
-            print(word(OUTSIDE_DICE, args.lang).format(dice=text.splitlines()[1], rows=rows), file=sys.stderr)
+            note = word(NOT_WITH_SHIFT, args.lang).format(shift=f"{args.shift:+d}", rows=rows) if args.shift \
+                else word(OUTSIDE_DICE, args.lang).format(dice=text.splitlines()[1], rows=rows)
+            print(note, file=sys.stderr)
     else:
         characters = load_characters(args.characters) if args.characters else None
         if args.character is not None:

@@ -5,6 +5,7 @@ ability ``m`` from a characters file, else a ``{ability}`` reference CCFOLIA fil
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
@@ -105,7 +106,8 @@ def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
 @dataclass(frozen=True)
 class BcdiceTable:
     """An exported table: its ``text``, and the rows no roll of the dice gives (``(rolls, row
-    name)``), each written on the nearest line of the dice as reached by changing the roll."""
+    name)``): each written on the nearest line of the dice as reached by changing the roll, or,
+    in the table of a stated change, the rows that change never gives (not written)."""
 
     text: str
     outside: list[tuple[str, str]]
@@ -142,19 +144,19 @@ def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja", shift: int | 
         texts = {n: word(CHANGED_TO, lang).format(roll=chosen[n], text=t) if chosen[n] != n else t
                  for n, t in texts.items()}
     outside: list[tuple[str, str]] = []
-    if not shift:
-        shown = {id(index.row_for(n)) for n in rolls}
-        for i, row in enumerate(rule.doc.get("rows") or []):
-            a, b = span(row["roll"])
-            if a > b or id(row) in shown:
-                continue
-            if b >= rolls[0] and a <= rolls[-1] and any(a <= n <= b for n in rolls):
-                continue  # listed at a roll of the dice, but under an earlier row (an overlap)
-            at = rolls[0] if b < rolls[0] else max((n for n in rolls if n <= a), default=rolls[0])
-            numbers = str(a) if a == b else f"{a}-{b}"
+    shown = {id(index.row_for(chosen[n])) for n in rolls}
+    for i, row in enumerate(rule.doc.get("rows") or []):
+        a, b = span(row["roll"])
+        if a > b or id(row) in shown:
+            continue
+        first = bisect_left(rolls, a)
+        if not shift and first < len(rolls) and rolls[first] <= b:
+            continue  # listed at a roll of the dice, but under an earlier row (an overlap)
+        numbers = str(a) if a == b else f"{a}-{b}"
+        outside.append((numbers, row_name(rule, i)))
+        if not shift:  # written on the nearest line below it (or the first line)
+            at = rolls[max(bisect_right(rolls, a) - 1, 0)]
             texts[at] += "\n" + word(REACHED_BY_CHANGE, lang).format(rolls=numbers, text=_text(row, rule, lang))
-            outside.append((numbers, row_name(rule, i)))
-            shown.add(id(row))
     lines = [title, name] + [f"{n}:{bcdice_text(texts[n])}" for n in rolls]
     return BcdiceTable("\n".join(lines) + "\n", outside)
 
