@@ -8,7 +8,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.words import define_word, word
 from interpreter import __version__
 from interpreter.cli import common  # the parent package, already loaded
@@ -31,6 +31,9 @@ NOT_A_DIRECTORY = define(
 CANNOT_WRITE = define(
     "MPR028", "cannot write {path} ({detail})", "{path} に書き込めません（{detail}）",
     exit_code=EXIT_STATE)
+EMPTY_DIR = define(
+    "MPR030", "{option} is empty: give the directory to write into (`.` for this one)",
+    "{option} が空です。書き込むディレクトリを指定してください（ここなら `.`）", exit_code=EXIT_USAGE)
 VERSION_MARK = "@MPRULES_VERSION@"
 SCHEMAS = "schemas"
 
@@ -64,6 +67,8 @@ def planned(target: str) -> list[tuple[str, str, bool]]:
 
 def handle(args: argparse.Namespace) -> int:
     target = args.dir
+    if not target:  # never the working directory by accident
+        raise MprError(EMPTY_DIR, Location(path="DIR"), option="DIR")
     if os.path.exists(target) and not os.path.isdir(target):
         raise MprError(NOT_A_DIRECTORY, Location(path="DIR"), path=target)
     files = planned(target)

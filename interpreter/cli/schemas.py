@@ -7,7 +7,7 @@ import os
 
 from rules_dsl.errors import EXIT_OK, Location, MprError
 from interpreter.cli import common  # the parent package, already loaded
-from interpreter.cli.init import CANNOT_WRITE, NOT_A_DIRECTORY
+from interpreter.cli.init import CANNOT_WRITE, EMPTY_DIR, NOT_A_DIRECTORY
 from interpreter.cli.output import print_json
 from interpreter.documents.resources import data_dir_text
 
@@ -32,6 +32,8 @@ def handle(args: argparse.Namespace) -> int:
                    for folder, _, names in os.walk(source) for name in names if name.endswith(".json"))
     copied: list[str] = []
     if args.copy is not None:
+        if not args.copy:  # never the working directory by accident
+            raise MprError(EMPTY_DIR, Location(path="--copy"), option="--copy")
         if os.path.exists(args.copy) and not os.path.isdir(args.copy):
             raise MprError(NOT_A_DIRECTORY, Location(path="--copy"), path=args.copy)
         for name in files:

@@ -117,3 +117,10 @@ def test_a_failed_init_leaves_the_place_as_it_was(capsys, tmp_path):
     code, _, err = cli(capsys, "init", str(target))
     assert code == 3 and "MPR028" in err
     assert sorted(p.name for p in target.iterdir()) == ["schemas"] and (target / "schemas").is_file()
+
+
+@pytest.mark.parametrize("argv", [["init", ""], ["schemas", "--copy", ""]])
+def test_an_empty_directory_argument_is_refused_and_nothing_written(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    code, _, err = cli(capsys, *argv)
+    assert code == 2 and "MPR030" in err and list(tmp_path.iterdir()) == []
