@@ -30,6 +30,8 @@ def is_rule_file(path: str | Path) -> bool:
     path = Path(path)
     if path.is_dir() or path.name == MANIFEST or (path.parent / MANIFEST).exists():
         return True
+    if not path.is_file():
+        return True  # a FIFO or a device is never opened here: the check refuses it, located
     try:
         with path.open("rb") as stream:
             head = stream.read(_SNIFF_BYTES)

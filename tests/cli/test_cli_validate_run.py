@@ -452,3 +452,12 @@ def test_annotations_are_relative_to_the_github_workspace(capsys, tmp_path, monk
     monkeypatch.setenv("GITHUB_WORKSPACE", str(tmp_path))
     code, out, _ = run_cli(capsys, "validate", "gap.yaml", "--format", "github")
     assert code == 1 and out.startswith("::error file=rules/gap.yaml,line=")
+
+
+def test_only_rule_files_never_opens_a_fifo(capsys, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    code, out, _ = run_cli(capsys, "validate", "--only-rule-files", str(fifo), "--format", "json")
+    assert code == 1 and json.loads(out)[0]["code"] == "MPR407"  # refused, located, no hang
