@@ -90,7 +90,7 @@ CSS = ("body{font-family:" + FONTS + ";max-width:60em;margin:2em auto;line-heigh
 table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #bbb;padding:.2em .5em;vertical-align:top;overflow-wrap:anywhere}
 tr.changed td{background:#fff3cd}.mark{color:#b8860b;font-weight:bold}
 p.note{border-left:.3em solid #6a8caf;background:#f2f6fa;padding:.3em .6em}.note-label{font-weight:bold;color:#2f5d8a}
-svg.bar{display:block}td.p{text-align:right;white-space:nowrap}td.label{min-width:10em}
+table.bars{width:100%;table-layout:fixed}table.bars td{white-space:normal;overflow:hidden}svg.bar{display:block;max-width:100%}td.p{text-align:right;white-space:nowrap}td.label{min-width:10em}
 code{background:#f3f3f3;padding:0 .2em}td:first-child{white-space:nowrap}nav.toc a{color:inherit}
 @page{size:A4;margin:15mm 14mm}
 @media print{body{max-width:none;margin:0;font-size:10pt;line-height:1.45}
@@ -149,14 +149,15 @@ def render_html(blocks: list[Block]) -> str:
                     for h, c in zip(b.header, cells)) + "</tr>")
             out.append("</table>" + ("</nav>" if toc else ""))
         elif b.kind == "bars":
-            out.append(f"<p><strong>{_html_text(b.text)}</strong></p><table>")
+            out.append(f"<p><strong>{_html_text(b.text)}</strong></p><table class=\"bars\">"
+                       f'<colgroup><col><col style="width:13em"><col style="width:{BAR_EM + 1}em"></colgroup>')
             for label, p, old in b.bars:
                 moved = old is not None and abs(old - p) > 1e-12
                 cls = ' class="changed"' if moved else ""
                 base = (f' <span class="mark">{MARK}</span>（基本: {_percent(old)}）'  # type: ignore[arg-type]
                         if moved else "")
                 out.append(f"<tr{cls}><td>{html.escape(label)}</td><td class=\"p\">{_percent(p)}{base}</td>"
-                           f'<td style="width:{BAR_EM + 2}em">{svg_bar(p, old if moved else None)}</td></tr>')
+                           f"<td>{svg_bar(p, old if moved else None)}</td></tr>")
             out.append("</table>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"
