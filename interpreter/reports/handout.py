@@ -7,8 +7,10 @@ words), probabilities as bars, and a ★ on what the variant changed from the ru
 (a changed value in words beside the base one). It shows no rule id, parameter name or code.
 The GM's handout (``gm=True``) adds the ids, the parameter tables and the formulas.
 
-The rules come in the order the manifest's ``order`` gives (the source's order), a rule whose text
-is part of another's (``shown_in``) right after it, the rest by source and id. Rendering is in
+The rules come in the order the manifest's ``order`` gives (the source's order), the rest by source
+and id; a rule that says ``shown_in: HOST`` leaves out the opening lines of its text that the host
+prints already (a shared introduction, or a sentence of the host's), and comes right after the
+host unless the order places it. Rendering is in
 ``handout_render`` (Markdown, HTML)."""
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, prob
 from interpreter.reports.diff_render import id_names, named, show
 from interpreter.reports.handout_render import MARK, Block, render_html, render_markdown
 from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.ruleset.quotes import shared_opening
 from interpreter.ruleset.texts import named_values, render_localized
 from interpreter.engine.trace import ProbTable
 
@@ -190,8 +193,10 @@ def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: bool, anch
     change = diff.change_of(rule.id) if diff else None
     old_params = {p["name"]: p["old"] for p in change.params} if change else {}
     text = rule.doc.get("text")
-    if text and not (isinstance(rule.doc.get("shown_in"), str) and rule.doc["shown_in"] in ruleset.rules):
-        blocks.extend(_text_blocks(filled(rule, text), old_params, rule, gm))
+    if text:
+        lines = filled(rule, text).split("\n")[shared_opening(rule, ruleset):]
+        if lines:
+            blocks.extend(_text_blocks("\n".join(lines), old_params, rule, gm))
     for entry in interpretations(rule):
         names = f"（{WORDS['params']}: {'、'.join(entry['params'])}）" if gm and entry["params"] else ""
         blocks.append(Block("note", filled(rule, entry["text"]) + names, label=WORDS["interpretation"]))

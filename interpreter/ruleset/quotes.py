@@ -30,8 +30,8 @@ QUOTE_NOT_FOUND = define(
     "ルール {rule} はパラメータ {name} の引用として {words!r} を挙げていますが、ルールセットのどの文にもこの語句がありません",
     severity="warning")
 NOT_SHOWN_IN = define(
-    "MPR846", "rule {rule} says its text is shown in {host}, but {reason}",
-    "ルール {rule} は本文が {host} に載っているとしていますが、{reason_ja}",
+    "MPR846", "rule {rule} says the opening of its text is shown in {host}, but {reason}",
+    "ルール {rule} は本文の始めが {host} に載っているとしていますが、{reason_ja}",
     severity="warning")
 UNKNOWN_PARAM = define(
     "MPR847", "rule {rule} names parameter {name} in {field}, but the rule has no such parameter{hint}",
@@ -138,21 +138,35 @@ def check_quotes(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic
                          value=_shown(value))
 
 
+def shared_opening(rule: Rule, ruleset: Ruleset, lang: str = "ja") -> int:
+    """How many opening lines of ``rule``'s text its ``shown_in`` host prints already: the lines,
+    from the first, that the host's text also has (a shared introduction of tiers, or the whole
+    text when it is one sentence of the host's). 0 without a host."""
+    host_id = rule.doc.get("shown_in")
+    host = ruleset.rules.get(host_id) if isinstance(host_id, str) else None
+    if host is None:
+        return 0
+    theirs = set((render_text(host, ("text",), lang) or "").splitlines())
+    count = 0
+    for line in (render_text(rule, ("text",), lang) or "").splitlines():
+        if line not in theirs:
+            break
+        count += 1
+    return count
+
+
 def _check_shown_in(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     host_id = rule.doc.get("shown_in")
     if not isinstance(host_id, str):
         return
-    host = ruleset.rules.get(host_id)
-    if host is None:
+    if host_id not in ruleset.rules:
         yield diagnostic(NOT_SHOWN_IN, rule.loc("shown_in"), lang, rule=rule.id, host=host_id,
                          reason="the ruleset has no such rule", reason_ja="そのようなルールはありません")
-        return
-    mine, theirs = render_text(rule, ("text",), "ja") or "", render_text(host, ("text",), "ja") or ""
-    missing = [line for line in mine.splitlines() if line.strip() and line not in theirs]
-    if missing:
+    elif shared_opening(rule, ruleset) == 0:
+        first = (render_text(rule, ("text",), "ja") or "").split("\n")[0]
         yield diagnostic(NOT_SHOWN_IN, rule.loc("shown_in"), lang, rule=rule.id, host=host_id,
-                         reason=f"its text does not have {missing[0]!r}",
-                         reason_ja=f"その本文に {missing[0]!r} がありません")
+                         reason=f"its text does not have {first!r}",
+                         reason_ja=f"その本文に {first!r} がありません")
 
 
 def check_order(ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
