@@ -1,7 +1,6 @@
 """The handout's blocks as Markdown or as one self-contained HTML page.
 
-Every text from a document is escaped: Markdown outside code spans gets ``&lt;``, ``&gt;`` and
-``&amp;`` (a title ``<script>`` is shown, never run), table cells their ``|``; HTML escapes all.
+Every text from a document is escaped: Markdown outside code spans gets ``&lt;`` and ``&amp;`` (a title ``<script>`` is shown, never run), table cells their ``|``; HTML escapes all.
 The HTML names a Japanese font stack of system fonts (nothing is fetched), prints on A4 (``@page``,
 no table or bar cut across pages) and draws probabilities as inline SVG bars, which print as they
 show (no background colours to lose)."""
@@ -38,8 +37,9 @@ def _percent(p: float) -> str:
 
 
 def md_text(text: str) -> str:
-    """Text for Markdown: HTML escaped outside code spans (which show their text as it is)."""
-    return "".join(part if _CODE.fullmatch(part) else html.escape(part, quote=False)
+    """Text for Markdown: ``&`` and ``<`` escaped outside code spans (which show their text as it
+    is), so no text of a document can open a tag or an entity (``>`` alone opens nothing)."""
+    return "".join(part if _CODE.fullmatch(part) else part.replace("&", "&amp;").replace("<", "&lt;")
                    for part in _CODE.split(text))
 
 

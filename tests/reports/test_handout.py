@@ -235,7 +235,28 @@ def test_a_run_value_and_its_trace_have_their_texts_filled(templated):
 def test_document_text_is_escaped(templated, as_html):
     page = handout(templated, as_html=as_html)
     assert "<script>" not in page
-    assert html.escape("<script>alert(1)</script> & 卓", quote=False) in page
+    shown = html.escape("<script>alert(1)</script> & 卓", quote=False) if as_html \
+        else "&lt;script>alert(1)&lt;/script> &amp; 卓"
+    assert shown in page
+
+
+def test_diff_markdown_escapes_document_text(tmp_path, capsys):
+    root = tmp_path / "v"
+    root.mkdir()
+    (root / "ruleset.yaml").write_text('id: v\nversion: "0.1.0"\ntitle: {ja: v}\nextends: magipunk\n',
+                                       encoding="utf-8")
+    (root / "t.yaml").write_text(GM_TEXT.replace('title: {ja: "表（{params.roll}）"}',
+                                                 'title: {ja: "<img src=x onerror=alert(1)>表"}'), encoding="utf-8")
+    main(["diff", str(BASE), str(root), "--format", "markdown"])
+    out = capsys.readouterr().out
+    assert "&lt;img src=x onerror=alert(1)>表" in out and "<img" not in out
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("<script>", "&lt;script>"), ("a & b", "a &amp; b"), ("`a < b` < c", "`a < b` &lt; c"), ("A＋B－C", "A＋B－C"),
+])
+def test_md_text_escapes_outside_code_spans(text, shown):
+    assert md_text(text) == shown
 
 
 def test_html_names_japanese_fonts_prints_on_a4_and_fetches_nothing(players_html):
