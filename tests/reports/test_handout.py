@@ -366,7 +366,7 @@ def _bundled_copy(tmp_path: Path, monkeypatch, edit: tuple[str, str, str] | None
     (("cards.yaml", "  - params: [on_empty]\n", "  - params: []\n"), ["MPR844"]),
     (("equipment.yaml", "  equip_without_slots: Ma-GEARのアイテムは", "  equip_without_slots: Ma-GEARの道具は"),
      ["MPR845"]),
-    (("combat.yaml", "  action_cost: アクションは消費しない\n", ""), ["MPR844"]),
+    (("combat.yaml", "  action_type: 対応アクションとして\n", ""), ["MPR844"]),
     (("cohabitation.yaml", "shown_in: cohabitation.setup\n", "shown_in: cohabitation.leisure\n"), ["MPR846"]),
     (("cards.yaml", "  - params: [redraw_to]\n", "  - params: [redraw_into]\n"), ["MPR844", "MPR847"]),
     (("ruleset.yaml", "  - rebuild.spells\n", "  - rebuild.spell\n"), ["MPR848"]),
