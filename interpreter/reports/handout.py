@@ -43,7 +43,7 @@ WORDS = {
     "marks": "基本ルールセット {base} から変わった箇所に ★ を付けています。", "none": "なし",
     "contents": "目次", "no_input": "入力なし",
     "stale": "この本文は基本ルールセットのものです。このハウスルールでは {notes} です。",
-    "interpretation": "解釈", "formula": "式",
+    "interpretation": "解釈", "formula": "式", "origin": "原文",
     "player_intro": "原文の文と表をそのまま載せています。原文に書かれていないことをこのルールセットが"
                     "決めた箇所には【解釈】と理由を付けています。",
     "player_marks": "基本のルールセット「{base}」から変わった箇所に ★ を付けています。",
@@ -223,16 +223,23 @@ def _param_doc(rule: Rule, name: str) -> str:
 
 
 def _param_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
+    """The GM's parameter table: name, value (with the base's), meaning, and where the default
+    comes from (the source's words of ``quotes``, or 【解釈】)."""
     names = id_names(rule.params, "ja")
+    quotes = given if isinstance(given := rule.doc.get("quotes"), dict) else {}
+    marked = {p for e in interpretations(rule) for p in e["params"]}
     rows, marks = [], []
     for name, value in rule.params.items():
         changed = name in old_params
         cell = player_text(named(value, names)) + (
             f"（{WORDS['base']}: {player_text(named(old_params[name], names))}）" if changed else "")
-        rows.append([name + (f" {MARK}" if changed else ""), cell, _param_doc(rule, name)])
+        origin = f"「{quotes[name]}」" if isinstance(quotes.get(name), str) else \
+            f"【{WORDS['interpretation']}】" if name in marked else ""
+        rows.append([name + (f" {MARK}" if changed else ""), cell, _param_doc(rule, name), origin])
         marks.append(changed)
     return [Block("heading", WORDS["params"], level=3),
-            Block("table", header=[WORDS["params"], WORDS["value"], WORDS["meaning"]], rows=rows, marks=marks)]
+            Block("table", header=[WORDS["params"], WORDS["value"], WORDS["meaning"], WORDS["origin"]],
+                  rows=rows, marks=marks)]
 
 
 def _changed_value_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
