@@ -231,6 +231,13 @@ def test_a_run_value_and_its_trace_have_their_texts_filled(templated):
     assert "{params." not in repr([s.value for s in row])
 
 
+def test_prob_and_the_bcdice_export_fill_the_row_texts(templated, capsys):
+    assert main(["prob", "my.table", "--ruleset", str(templated)]) == 0
+    assert main(["export", "bcdice", "my.table", "--ruleset", str(templated)]) == 0
+    out = capsys.readouterr().out
+    assert "表（2d6）" in out and "低い（3点）" in out and "{params." not in out
+
+
 @pytest.mark.parametrize("as_html", [False, True])
 def test_document_text_is_escaped(templated, as_html):
     page = handout(templated, as_html=as_html)
