@@ -55,7 +55,7 @@ WORDS = {
 ROW_HEADERS = {"roll": "出目", "label": "内容", "text": "内容", "each": "対象", "as": "名前",
                "when": "条件", "value": "値", "tags": "タグ"}
 _ID_ASIDE = re.compile(r"（[a-z][a-z0-9_]*）")  # an id in brackets: for the GM
-_ASCII_PC = re.compile(r"\bPC(?=\d|\b)")
+_ASCII_PC = re.compile(r"(?<![A-Za-z])PC(?![A-Za-z])")
 
 
 def base_of(root: Path) -> Path | None:
@@ -242,12 +242,39 @@ def _param_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
                   rows=rows, marks=marks)]
 
 
+def player_words(text: str) -> str:
+    """A parameter's description as a player reads it: the notes in brackets written for the GM
+    (those with code or English in them) left out, ＰＣ and ＧＭ written as the source writes them."""
+    text = re.sub(r"（[^（）]*[A-Za-z][^（）]*）", "", text)
+    return re.sub(r"(?<![A-Za-z])GM(?![A-Za-z])", "ＧＭ", player_label(text))
+
+
+def _effect_words(rule: Rule, value: Any) -> Any:
+    """Entries naming an effect the rule declares (``effect_types``) by that effect's title and
+    amount: ``{effect: sleep, hours: 8}`` reads 睡眠（時間）: 8."""
+    types = rule.doc.get("effect_types")
+    if not isinstance(value, list) or not isinstance(types, dict):
+        return value
+    out: list[Any] = []
+    for entry in value:
+        kind = types.get(entry.get("effect")) if isinstance(entry, dict) else None
+        if isinstance(kind, dict) and kind.get("title"):
+            amount = entry.get(kind.get("amount"), "")
+            out.append(f"{player_text(kind['title'])}: {show(amount)}" if amount != "" else player_text(kind["title"]))
+        else:
+            out.append(entry)
+    return out
+
+
 def _changed_value_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
     """For players: each value the variant changed, by what it means (not by its name)."""
     names = id_names(rule.params, "ja")
-    rows = [[_param_doc(rule, name) or WORDS["value"],
-             f"{MARK}{player_text(named(rule.params.get(name), names))}"
-             f"（{WORDS['base']}: {player_text(named(old, names))}）"]
+
+    def shown(value: Any) -> str:
+        return player_text(named(_effect_words(rule, value), names))
+
+    rows = [[player_words(_param_doc(rule, name)) or WORDS["value"],
+             f"{MARK}{shown(rule.params.get(name))}（{WORDS['base']}: {shown(old)}）"]
             for name, old in old_params.items()]
     return [Block("heading", WORDS["changed_values"], level=3),
             Block("table", header=[WORDS["meaning"], WORDS["value"]], rows=rows, marks=[True] * len(rows))]
@@ -285,7 +312,7 @@ def _text_blocks(text: str, old_params: dict[str, Any], rule: Rule, gm: bool) ->
         notes = "、".join(f"{name} は {old} ではなく {new}" for name, old, new in stale)
         note = WORDS["stale"].format(notes=notes)
     else:
-        notes = "、".join(WORDS["player_stale_one"].format(what=_param_doc(rule, name) or WORDS["value"],
+        notes = "、".join(WORDS["player_stale_one"].format(what=player_words(_param_doc(rule, name)) or WORDS["value"],
                                                            old=old, new=new) for name, old, new in stale)
         note = WORDS["player_stale"].format(notes=notes)
     return [Block("para", shown), Block("para", f"{MARK}{note}")]

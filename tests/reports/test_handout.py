@@ -175,6 +175,9 @@ def test_every_interpretation_is_marked_in_the_handout_and_listed_in_docs(player
                     "| 出目を増減できる幅（±この値。式。既定は地域の治安） | ★safety + 1（基本: safety） |"]),
     ("strict_procurement", ["## 調達判定 ★変更", "65.25% ★（基本: 73.24%）",
                             "| ★追加 素材パーツが3つ以上（ハウスルール） | 1 |"]),
+    ("briefing_options", ["ＰＣはそれぞれ下記のいずれかを合計で★4（基本: 6）回まで行える。",
+                          "| ＰＣそれぞれが選択肢を行える回数 | ★4（基本: 6） |"]),  # the GM's notes left out
+    ("long_rest_sleep", ["| 休息の効果 | ★睡眠（時間）: 8（基本: （なし）） |"]),  # an effect by its title
     ("long_rest_sleep", ["★4（基本: 1）時間以上の睡眠",
                          "★この文は基本のルールセットのものです。このハウスルールでは「魔煌札が循環する睡眠時間（時間）」が1ではなく4です。"]),
 ])
