@@ -26,6 +26,7 @@ from interpreter.documents.schema_messages import FIELDS, ITEMS, LENGTH, RANGE
 from interpreter.ruleset.enum_from import check_enum_from
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.texts import check_texts as texts
+from interpreter.ruleset.quotes import check_order, check_quotes
 from interpreter.ruleset.wiring import check_wiring
 from interpreter.checks.rule_graph import check_cycles
 from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
@@ -141,6 +142,7 @@ def check_source(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic
 def check_texts(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Texts (title, text, labels) that interpolate parameters compile; stale texts are warned."""
     yield from texts(rule, ruleset, lang)
+    yield from check_quotes(rule, ruleset, lang)
 
 
 def check_enums(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
@@ -160,7 +162,8 @@ def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
     without a word, and a finding about a field the schema refused (``refused``: the schema's
     findings), or about what holds it, is left out (the schema error says what is wrong); so a roll
     gap shows beside a misspelt field of the same document."""
-    findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang)]
+    findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang),
+                                  *check_order(ruleset, lang)]
     for rule in ruleset.rules.values():
         if rule.id in skip:
             findings.extend(_as_far_as_it_reads(rule, ruleset, lang, refused))
