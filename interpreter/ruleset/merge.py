@@ -272,7 +272,9 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         if not edit.write(address + (label,), None if remove else item, here):
             continue
         written = True
-        item_marks = patch_marks.kid(index).without(EDIT_KEYS)
+        item_marks = patch_marks.kid(index)
+        if len(item) != len(entry):  # the edit's own words have no place in the item
+            item_marks = item_marks.without(EDIT_KEYS)
         if remove:
             slots[target] = None  # type: ignore[index]
         elif anchor is not None or target is None:
@@ -293,13 +295,16 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
     for first in range(len(slots)):
         if first in anchored:
             continue
+        if first not in placed:
+            ordered.append(slots[first])
+            continue
         stack: list[tuple[int, bool]] = [(first, False)]  # (slot, its neighbours already pushed)
         while stack:
             i, opened = stack.pop()
-            if opened:
+            if opened or i not in placed:
                 ordered.append(slots[i])
                 continue
-            before, after = placed.get(i, ([], []))
+            before, after = placed[i]
             stack.extend((j, False) for j in reversed(after))
             stack.append((i, True))
             stack.extend((j, False) for j in reversed(before))

@@ -173,7 +173,7 @@ def _patch(merge: Any, rule_id: str, source: Source, record: bool) -> Patch:
     def write(address: tuple, value: Any, path: tuple) -> bool:
         if not record:
             return True
-        return merge.write(address, source.layer, value, source.loc(path))
+        return merge.write(address, source.layer, value, lambda: source.loc(path))
 
     def report(code: str, path: tuple, **args: Any) -> None:
         merge.out.add(code, source.loc(path), **args)

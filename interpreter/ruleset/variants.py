@@ -78,7 +78,7 @@ class Write:
     address: tuple
     layer: str
     value: Any
-    loc: Location
+    loc: Location | Callable[[], Location]  # a function: the location is found when needed
 
 
 def field_name(address: tuple) -> str:
@@ -194,6 +194,10 @@ def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
             looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
 
 
+def _located(loc: Location | Callable[[], Location]) -> Location:
+    return loc() if callable(loc) else loc
+
+
 def _where(loc: Location) -> str:
     return f"{loc.file}:{loc.line}:{loc.column}" if loc.line else str(loc.file or loc.path or "")
 
@@ -213,15 +217,22 @@ class Merge:
     pending: dict[str, list[Source]] = field(default_factory=dict)  # rule -> its overrides, in order
     states: dict[str, State] = field(default_factory=dict)  # folded rules
     replaced: dict[str, tuple[str, str, Location]] = field(default_factory=dict)  # old -> (new, layer, where)
+    hidden: dict[str, Rule] = field(default_factory=dict)  # replaced documents, kept as bases
+    former: dict[str, tuple[str, str]] = field(default_factory=dict)  # rule -> (id it replaced, hidden key)
 
-    def write(self, address: tuple, layer: str, value: Any, loc: Location) -> bool:
-        """Record a write; a second write of the same field by the same layer is a finding."""
-        for other in self.writes.get(address, []):
+    def write(self, address: tuple, layer: str, value: Any, loc: Location | Callable[[], Location]) -> bool:
+        """Record a write (``loc`` may be a function giving the location, found only when a
+        finding needs it); a second write of the same field by the same layer is a finding."""
+        known = self.writes.get(address)
+        if known is None:
+            self.writes[address] = [Write(address, layer, plain_copy(value), loc)]
+            return True
+        for other in known:
             if other.layer == layer:
-                self.out.add(WRITTEN_TWICE, loc, field=field_name(address), layer=layer,
-                             other=_where(other.loc))
+                self.out.add(WRITTEN_TWICE, _located(loc), field=field_name(address), layer=layer,
+                             other=_where(_located(other.loc)))
                 return False
-        self.writes.setdefault(address, []).append(Write(address, layer, plain_copy(value), loc))
+        known.append(Write(address, layer, plain_copy(value), loc))
         return True
 
     def add_documents(self, layer: Any) -> None:
@@ -275,6 +286,12 @@ class Merge:
                          hint=did_you_mean(str(target), rules))
             return False
         self.replaced[target] = (rule_id, layer.id, doc.loc("replaces"))
+        # The replaced document stays reachable as the base of its replacement (based_on: TARGET).
+        hidden = f"{target}\x00{layer.id}"
+        self.hidden[hidden] = rules[target]
+        self.sources[hidden] = self.sources[target]
+        self.pending[hidden] = self.pending.get(target, [])
+        self.former[rule_id] = (target, hidden)
         if target != rule_id:
             if rule_id in rules:
                 self.out.add(REDEFINED, loc, id=rule_id, layer=rules[rule_id].layer,
@@ -379,7 +396,7 @@ class Merge:
         """The rule after its base (``based_on``) and every override, folded once."""
         if rule_id in self.states:
             return self.states[rule_id]
-        rule = self.ruleset.rules[rule_id]
+        rule = dict.get(self.ruleset.rules, rule_id) or self.hidden[rule_id]
         source = self.sources[rule_id]
         base_id = rule.doc.get("based_on")
         state: State | None
@@ -387,7 +404,10 @@ class Merge:
             state = state_of(rule)
         else:
             base_id = str(base_id)
-            if base_id in self.replaced and base_id not in self.ruleset.rules:
+            former = self.former.get(rule_id)
+            if former is not None and former[0] == base_id:
+                base_id = former[1]  # based on the document it replaces: that document as it was
+            elif base_id in self.replaced and not dict.__contains__(self.ruleset.rules, base_id):
                 base_id = self.replaced[base_id][0]
             loc = loc_of(source.positions, ("based_on",), source.file)
             if base_id == rule_id or base_id in chain:
@@ -397,7 +417,7 @@ class Merge:
                 self.states[rule_id] = state = None  # type: ignore[assignment]
                 self.out.skip.add(rule_id)
                 return None
-            if base_id not in self.ruleset.rules:
+            if base_id not in self.ruleset.rules and base_id not in self.hidden:
                 self.out.add(NO_BASE, loc, base=base_id, rule=rule_id,
                              hint=did_you_mean(base_id, self.ruleset.rules))
                 self.out.skip.add(rule_id)
@@ -464,8 +484,8 @@ class Merge:
                     if pair in reported or self._resolved(address, mine.layer, other.layer):
                         continue
                     reported.add(pair)
-                    self.out.add(CONFLICT, mine.loc, field=field_name(address), layer=mine.layer,
-                                 other=other.layer, where=_where(other.loc))
+                    self.out.add(CONFLICT, _located(mine.loc), field=field_name(address),
+                                 layer=mine.layer, other=other.layer, where=_where(_located(other.loc)))
 
     def _resolved(self, address: tuple, a: str, b: str) -> bool:
         return any(self.graph.descends_from_both(w.layer, a, b)
