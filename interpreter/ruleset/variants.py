@@ -15,7 +15,7 @@ from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.merge import Marks, Patch, is_list_patch, merge_list
 from interpreter.ruleset.variant_edits import (UNKNOWN_PARAM, Source, State, apply_override, finish_rule,
-                                               inherit, key_loc_of, loc_of, row_key, state_of)
+                                               inherit, key_loc_of, loc_of, row_key, state_of, unchanged)
 
 __all__ = ["row_key", "merge", "load_directory", "annotate_rows"]
 
@@ -220,19 +220,23 @@ class Merge:
     hidden: dict[str, Rule] = field(default_factory=dict)  # replaced documents, kept as bases
     former: dict[str, tuple[str, str]] = field(default_factory=dict)  # rule -> (id it replaced, hidden key)
 
-    def write(self, address: tuple, layer: str, value: Any, loc: Location | Callable[[], Location]) -> bool:
+    def write(self, address: tuple, layer: str, value: Any, loc: Location | Callable[[], Location],
+              keep: bool = False) -> bool:
         """Record a write (``loc`` may be a function giving the location, found only when a
-        finding needs it); a second write of the same field by the same layer is a finding."""
+        finding needs it; ``keep``: ``value`` is never changed later, so it is kept, not copied);
+        a second write of the same field by the same layer is a finding."""
+        if not keep:
+            value = plain_copy(value)
         known = self.writes.get(address)
         if known is None:
-            self.writes[address] = [Write(address, layer, plain_copy(value), loc)]
+            self.writes[address] = [Write(address, layer, value, loc)]
             return True
         for other in known:
             if other.layer == layer:
                 self.out.add(WRITTEN_TWICE, _located(loc), field=field_name(address), layer=layer,
                              other=_where(_located(other.loc)))
                 return False
-        known.append(Write(address, layer, plain_copy(value), loc))
+        known.append(Write(address, layer, value, loc))
         return True
 
     def add_documents(self, layer: Any) -> None:
@@ -318,12 +322,14 @@ class Merge:
                              CAMPAIGN, self.ruleset.campaign_at)
         overrides = manifest.get("overrides")
         if isinstance(overrides, dict):
+            # the manifest's positions split by rule once (not once per overridden rule)
+            marks = Marks.nested(layer.positions, getattr(layer, "texts", {}), 4).kid("overrides")
             for rule_id, override in overrides.items():
                 rule = self._named(rule_id, ("overrides", rule_id), layer)
                 if rule is not None and isinstance(override, dict):
                     self.pending[rule.id].append(Source(
                         layer.id, override, layer.positions, getattr(layer, "texts", {}),
-                        layer.manifest_file, ("overrides", rule_id)))
+                        layer.manifest_file, ("overrides", rule_id), marks.kid(rule_id)))
         adopt = manifest.get("adopt")
         if isinstance(adopt, dict):
             for rule_id, adopted in adopt.items():
@@ -456,13 +462,17 @@ class Merge:
         between independent layers."""
         ruleset = self.ruleset
         for rule_id in list(ruleset.rules):
-            state = self._fold(rule_id)
             rule = ruleset.rules[rule_id]
-            changed = state is not None and (self.pending.get(rule_id) or "based_on" in rule.doc)
-            if state is not None:
-                finish_rule(rule, state)
-                rule.kind = str(rule.doc.get("kind", ""))
-            if changed and rule.doc.get("abstract") is not True:
+            if not self.pending.get(rule_id) and "based_on" not in rule.doc:
+                unchanged(rule)  # as its document wrote it: nothing to fold
+                continue
+            state = self._fold(rule_id)
+            if state is None:
+                unchanged(rule)
+                continue
+            finish_rule(rule, state)
+            rule.kind = str(rule.doc.get("kind", ""))
+            if rule.doc.get("abstract") is not True:
                 self._revalidate(rule)
         for rule_id in [r for r, rule in ruleset.rules.items() if rule.doc.get("abstract") is True]:
             ruleset.bases[rule_id] = ruleset.rules.pop(rule_id)
@@ -494,6 +504,20 @@ class Merge:
 
 def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
     """Apply every layer of ``graph`` to ``ruleset``: each layer's documents, then its manifest."""
+    # start-up: gc is a built-in module; the merge makes many small objects and no cycles, so
+    # the cyclic collector, which would walk them again and again, waits until it is done
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _merge(ruleset, graph, out)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
     work = Merge(ruleset, graph, out)
     for layer in graph.layers:
         ruleset.file_layers[str(layer.manifest_file)] = layer.id
