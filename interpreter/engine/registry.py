@@ -58,15 +58,18 @@ class Kind(Frozen):
     """A kind as the engine sees it: ``name`` (the value of ``kind:`` in documents, e.g.
     "SumTable"), ``run``, and optionally ``check`` and ``distribution``. ``schema`` is the file of
     its JSON Schema: left out by the kinds of the package (the registry fills in
-    ``schemas/kinds/<module>.json``), required of a kind found through an entry point."""
+    ``schemas/kinds/<module>.json``), required of a kind found through an entry point. A document's
+    ``constraints`` are checked by the engine after ``run`` (``interpreter.engine.constraints``)
+    unless ``own_constraints`` says the kind checks them itself (as ``Plan`` does)."""
 
-    __slots__ = ("name", "run", "check", "distribution", "schema")
-    _defaults = {"check": None, "distribution": None, "schema": None}
+    __slots__ = ("name", "run", "check", "distribution", "schema", "own_constraints")
+    _defaults = {"check": None, "distribution": None, "schema": None, "own_constraints": False}
     name: str
     run: Run
     check: Check | None
     distribution: Distribution | None
     schema: Path | str | None
+    own_constraints: bool
 
 
 def _with_schema(kind: Kind, module: str) -> Kind:

@@ -92,12 +92,24 @@ class Context:
         self.running.append(rule_id)
         try:
             with self.trace.group("rule", rule_id, source=rule.source) as step:
-                value = _kind_of(rule).run(rule, _with_defaults(rule, inputs), self)
+                value = run_kind(_kind_of(rule), rule, _with_defaults(rule, inputs), self)
                 step.value = value
         finally:
             self.running.pop()
         _annotate_rows(rule, step)
         return value
+
+
+def run_kind(kind: kinds.Kind, rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
+    """The kind's value for ``inputs``, then the document's ``constraints`` over the inputs, the
+    parameters and that value (unless the kind checks its constraints itself)."""
+    value = kind.run(rule, inputs, ctx)
+    if rule.doc.get("constraints") and not kind.own_constraints:
+        # start-up: constraints are read only when a document writes some
+        from interpreter.engine.constraints import apply
+
+        value = apply(rule, inputs, value, ctx)
+    return value
 
 
 def _kind_of(rule: Rule) -> kinds.Kind:
@@ -188,7 +200,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
     ctx = Context(ruleset, dice, Trace(), lang, running=[rule.id])
     try:
         with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
-            value = kind.run(rule, _with_defaults(rule, inputs), ctx)
+            value = run_kind(kind, rule, _with_defaults(rule, inputs), ctx)
             step.value = value
     except MprError as error:
         raise locate_in_input(error, inputs, input_positions, input_file) from None

@@ -68,6 +68,10 @@ BAD_COUNTING = define(
     "MPR776", "{rule}: counting must be {known}; got {value!r}",
     "{rule}: counting には {known} のいずれかを指定してください（値: {value!r}）")
 
+UNDECLARED_PARAM = define(
+    "MPR781", "{rule}: the parameter {name!r} is not one a package reads{hint}; a parameter of your own needs its type in param_schema",
+    "{rule}: パラメータ {name!r} はパッケージが読むものではありません{hint}。自分で加えるパラメータは param_schema で型を宣言してください")
+
 COUNTINGS = ("total", "per_option")
 MESSAGE_CODES = {"over_allowance": OVER_ALLOWANCE, "mirrored_over_allowance": MIRRORED_OVER_ALLOWANCE,
                  "unknown_option": UNKNOWN_OPTION, "no_right": NO_RIGHT}
@@ -315,6 +319,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     an effect longer than the package, a bad allowance or counting, a malformed, duplicate or
     empty option list, and templates that do not parse."""
     params = rule.params
+    yield from _check_own_params(rule, lang)
     if rule.doc.get("plan") is None:
         yield from _check_outcome(rule, lang)
         return
@@ -329,6 +334,28 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
         yield diagnostic(error.code, rule.loc("params", "counting"), lang, **error.args_)
     yield from _check_templates(rule, lang)
     yield from _check_options(rule, params.get("options"), lang)
+
+
+@lru_cache(maxsize=2)
+def _kind_params(section: str) -> tuple[str, ...]:
+    """The parameters the kind reads, as its schema lists them (``plan_params`` or ``outcome_params``)."""
+    # start-up: the kind's schema is read only when a package is validated
+    import json
+    from interpreter.documents.resources import schemas_dir  # start-up: as above
+
+    schema = json.loads((schemas_dir() / "kinds" / "package.json").read_text(encoding="utf-8"))
+    return tuple(schema["$defs"][section]["properties"])
+
+
+def _check_own_params(rule: Rule, lang: str) -> Iterator[Diagnostic]:
+    """A parameter the kind does not read is the GM's own only when ``param_schema`` declares it
+    (otherwise it is most likely a typing mistake of one the kind reads)."""
+    known = _kind_params("outcome_params" if rule.doc.get("plan") is None else "plan_params")
+    declared = rule.doc.get("param_schema") or {}
+    for name in rule.params:
+        if name not in known and name not in declared:
+            yield diagnostic(UNDECLARED_PARAM, rule.loc("params", name), lang, rule=rule.id,
+                             name=name, hint=did_you_mean(name, known))
 
 
 def _check_outcome(rule: Rule, lang: str) -> Iterator[Diagnostic]:
