@@ -10,7 +10,7 @@ from rules_dsl.words import bilingual, define_word, localized
 from interpreter.solvers.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
 from interpreter.ruleset.wiring import require, wired
-from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset,
+from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, load, minutes_of_day, pin_ruleset,
                                       pinned_path, with_manifest_wiring)
 from interpreter.campaign.state import Pin, State
 from interpreter.campaign.files import shown_path
@@ -58,11 +58,15 @@ REPIN_DECK_CHANGED = define(
 HOW_RESTART = define_word("campaign.how.restart", "start over with a new campaign file from the export",
                           "書き出したファイルから新しいキャンペーンファイルを作ってやり直してください")
 UNKNOWN_OPTION = define(
-    "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known})",
-    "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known}）")
+    "MPR660", "{message[en]} (options: {known})", "{message[ja]}（選択肢: {known}）")
 OVER_ALLOWANCE = define(
-    "MPR661", "{pc} has already used {used} of {allowed} in this briefing ({rule}): refused",
-    "{pc} はこのブリーフィング（{rule}）で既に {allowed} 回中 {used} 回使っています: 行えません")
+    "MPR661", "{message[en]} (in this briefing, {rule}): refused",
+    "{message[ja]}（このブリーフィング、{rule}）: 行えません")
+REFUSED_BY_DOCUMENT = define(
+    "MPR782", "{message[en]} (in this briefing, {rule}; {given}): refused",
+    "{message[ja]}（このブリーフィング、{rule}。{given}）: 行えません")
+DOCUMENT_NOTE = define(
+    "MPR783", "{message[en]} ({rule}; {given})", "{message[ja]}（{rule}。{given}）", severity="info")
 NOT_A_PLAN = define(
     "MPR666", "{rule} has no plan section: it cannot record uses",
     "{rule} には plan の項目がないため、使用回数を記録できません")
@@ -277,13 +281,40 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
     return _run(store, "circulate", inputs, seed, body)
 
 
+def _document_run(store: Store, pin: Pin, rule_id: str, inputs: dict[str, Any], dice: SeededDice,
+                  lang: str = "en") -> Any:
+    """The value of the pinned ruleset's rule ``rule_id`` run by the engine: the document's own
+    logic, messages and ``constraints`` (a refusal of the rule rises as the engine's error)."""
+    # start-up: the engine and the ruleset are loaded only by commands that run a document
+    from interpreter.engine.runner import run as run_rule
+
+    ruleset = load(pinned_path(pin, store.path), pin.adopt, pin.param_overrides)
+    return run_rule(ruleset, rule_id, inputs, dice, lang=lang).value
+
+
+def _verdicts(store: Store, pin: Pin, rule_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The package's verdict on a plan in Japanese and in English."""
+    return {lang: _document_run(store, pin, rule_id, inputs, SeededDice(0), lang) for lang in ("ja", "en")}
+
+
+def _new_reports(before: dict[str, Any], after: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The reports (``errors`` or ``notes``) of the verdict after a use that were not there
+    before it, each with its message in both languages."""
+    known = {(r["code"], r["path"], r["message"]) for r in before.get(key) or []}
+    return [{**r, "message": {"ja": ja["message"], "en": r["message"]}}
+            for r, ja in zip(after["en"].get(key) or [], after["ja"].get(key) or [])
+            if (r["code"], r["path"], r["message"]) not in known]
+
+
 def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
           seed: int | None = None) -> dict[str, Any]:
     """Record one use of an option by a character in the current briefing (the package the
-    wiring gives the tier, as its first side) and refuse the use past the tier's allowance. A new
-    briefing starts with ``new``, or when the tier changes."""
+    wiring gives the tier, as its first side). The package runs on the briefing's plan before
+    and after the use (its allowance, counting, options, messages and constraints): a report
+    the use brings is refused in the document's words, a note is shown. A new briefing starts
+    with ``new``, or when the tier changes."""
     # start-up: the package kind's counting is only for briefings (1.7M instructions)
-    from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
+    from interpreter.kinds.package import MESSAGE_CODES, Side, allowance_of, counting_of, option_ids, uses_counted
 
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         state = out.state
@@ -294,9 +325,6 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
         if not (rule.get("plan") or {}).get("sides"):
             raise MprError(NOT_A_PLAN, Location(path="TIER"), rule=rule_id)
         options = option_ids(params.get("options") or [])
-        if options and option not in options:
-            raise MprError(UNKNOWN_OPTION, Location(path="OPTION"), option=option, rule=rule_id,
-                           hint=did_you_mean(option, options), known=", ".join(options))
         if not options:
             out.note(OPTIONS_UNLISTED, rule=rule_id)
         number = state.briefing
@@ -307,18 +335,36 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
             if b == number:
                 uses.setdefault(by, []).append(chosen)
         side = Side.of(rule["plan"]["sides"][0])
-        env = {side.plan: uses, "params": params, **({side.members: list(uses)} if side.members else {})}
+        members = {side.members: list(uses)} if side.members else {}
+        before = _document_run(store, state.pin, rule_id, {side.plan: uses, **members}, SeededDice(0))
+        after_uses = {**uses, who: [*uses.get(who, []), option]}
+        after = _verdicts(store, state.pin, rule_id, {side.plan: after_uses, **members})
+        errors = _new_reports(before, after, "errors")
+        if errors:
+            _refuse(errors[0], rule_id, options, MESSAGE_CODES)
+        for note in _new_reports(before, after, "notes"):
+            out.note(DOCUMENT_NOTE, rule=rule_id, given=note["code"], message=note["message"])
+        env = {side.plan: uses, "params": params, **members}
         allowed = allowance_of(params.get("allowance"), env, rule_id)
         used = uses_counted(uses.setdefault(who, []), counting_of(params.get("counting"), rule_id), option)
-        if allowed is not None and used >= allowed:
-            raise MprError(OVER_ALLOWANCE, Location(path="PC"), pc=who, used=used, allowed=allowed,
-                           rule=rule_id)
         out.state = state.evolve(briefing=number, briefing_tier=rule_id,
                                  briefing_uses=state.briefing_uses + ((number, rule_id, who, option),))
         return {"rule": rule_id, "pc": who, "option": option, "briefing": number,
                 "used": used + 1, "allowed": allowed}
     return _run(store, "brief", {"tier": tier, "pc": pc, "option": option, "new": new}, seed, body,
                 random=False)
+
+
+def _refuse(report: dict[str, Any], rule_id: str, options: list[str], codes: dict[str, str]) -> None:
+    """Refuse a use with the first report it brings, in the document's words: past the allowance
+    (MPR661), an option not listed (MPR660) or any other report, a constraint's (MPR782)."""
+    where = Location(path="OPTION" if report["code"] == codes["unknown_option"] else "PC")
+    if report["code"] in (codes["over_allowance"], codes["mirrored_over_allowance"]):
+        raise MprError(OVER_ALLOWANCE, Location(path="PC"), message=report["message"], rule=rule_id)
+    if report["code"] == codes["unknown_option"]:
+        raise MprError(UNKNOWN_OPTION, where, message=report["message"], known=", ".join(options))
+    raise MprError(REFUSED_BY_DOCUMENT, where, message=report["message"], rule=rule_id,
+                   given=report["code"])
 
 
 def repin(store: Store) -> dict[str, Any]:
