@@ -16,8 +16,9 @@ from interpreter.campaign.state import Pin, State
 from interpreter.campaign.files import shown_path
 from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
-from interpreter.campaign.timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
-                       next_dawn, pass_time, rule_params, wired_rule)
+from interpreter.campaign.timeline import (ALL_KEPT, NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours,
+                                           check_minutes, keep_of, next_dawn, pass_time, rule_params, run_of,
+                                           wired_rule)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -215,21 +216,31 @@ def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str,
 
 def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
     """Advance the clock by the wired package's duration and apply its effects (an effect
-    whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed."""
+    whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed.
+    A package that runs rules for its effects or has constraints is run by the engine (its
+    refusal refuses the rest); the others are read off the pin."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         rule_id = _package(out.state, "rest", RESTS, tier)
         rule = out.state.pin.rules[rule_id]
-        params = rule["params"]
-        minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
         types = rule.get("effect_types") or {}
-        runs = []
-        for effect in params.get("effects") or []:
+        params = rule["params"]
+        effects = params.get("effects") or []
+        if rule.get("constraints") or any("rule" in (types.get(e.get("effect")) or {}) for e in effects):
+            done = _document_run(store, out.state.pin, rule_id, {}, dice)
+            params, effects = {**params, **done}, done["effects"]
+        minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
+        runs, elapsed = [], 0
+        for i, effect in enumerate(effects):
             kind = types.get(effect.get("effect")) or {}
+            field = f"{rule_id}.effects[{i}].{kind.get('amount')}"
             if not kind.get("runs"):
                 out.note(NO_SUCH_EFFECT_SLOT, rule=rule_id, effect=effect.get("effect"))
                 continue
-            amount = check_hours(effect.get(kind["amount"], 0), f"{rule_id}.effects.{kind['amount']}")
-            runs += [(kind["runs"], pc.id, amount) for pc in out.state.characters]
+            amount = effect.get(kind["amount"], 0)
+            runs += [run_of(out.state, kind["runs"], pc.id, amount, elapsed, field)
+                     for pc in out.state.characters]
+            if isinstance(amount, (int, float)):
+                elapsed += amount * kind.get("minutes_per_unit", 0)
         pass_time(out, minutes, dice, runs)
         return {"rule": rule_id, "minutes": minutes}
     return _run(store, "rest", {"tier": tier}, seed, body)
@@ -270,9 +281,11 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
         result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,
                          count=count, selection=selection, cards=cards,
                          allowed=params.get("selection", ["random", "player", "gm"]),
-                         rule_id=rule_id)
+                         rule_id=rule_id, keep=keep_of(state, rule_id))
         if result.reason == "no_cards":
             out.note(NO_CARDS, holder=who)
+        elif result.reason == "kept":
+            out.note(ALL_KEPT, holder=who, rule=rule_id)
         elif result.reason == "none_chosen":
             out.note(NONE_CHOSEN, holder=who)
         out.absorb(result)
