@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
-from rules_dsl.words import bilingual, define_word, localized
+from rules_dsl.words import LANGS, bilingual, define_word, localized
 
 from interpreter.solvers.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
@@ -307,16 +307,17 @@ def _document_run(store: Store, pin: Pin, rule_id: str, inputs: dict[str, Any], 
 
 def _verdicts(store: Store, pin: Pin, rule_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
     """The package's verdict on a plan in Japanese and in English."""
-    return {lang: _document_run(store, pin, rule_id, inputs, SeededDice(0), lang) for lang in ("ja", "en")}
+    return {lang: _document_run(store, pin, rule_id, inputs, SeededDice(0), lang) for lang in LANGS}
 
 
 def _new_reports(before: dict[str, Any], after: dict[str, Any], key: str) -> list[dict[str, Any]]:
     """The reports (``errors`` or ``notes``) of the verdict after a use that were not there
     before it, each with its message in both languages."""
     known = {(r["code"], r["path"], r["message"]) for r in before.get(key) or []}
-    return [{**r, "message": {"ja": ja["message"], "en": r["message"]}}
-            for r, ja in zip(after["en"].get(key) or [], after["ja"].get(key) or [])
-            if (r["code"], r["path"], r["message"]) not in known]
+    reports = zip(*(after[lang].get(key) or [] for lang in LANGS))  # the last is English, as before
+    return [{**texts[-1], "message": {lang: text["message"] for lang, text in zip(LANGS, texts)}}
+            for texts in reports
+            if (texts[-1]["code"], texts[-1]["path"], texts[-1]["message"]) not in known]
 
 
 def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,

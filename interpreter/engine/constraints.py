@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
-from rules_dsl.words import text_language
+from rules_dsl.words import LANGS, text_language
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -173,6 +173,6 @@ def apply(rule: Rule, inputs: Mapping[str, Any], value: Any, ctx: Context) -> An
     where = Location(path=item["path"]) if item["path"] else rule.loc("constraints", index)
     rest = "".join(f"\n  {other['path'] + ': ' if other['path'] else ''}{other['message']} ({other['code']})"
                    for other in found["error"][1:])
-    texts = {lang: message(rule, index, inner, lang) for lang in ("ja", "en")}
+    texts = {lang: message(rule, index, inner, lang) for lang in LANGS}
     raise MprError(REFUSED, where, rule=rule.id, message=texts, constraint=constraints[index]["id"],
                    given=item["code"], rest=rest)
