@@ -277,14 +277,19 @@ def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
                                       key=lambda change: tuple(map(str, change[0]))):
         diff.parameters.append({"path": ".".join(map(str, path)), "old": before, "new": after})
     for rule_id in sorted(set(base.rules) | set(variant.rules)):
-        old, new = base.rules.get(rule_id), variant.rules.get(rule_id)
+        old, new = dict.get(base.rules, rule_id), dict.get(variant.rules, rule_id)  # own ids only
         if old is None:
             diff.added.append(_entry(new, lang))  # type: ignore[arg-type]
             if new.adopted and new.doc.get("probes"):  # type: ignore[union-attr]
                 show_added_probes(diff, new)  # type: ignore[arg-type]
             continue
         if new is None:
-            diff.removed.append(_entry(old, lang))
+            entry = _entry(old, lang)
+            successor = variant.rules.get(rule_id)  # a replacement under a new id answers to it
+            if successor is not None:
+                entry.update({"replaced_by": successor.id,
+                              "replaced_in": successor.replaced.get(rule_id, successor.layer)})
+            diff.removed.append(entry)
             continue
         if old.adopted and not new.adopted:
             diff.not_adopted.append(_entry(new, lang))
