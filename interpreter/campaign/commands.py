@@ -66,6 +66,9 @@ OVER_ALLOWANCE = define(
 REFUSED_BY_DOCUMENT = define(
     "MPR782", "{message[en]} (in this briefing, {rule}; {given}): refused",
     "{message[ja]}（このブリーフィング、{rule}。{given}）: 行えません")
+EFFECT_RAN = define(
+    "MPR789", "{rule}: effect {effect} ran {target}: {field} {amount}",
+    "{rule}: 効果 {effect} で {target} を実行しました: {field} {amount}", severity="info")
 DOCUMENT_NOTE = define(
     "MPR783", "{message[en]} ({rule}; {given})", "{message[ja]}（{rule}。{given}）", severity="info")
 NOT_A_PLAN = define(
@@ -237,6 +240,11 @@ def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
                 out.note(NO_SUCH_EFFECT_SLOT, rule=rule_id, effect=effect.get("effect"))
                 continue
             amount = effect.get(kind["amount"], 0)
+            if "rule" in kind:
+                out.note(EFFECT_RAN, rule=rule_id, effect=effect.get("effect"), target=kind["rule"],
+                         field=kind["amount"], amount=amount)
+                if amount == 0:
+                    continue
             runs += [run_of(out.state, kind["runs"], pc.id, amount, elapsed, field)
                      for pc in out.state.characters]
             if isinstance(amount, (int, float)):

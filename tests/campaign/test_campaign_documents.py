@@ -12,7 +12,7 @@ import yaml
 
 from interpreter.campaign import commands
 from interpreter.campaign.store import Store
-from interpreter.documents.resources import bundled_ruleset
+from interpreter.documents.resources import bundled_ruleset, rulesets_dir
 from rules_dsl.errors import MprError
 
 CHARS = {"characters": [
@@ -198,3 +198,37 @@ def test_every_card_kept_is_said(tmp_path: Path) -> None:
     path = campaign(tmp_path, {"keep.yaml": doc + THRESHOLD}, {"sleep": "t.sleep"})
     result = run(path, "sleep", "rin", 8, seed=3)
     assert result["changes"] == [] and [n["code"] for n in result["notes"]] == ["MPR786"]
+
+
+# -- the house-rule examples of rulesets/examples/house_rules/ in a campaign -----------------------
+
+def example(tmp: Path, name: str, start: str = "20:00") -> str:
+    (tmp / "chars.yaml").write_text(yaml.safe_dump(CHARS), encoding="utf-8")
+    path = str(tmp / "c.mpc")
+    commands.init(path, str(tmp / "chars.yaml"), ruleset=str(rulesets_dir() / "examples" / "house_rules" / name),
+                  seed=1, start=start)
+    return path
+
+
+def test_example_instant_distinct_options_in_campaign_brief(tmp_path: Path) -> None:
+    path = example(tmp_path, "instant_distinct_options")
+    run(path, "brief", "instant", "rin", "scout")
+    with pytest.raises(MprError) as error:
+        run(path, "brief", "instant", "kai", "scout")
+    assert (error.value.code, error.value.message("ja").split("（")[0]) == ("MPR782", "scout は他のPCが選んでいます")
+    assert run(path, "brief", "instant", "kai", "ready")["used"] == 1
+
+
+def test_example_dawn_keeps_aces_in_campaign_dawn(tmp_path: Path) -> None:
+    path = example(tmp_path, "dawn_keeps_aces")
+    run(path, "dawn", seed=2)
+    assert {"HA", "DA"} <= set(held(path)["lamp"]) and "C5" not in held(path)["lamp"]
+
+
+@pytest.mark.parametrize("seed, cards, note", [(19, 2, "cards 2"), (1, 0, "cards 0")])
+def test_example_storm_camp_in_campaign_rest(tmp_path: Path, seed: int, cards: int, note: str) -> None:
+    path = example(tmp_path, "storm_camp")
+    result = run(path, "rest", "camp", seed=seed)
+    assert result["clock"] == "day 2 00:00"
+    assert [len(c["out"]) for c in result["changes"][2:]] == ([cards, cards] if cards else [])
+    assert [n["args"]["amount"] for n in result["notes"] if n["code"] == "MPR789"] == [cards]
