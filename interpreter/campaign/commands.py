@@ -16,7 +16,7 @@ from interpreter.campaign.state import Pin, State
 from interpreter.campaign.files import shown_path
 from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
-from interpreter.campaign.timeline import (ALL_KEPT, NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours,
+from interpreter.campaign.timeline import (ALL_KEPT, check_constraints, NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours,
                                            check_minutes, keep_of, next_dawn, pass_time, rule_params, run_of,
                                            wired_rule)
 
@@ -296,6 +296,8 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
             out.note(ALL_KEPT, holder=who, rule=rule_id)
         elif result.reason == "none_chosen":
             out.note(NONE_CHOSEN, holder=who)
+        given = {"holder": who, "all": take_all, "count": count, "selection": selection, "cards": cards}
+        check_constraints(state, rule_id, {k: v for k, v in given.items() if v is not None}, result)
         out.absorb(result)
         return {"holder": who, "selection": "all" if take_all else selection}
     inputs = {"holder": holder, "all": take_all, "count": count, "select": selection, "cards": cards}

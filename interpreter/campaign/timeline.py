@@ -116,6 +116,29 @@ def keep_of(state: State, rule_id: str) -> Keep | None:
                   rule.get("params") or {}, rule_id)
 
 
+def check_constraints(state: State, rule_id: str, inputs: dict[str, Any], result: Circulated) -> None:
+    """The pinned circulation's ``constraints:`` over the run's inputs (the deck state before it
+    as ``state``), its parameters and its value as ``mprules run`` gives it: a broken one refuses
+    the command with the document's message (MPR780), before anything changes."""
+    rule = state.pin.rules.get(rule_id) or {}
+    if not rule.get("constraints"):
+        return
+    # start-up: the engine and the ruleset are loaded only for a circulation with constraints
+    from rules_dsl.dice import SeededDice
+    from interpreter.campaign.pin import load, pinned_path  # start-up: as above
+    from interpreter.engine.constraints import apply  # start-up: as above
+    from interpreter.engine.runner import Context  # start-up: as above
+    from interpreter.solvers.cards import state_value  # start-up: as above
+
+    ruleset = load(pinned_path(state.pin, ""), state.pin.adopt, state.pin.param_overrides)
+    short = (rule.get("threshold") or {}).get("short")
+    value = {"circulated": result.circulated,
+             "reason": short if result.reason == "short" and short else result.reason,
+             "changes": [c.to_json() for c in result.changes], **state_value(result.state)}
+    inputs = {"state": state.cards.to_json(), **inputs}
+    apply(ruleset.rule(rule_id), inputs, value, Context(ruleset, SeededDice(0)))
+
+
 def check_minutes(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_ADVANCE_MINUTES:
         raise MprError(BAD_MINUTES, Location(path=field), field=field, value=value,
@@ -149,6 +172,8 @@ def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource, slot: s
         out.note(NO_CARDS, holder=holder)
     elif result.reason == "kept":
         out.note(ALL_KEPT, holder=holder, rule=rule_id)
+    amount = (state.pin.rules[rule_id].get("threshold") or {}).get("amount") or "amount"
+    check_constraints(state, rule_id, {"holder": holder, amount: hours}, result)
     out.absorb(result)
 
 
@@ -171,6 +196,8 @@ def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
         out.note(NO_ITEM_CARDS, rule=rule_id)
     elif result.reason == "kept":
         out.note(ALL_KEPT, holder=", ".join(holder for holder, _ in holders), rule=rule_id)
+    check_constraints(state, rule_id, {"items": {item: owner for item, owner in items},
+                                       "characters": [c.id for c in state.characters]}, result)
     out.absorb(result)
 
 
@@ -207,6 +234,8 @@ def apply_count(out: Outcome, holder: str, count: int, dice: DiceSource, slot: s
         out.note(ALL_KEPT, holder=holder, rule=rule_id)
     elif result.reason == "none_chosen":
         out.note(NONE_CHOSEN, holder=holder)
+    check_constraints(state, rule_id, {"holder": holder, "count": min(count, len(held)),
+                                       "selection": "random"}, result)
     out.absorb(result)
 
 

@@ -232,3 +232,29 @@ def test_example_storm_camp_in_campaign_rest(tmp_path: Path, seed: int, cards: i
     assert result["clock"] == "day 2 00:00"
     assert [len(c["out"]) for c in result["changes"][2:]] == ([cards, cards] if cards else [])
     assert [n["args"]["amount"] for n in result["notes"] if n["code"] == "MPR789"] == [cards]
+
+
+CONSTRAINED = KEEP.format(slot="sleep", mode="after_minimum", keep="false", params=PARAMS["after_minimum"]) + \
+    THRESHOLD + """\
+inputs:
+  type: object
+  properties: {state: {type: object}, holder: {type: string}, hours: {type: number}}
+constraints:
+  - id: hand_limit
+    check: "len(result.holders[holder]) <= 2"
+    path: holder
+    message: {ja: "{holder} は札を {len(result.holders[holder])} 枚持っています（2枚まで）", en: "{holder} holds {len(result.holders[holder])} cards (2 at most)"}
+"""
+
+
+@pytest.mark.parametrize("pc, code", [("kai", None), ("rin", "MPR780")])
+def test_a_circulation_s_constraints_refuse_the_command(tmp_path: Path, pc: str, code: str | None) -> None:
+    path = campaign(tmp_path, {"keep.yaml": CONSTRAINED}, {"sleep": "t.sleep"})
+    before = Path(path).read_bytes()
+    if code is None:
+        assert {c["holder"] for c in run(path, "sleep", pc, 8, seed=3)["changes"]} == {pc}
+        return
+    with pytest.raises(MprError) as error:
+        run(path, "sleep", pc, 8, seed=3)
+    assert error.value.code == code and "rin は札を 3 枚持っています（2枚まで）" in error.value.message("ja")
+    assert Path(path).read_bytes() == before
