@@ -229,7 +229,7 @@ def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
         params = rule["params"]
         effects = params.get("effects") or []
         if rule.get("constraints") or any("rule" in (types.get(e.get("effect")) or {}) for e in effects):
-            done = _document_run(store, out.state.pin, rule_id, {}, dice)
+            done = _document_run(_pinned(store, out.state.pin), rule_id, {}, dice)
             params, effects = {**params, **done}, done["effects"]
         minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
         runs, elapsed = [], 0
@@ -304,20 +304,25 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
     return _run(store, "circulate", inputs, seed, body)
 
 
-def _document_run(store: Store, pin: Pin, rule_id: str, inputs: dict[str, Any], dice: SeededDice,
+def _document_run(ruleset: Any, rule_id: str, inputs: dict[str, Any], dice: SeededDice,
                   lang: str = "en") -> Any:
     """The value of the pinned ruleset's rule ``rule_id`` run by the engine: the document's own
-    logic, messages and ``constraints`` (a refusal of the rule rises as the engine's error)."""
-    # start-up: the engine and the ruleset are loaded only by commands that run a document
+    logic, messages and ``constraints`` (a refusal of the rule rises as the engine's error). The
+    input is the command's own, built from the campaign's checked data."""
+    # start-up: the engine runs only for commands that run a document
     from interpreter.engine.runner import run as run_rule
 
-    ruleset = load(pinned_path(pin, store.path), pin.adopt, pin.param_overrides)
-    return run_rule(ruleset, rule_id, inputs, dice, lang=lang).value
+    return run_rule(ruleset, rule_id, inputs, dice, lang=lang, check_input=False).value
 
 
-def _verdicts(store: Store, pin: Pin, rule_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
+def _pinned(store: Store, pin: Pin) -> Any:
+    """The pinned ruleset (from the ruleset cache while none of its files changed)."""
+    return load(pinned_path(pin, store.path), pin.adopt, pin.param_overrides)
+
+
+def _verdicts(ruleset: Any, rule_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
     """The package's verdict on a plan in Japanese and in English."""
-    return {lang: _document_run(store, pin, rule_id, inputs, SeededDice(0), lang) for lang in LANGS}
+    return {lang: _document_run(ruleset, rule_id, inputs, SeededDice(0), lang) for lang in LANGS}
 
 
 def _new_reports(before: dict[str, Any], after: dict[str, Any], key: str) -> list[dict[str, Any]]:
@@ -360,9 +365,10 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
                 uses.setdefault(by, []).append(chosen)
         side = Side.of(rule["plan"]["sides"][0])
         members = {side.members: list(uses)} if side.members else {}
-        before = _document_run(store, state.pin, rule_id, {side.plan: uses, **members}, SeededDice(0))
+        ruleset = _pinned(store, state.pin)
+        before = _document_run(ruleset, rule_id, {side.plan: uses, **members}, SeededDice(0))
         after_uses = {**uses, who: [*uses.get(who, []), option]}
-        after = _verdicts(store, state.pin, rule_id, {side.plan: after_uses, **members})
+        after = _verdicts(ruleset, rule_id, {side.plan: after_uses, **members})
         errors = _new_reports(before, after, "errors")
         if errors:
             _refuse(errors[0], rule_id, options, MESSAGE_CODES)

@@ -186,16 +186,20 @@ def _fill_defaults(schema: Any, value: Any) -> Any:
 
 def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
         dice: DiceSource | None = None, *, lang: str = "en",
-        input_positions: Positions | None = None, input_file: str | None = None) -> Result:
-    """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``."""
-    # start-up: interpreter.engine.inputs loads only when run() runs
-    from interpreter.engine.inputs import check_inputs
-
+        input_positions: Positions | None = None, input_file: str | None = None,
+        check_input: bool = True) -> Result:
+    """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``. A caller that
+    built the input itself from data it checked (a campaign command) may leave out the check of
+    the input against the rule's ``inputs`` schema (``check_input=False``), and its cost."""
     rule = ruleset.rule(rule_id)
     _require_adopted(rule, lang)
     kind = _kind_of(rule)
     inputs = inputs or {}
-    check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
+    if check_input:
+        # start-up: interpreter.engine.inputs loads only when an input is checked
+        from interpreter.engine.inputs import check_inputs
+
+        check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
     dice = dice or SeededDice()
     ctx = Context(ruleset, dice, Trace(), lang, running=[rule.id])
     try:
