@@ -289,7 +289,7 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
         result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,
                          count=count, selection=selection, cards=cards,
                          allowed=params.get("selection", ["random", "player", "gm"]),
-                         rule_id=rule_id, keep=keep_of(state, rule_id))
+                         rule_id=rule_id, keep=keep_of(state, rule_id, dice))
         if result.reason == "no_cards":
             out.note(NO_CARDS, holder=who)
         elif result.reason == "kept":

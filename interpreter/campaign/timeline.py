@@ -101,7 +101,7 @@ def rule_params(state: State, rule_id: str) -> dict[str, Any] | None:
     return rule.get("params") or {}
 
 
-def keep_of(state: State, rule_id: str) -> Keep | None:
+def keep_of(state: State, rule_id: str, dice: DiceSource | None = None) -> Keep | None:
     """The pinned circulation's ``keep`` (an expression of one held card) as a function of a card
     and its holder, or None when it keeps nothing."""
     rule = state.pin.rules.get(rule_id) or {}
@@ -113,7 +113,7 @@ def keep_of(state: State, rule_id: str) -> Keep | None:
 
     deck = (state.pin.rules.get(rule.get("deck") or "") or {}).get("params") or {}
     return keeper(compile_expression(text, origin=Location(path=f"{rule_id}.keep")), deck,
-                  rule.get("params") or {}, rule_id)
+                  rule.get("params") or {}, rule_id, dice)
 
 
 def check_constraints(state: State, rule_id: str, inputs: dict[str, Any], result: Circulated) -> None:
@@ -165,7 +165,7 @@ def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource, slot: s
     minimum = _minimum(out.state, rule_id)
     state = out.state
     result = after_minimum(state.cards, state.deck_spec(), holder, hours, minimum, dice,
-                           keep=keep_of(state, rule_id))
+                           keep=keep_of(state, rule_id, dice))
     if result.reason == "short":
         out.note(SHORT_SLEEP, holder=holder, hours=hours, min=minimum, rule=rule_id)
     elif result.reason == "no_cards":
@@ -191,7 +191,7 @@ def apply_dawn(out: Outcome, at: int, dice: DiceSource) -> None:
     items = [(item.id, item.owner or item.id) for item in state.items]
     holders = renewed_holders(params.get("renews", ["items"]), [c.id for c in state.characters], items)
     result = all_holders(state.cards, state.deck_spec(), holders, params.get("redraw_to", "holder"),
-                         dice, keep=keep_of(state, rule_id))
+                         dice, keep=keep_of(state, rule_id, dice))
     if result.reason == "no_cards":
         out.note(NO_ITEM_CARDS, rule=rule_id)
     elif result.reason == "kept":
@@ -224,7 +224,7 @@ def apply_count(out: Outcome, holder: str, count: int, dice: DiceSource, slot: s
         out.note(NOT_ADOPTED_NOTE, rule=rule_id)
         return
     state = out.state
-    keep = keep_of(state, rule_id)
+    keep = keep_of(state, rule_id, dice)
     held = [card for card in state.cards.held(holder) if keep is None or not keep(card, holder)]
     result = ordered(state.cards, state.deck_spec(), holder, dice, count=min(count, len(held)),
                      selection="random", allowed=("random",), rule_id=rule_id, keep=keep)

@@ -71,12 +71,13 @@ def card_value(card: str, deck: Mapping[str, Any]) -> dict[str, Any]:
     return {"id": card, "suit": None, "rank": None, "joker": False}
 
 
-def keeper(expression: Any, deck: Mapping[str, Any], params: Mapping[str, Any], rule_id: str) -> Keep:
+def keeper(expression: Any, deck: Mapping[str, Any], params: Mapping[str, Any], rule_id: str,
+           dice: DiceSource | None = None) -> Keep:
     """The ``keep`` of a circulation as a function of one card and its holder: the compiled
-    expression sees ``card`` (``card_value``), ``holder`` and ``params``."""
+    expression sees ``card`` (``card_value``), ``holder`` and ``params`` (and rolls ``dice``)."""
     def keep(card: str, holder: str) -> bool:
         value = expression.evaluate({"card": card_value(card, deck), "holder": holder,
-                                     "params": params})
+                                     "params": params}, dice)
         if not isinstance(value, bool):
             raise MprError(KEEP_NOT_BOOLEAN, Location(path="keep"), rule=rule_id, value=value,
                            card=card, holder=holder)
