@@ -135,8 +135,19 @@ def violations(rule: Rule, index: int, env: dict[str, Any], ctx: Context) -> lis
 def environment(rule: Rule, inputs: Mapping[str, Any], value: Any) -> dict[str, Any]:
     """What a constraint sees: every declared input (null when not given), ``params`` and the
     kind's value as ``result``."""
-    declared = (rule.doc.get("inputs") or {}).get("properties") or {}
-    return {**{name: None for name in declared}, **inputs, "params": rule.params, RESULT: value}
+    return {**{name: None for name in declared_inputs(rule)}, **inputs, "params": rule.params,
+            RESULT: value}
+
+
+def declared_inputs(rule: Rule) -> list[str]:
+    """The names of the inputs a rule takes: those its kind always takes (``Kind.inputs``) and
+    those its document's ``inputs`` declare."""
+    # start-up: the registry is asked only when a document has constraints
+    from interpreter.engine import registry
+
+    kind = registry.get(rule.kind)
+    own = list((kind.inputs if kind is not None else None) or {})
+    return [*own, *((rule.doc.get("inputs") or {}).get("properties") or {})]
 
 
 def has_verdict(value: Any) -> bool:

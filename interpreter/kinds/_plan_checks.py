@@ -11,7 +11,7 @@ from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, d
 
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.kinds._reasons import FIELD_NAME
-from interpreter.engine.constraints import RESULT, template
+from interpreter.engine.constraints import RESULT, declared_inputs, template
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",
@@ -245,5 +245,4 @@ def check_constraints(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterato
     them after the kind's logic): their expressions and templates use only the inputs,
     ``params``, ``result`` (the kind's value) and the names their loops bind; ids and codes are
     unique."""
-    known = set((rule.doc.get("inputs") or {}).get("properties") or {}) | {"params", RESULT}
-    yield from _constraints(rule, ruleset, known, lang)
+    yield from _constraints(rule, ruleset, set(declared_inputs(rule)) | {"params", RESULT}, lang)

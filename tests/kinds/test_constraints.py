@@ -153,3 +153,31 @@ def test_validate_checks_the_constraints_of_any_kind(tmp_path: Path, name: str, 
         return
     assert code in [f.code for f in errors], errors
     assert all(f.line is not None for f in errors)
+
+
+WEATHER = """\
+id: t.weather
+kind: RollTable
+source: house rule
+title: {en: Weather}
+params: {roll: 1d6}
+rows:
+  - {roll: [1, 6], id: any, value: 1}
+constraints:
+  - id: rolled_at_the_table
+    severity: note
+    check: roll != null
+    message: {ja: "出目は {result.roll}（自動で振りました）", en: "rolled {result.roll} (by mprules)"}
+"""
+
+
+@pytest.mark.parametrize("inputs, notes", [({"roll": 4}, 0), ({}, 1)])
+def test_a_constraint_sees_the_inputs_a_kind_always_takes(tmp_path: Path, inputs: dict, notes: int) -> None:
+    write(tmp_path, {"ruleset.yaml": manifest("t"), "weather.yaml": WEATHER})
+    _, findings = collect(tmp_path)
+    assert [f for f in findings if f.severity == "error"] == []
+    result = engine.run(load_ruleset(tmp_path), "t.weather", inputs, SeededDice(1))
+    steps = list(result.trace)
+    for step in steps:
+        steps.extend(step.children)
+    assert len([s for s in steps if s.kind == "note" and str(s.value).startswith("rolled")]) == notes
