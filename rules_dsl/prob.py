@@ -203,7 +203,7 @@ class _Prob:
         if isinstance(node, ast.Dice):
             return self._dice(node.count, node.faces)
         if isinstance(node, (ast.Call, ast.Index)):
-            shape = prob_pools.recognise(node, self.random)
+            shape = self._shape(node)
             if shape is not None:
                 pooled = self._pool(node, shape)
                 if pooled is not None:
@@ -232,6 +232,15 @@ class _Prob:
             if len(node.args) >= 2 and node.name in ("min", "max"):
                 return self._folded(node, node.args, lambda a, b: ast.replace(node, args=(a, b)))
         return self._lifted(node)
+
+    def _shape(self, node: ast.Node) -> prob_pools.Shape | None:
+        """The pool shape of a node (``rules_dsl.prob_pools``), looked at once per computation."""
+        key = ("shape", id(node))
+        if key not in self.compiled:
+            self.compiled[key] = prob_pools.let_shape(node, self.random) if isinstance(
+                node, ast.Let) else prob_pools.recognise(node, self.random)
+        found: prob_pools.Shape | None = self.compiled[key]
+        return found
 
     def _dice(self, count: int, faces: int) -> _Weights:
         """The sum of ``count`` dice of ``faces`` faces: the ways to reach each total, one die at a
@@ -293,7 +302,7 @@ class _Prob:
 
     def _let_value(self, node: ast.Let) -> _Weights:
         """The distribution of a let's value: ``sorted`` of a pool by the values its body reads."""
-        shape = prob_pools.let_shape(node, self.random)
+        shape = self._shape(node)
         if shape is not None:
             pooled = self._sorted_pool(shape)
             if pooled is not None:
@@ -329,8 +338,14 @@ class _Prob:
         item = self.of(shape.item)
         n, total = shape.n, item.total
         self._charge(prob_pools.work(shape, len(item)))
-        one = self._single(node, shape)
-        counted = {x: one(x) for x in item.weights}  # the language's own errors, item by item
+        if shape.kind in ("max", "min") and prob_pools.ordered(list(item.weights)) is not None \
+                and not any(type(x) is str for x in item.weights):
+            counted: dict[Hashable, Hashable] = {x: x for x in item.weights}  # numbers: themselves
+        elif shape.kind in ("count", "any", "all") and all(x is TRUE or x is FALSE for x in item.weights):
+            counted = {x: (x is TRUE) + 0 for x in item.weights}  # true/false: as they count
+        else:  # the function of each value on its own: the language's values and errors
+            one = self._single(node, shape)
+            counted = {x: one(x) for x in item.weights}
         if shape.kind in ("max", "min"):
             values = prob_pools.ordered(list(counted.values()))
             if values is None:
