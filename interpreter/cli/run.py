@@ -58,11 +58,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
-    # start-up: interpreter.documents.loader loads only when read_input() runs
-    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
-
     if name is None:
         return {}, {}, None, {}
+    # start-up: interpreter.documents.loader (PyYAML) loads only when there is an input to read
+    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
+
     if name == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)

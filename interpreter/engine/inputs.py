@@ -6,6 +6,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
+from interpreter.engine.sure_schema import surely_passes
 from interpreter.ruleset.model import Path_, Positions, Rule
 
 INVALID_INPUT = define(
@@ -25,9 +26,6 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
 
     ``texts`` (a ``Document``'s written scalars) lets a YAML 1.1 trap (``no``, ``1:30``, ``010``
     read as a boolean or a number) be reported with "write it in quotes"."""
-    # start-up: interpreter.documents.schema loads only when check_inputs() runs
-    from interpreter.documents.schema import validate_instance
-
     where = Location(file, 1 if file else None, 1 if file else None, "input")
     if not isinstance(inputs, dict):
         raise MprError(NOT_A_MAPPING, where, rule=rule.id, got=type(inputs).__name__)
@@ -39,6 +37,11 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
         if inputs:
             raise MprError(NO_INPUTS, where, rule=rule.id, names=", ".join(map(str, inputs)))
         return
+    if surely_passes(schema, inputs):  # no finding: the validator (jsonschema) need not load
+        return
+    # start-up: interpreter.documents.schema (jsonschema) loads only for an input it must word
+    from interpreter.documents.schema import validate_instance
+
     findings = [d for d in validate_instance(inputs, schema, positions or {}, file, lang,
                                                    texts=texts)
                 if d.severity == "error"]
