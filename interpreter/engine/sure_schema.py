@@ -18,6 +18,8 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
+    Schema = dict[str, Any]
+
 _MAX_DEPTH = 64
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 _ANNOTATIONS = {"description": str, "title": str, "$comment": str, "examples": list,
@@ -128,7 +130,7 @@ def _check(schema: Any, value: Any, depth: int) -> bool | None:
     return _both(results)
 
 
-def _keyword(key: str, arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _keyword(key: str, arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     if key in _ANNOTATIONS:
         if not isinstance(arg, _ANNOTATIONS[key]):
             raise _Malformed(arg)
@@ -138,10 +140,11 @@ def _keyword(key: str, arg: Any, schema: dict, value: Any, depth: int) -> bool |
     rule = _KEYWORDS.get(key)
     if rule is None:  # $ref, pattern, format and the rest: the validator knows
         return None
-    return rule(arg, schema, value, depth)
+    found: bool | None = rule(arg, schema, value, depth)
+    return found
 
 
-def _type(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _type(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     names = [arg] if isinstance(arg, str) else arg
     if not isinstance(names, list) or not names or any(n not in _TYPES for n in names) \
             or len(set(names)) != len(names):
@@ -152,7 +155,7 @@ def _type(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return None if None in found else False
 
 
-def _properties(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _properties(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     if not isinstance(arg, dict):
         raise _Malformed(arg)
     subs = {k: _schema(v) for k, v in arg.items()}
@@ -161,7 +164,7 @@ def _properties(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return _both(_check(sub, value[k], depth) for k, sub in subs.items() if k in value)
 
 
-def _required(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _required(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     if not isinstance(arg, list) or any(type(n) is not str for n in arg) or len(set(arg)) != len(arg):
         raise _Malformed(arg)
     if type(value) is not dict:
@@ -169,7 +172,7 @@ def _required(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return all(n in value for n in arg)
 
 
-def _additional(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _additional(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     sub = _schema(arg)
     if "patternProperties" in schema:
         return None
@@ -179,7 +182,7 @@ def _additional(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return _both(_check(sub, v, depth) for k, v in value.items() if k not in named)
 
 
-def _items(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _items(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     sub = _schema(arg)
     if "prefixItems" in schema:
         return None
@@ -188,7 +191,7 @@ def _items(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return _both(_check(sub, v, depth) for v in value)
 
 
-def _enum(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _enum(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     if not isinstance(arg, list):
         raise _Malformed(arg)
     found = [equal(value, option) for option in arg]
@@ -197,12 +200,12 @@ def _enum(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return None if None in found else False
 
 
-def _const(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _const(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     return equal(value, arg)
 
 
 def _bound(test: Any) -> Any:
-    def rule(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+    def rule(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
         limit = _number(arg)
         kind = _kind(value)
         if kind is None:
@@ -212,7 +215,7 @@ def _bound(test: Any) -> Any:
 
 
 def _size(of: str, low: bool) -> Any:
-    def rule(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+    def rule(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
         limit = _whole(arg)
         kind = _kind(value)
         if kind is None:
@@ -223,7 +226,7 @@ def _size(of: str, low: bool) -> Any:
     return rule
 
 
-def _unique(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _unique(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     if type(arg) is not bool:
         raise _Malformed(arg)
     if not arg or type(value) is not list:
@@ -238,30 +241,30 @@ def _unique(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return None if unsure else True
 
 
-def _all_of(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _all_of(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     return _both([_check(sub, value, depth) for sub in _schemas(arg)])
 
 
-def _any_of(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _any_of(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     found = [_check(sub, value, depth) for sub in _schemas(arg)]
     if True in found:
         return True
     return None if None in found else False
 
 
-def _one_of(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _one_of(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     found = [_check(sub, value, depth) for sub in _schemas(arg)]
     if None in found:
         return None
     return found.count(True) == 1
 
 
-def _not(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _not(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     found = _check(_schema(arg), value, depth)
     return None if found is None else not found
 
 
-def _if(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _if(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     condition = _check(_schema(arg), value, depth)
     then, otherwise = _schema(schema.get("then", True)), _schema(schema.get("else", True))
     if condition is None:
@@ -269,12 +272,12 @@ def _if(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
     return _check(then if condition else otherwise, value, depth)
 
 
-def _branch(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _branch(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     _schema(arg)
     return True  # then/else: read by ``if`` (and ignored without it)
 
 
-def _dependent_required(arg: Any, schema: dict, value: Any, depth: int) -> bool | None:
+def _dependent_required(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
     if not isinstance(arg, dict):
         raise _Malformed(arg)
     for names in arg.values():
