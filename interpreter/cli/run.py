@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_PARAM = define(
     "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. my.table.rounding=ceil; got {text!r}",
