@@ -6,7 +6,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
-from interpreter.engine.sure_schema import surely_passes
+from interpreter.engine.sure_schema import surely_passes, verdict
 from interpreter.ruleset.model import Path_, Positions, Rule
 
 INVALID_INPUT = define(
@@ -53,6 +53,25 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
                      rule=rule.id, first=first.message, rest=rest)
     error.diagnostics = findings  # type: ignore[attr-defined]
     raise error
+
+
+def accepts(rule: Rule, inputs: Any) -> bool:
+    """Whether ``check_inputs`` passes ``inputs``, without wording why not: a yes or a sure no
+    of ``engine.sure_schema`` needs no validator (jsonschema)."""
+    try:
+        if isinstance(inputs, dict):
+            # start-up: interpreter.ruleset.enum_from loads only when accepts() runs
+            from interpreter.ruleset.enum_from import resolved_inputs
+
+            schema = resolved_inputs(rule)
+            if isinstance(schema, dict):
+                sure = verdict(schema, inputs)
+                if sure is not None:
+                    return sure
+        check_inputs(rule, inputs)
+    except MprError:
+        return False
+    return True
 
 
 def _where(d: Any) -> str:

@@ -6,8 +6,9 @@ It reads the keywords that inputs are written with (``type``, ``properties``, ``
 ``additionalProperties``, ``items``, ``enum``, ``const``, the bounds, the lengths and counts,
 ``uniqueItems``, ``allOf``/``anyOf``/``oneOf``/``not``, ``if``/``then``/``else``,
 ``dependentRequired``) and the annotations. Each keyword gives yes, no or "cannot tell"; any other
-keyword (``$ref``, ``pattern``, ``patternProperties``...), a keyword whose value the meta-schema
-would refuse, or a value that is not plain JSON data gives "cannot tell". Only a sure yes is
+keyword of the draft (``$ref``, ``pattern``, ``patternProperties``...), a keyword whose value the
+meta-schema would refuse, or a value that is not plain JSON data gives "cannot tell"; a word
+outside the draft is ignored, as the validator ignores it. Only a sure yes is
 used: then the validator would find nothing, and the run skips it. Anything else goes to the
 validator (``documents.schema.validate_instance``), which finds and words every finding as before,
 so no finding depends on this test.
@@ -26,6 +27,15 @@ _ANNOTATIONS = {"description": str, "title": str, "$comment": str, "examples": l
                 "deprecated": bool, "readOnly": bool, "writeOnly": bool}
 
 
+# The keywords of draft 2020-12 (and the older ones jsonschema still reads) not read here.
+_UNREAD = frozenset({
+    "$ref", "$dynamicRef", "$defs", "$id", "$schema", "$anchor", "$dynamicAnchor", "$vocabulary",
+    "$recursiveRef", "$recursiveAnchor", "definitions", "dependencies", "additionalItems",
+    "pattern", "patternProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems",
+    "prefixItems", "contains", "minContains", "maxContains", "dependentSchemas", "multipleOf",
+    "format", "contentEncoding", "contentMediaType", "contentSchema"})
+
+
 class _Malformed(Exception):
     """A keyword's value the meta-schema refuses: the validator reports the schema itself."""
 
@@ -36,6 +46,14 @@ def surely_passes(schema: Any, value: Any) -> bool:
         return _check(schema, value, 0) is True
     except (_Malformed, RecursionError, TypeError, ValueError):
         return False
+
+
+def verdict(schema: Any, value: Any) -> bool | None:
+    """True: no finding; False: surely a finding; None: only the validator can tell."""
+    try:
+        return _check(schema, value, 0)
+    except (_Malformed, RecursionError, TypeError, ValueError):
+        return None
 
 
 def _kind(value: Any) -> str | None:
@@ -138,8 +156,8 @@ def _keyword(key: str, arg: Any, schema: Schema, value: Any, depth: int) -> bool
     if key == "default" or (isinstance(key, str) and key.startswith("x-")):
         return True
     rule = _KEYWORDS.get(key)
-    if rule is None:  # $ref, pattern, format and the rest: the validator knows
-        return None
+    if rule is None:  # $ref, pattern, format and the rest of draft 2020-12: the validator knows
+        return None if key in _UNREAD else True  # a word outside the draft: ignored, as jsonschema does
     found: bool | None = rule(arg, schema, value, depth)
     return found
 

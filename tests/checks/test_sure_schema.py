@@ -88,3 +88,17 @@ def _decided(schema) -> bool:
         return sure_schema._check(schema, {}, 0) is not None
     except sure_schema._Malformed:
         return False
+
+
+@pytest.mark.parametrize("schema, value, expected", [
+    ({"type": "integer", "at most 2 count)": None}, 3, True),  # not a keyword: ignored
+    ({"type": "integer", "multipleOf": 2}, 4, None), ({"type": "integer", "format": "x"}, 4, None),
+    ({"type": "integer"}, "3", False), ({"required": ["a"]}, {}, False), ({"minimum": "1"}, 3, None),
+    ({"enum": ["a"]}, "b", False), ({"type": "string"}, b"a", None),
+])
+def test_verdicts(schema, value, expected):
+    from interpreter.engine.sure_schema import verdict
+
+    assert verdict(schema, value) is expected
+    if expected is not None:
+        assert (validate_instance(value, schema, {}, None) == []) is expected
