@@ -184,15 +184,34 @@ def parameters_schema(ruleset: Ruleset) -> dict[str, Any]:
 # --- the checks ---------------------------------------------------------------------------------
 
 def _meta(schema: Any, name: str, loc: Location, lang: str) -> list[Diagnostic]:
+    try:
+        text = json.dumps(schema, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):  # not JSON: asked each time
+        detail = _meta_problem(schema)
+    else:
+        detail = _meta_problem_of(text, schema)
+    return [] if detail is None else [diagnostic(BAD_SCHEMA, loc, lang, name=name, detail=detail)]
+
+
+_META: dict[str, str | None] = {}  # a schema's JSON text -> its problem: each schema checked once
+
+
+def _meta_problem_of(text: str, schema: Any) -> str | None:
+    if text not in _META:
+        _META[text] = _meta_problem(schema)
+    return _META[text]
+
+
+def _meta_problem(schema: Any) -> str | None:
+    """What the draft 2020-12 meta-schema finds wrong in ``schema``, or None."""
     # start-up: jsonschema loads only when a parameter schema is checked
     from jsonschema import Draft202012Validator
 
     try:
         Draft202012Validator.check_schema(schema)
     except Exception as error:  # SchemaError and the errors a malformed schema raises inside it
-        detail = getattr(error, "message", None) or str(error)
-        return [diagnostic(BAD_SCHEMA, loc, lang, name=name, detail=detail)]
-    return []
+        return str(getattr(error, "message", None) or str(error))
+    return None
 
 
 def _non_finite(value: Any, path: tuple, loc_of: Any, lang: str) -> list[Diagnostic]:
