@@ -269,31 +269,6 @@ def collect_findings(path: str | Path, lang: str = "en") -> list[Diagnostic]:
     return found
 
 
-def examples_of(path: str | Path, lang: str = "en", files: set[str] | None = None
-                ) -> tuple[list[Any] | None, list[Diagnostic]]:
-    """The outcomes of the examples of the ruleset at ``path`` (of ``files`` only, when given), or
-    None and its errors; kept in the ruleset cache while none of its files changed (the examples
-    roll scripted or seeded dice: the same files give the same outcomes)."""
-    broken: list[list[Diagnostic]] = []
-
-    def build() -> tuple[Ruleset | None, list[Any] | None]:
-        # start-up: the examples' runner loads only when they must run
-        from interpreter.checks.examples import run_examples
-
-        ruleset, findings = collect_cached(path, lang)
-        errors = [d for d in findings if d.severity == "error"]
-        if ruleset is None or errors:
-            broken.append(errors)
-            return None, None
-        return ruleset, run_examples(ruleset, lang, files)
-
-    purpose = f"test {lang} {sorted(files) if files is not None else '*'}"
-    outcomes: list[Any] | None = ruleset_cache.kept(path, purpose, build)
-    if broken or outcomes is None:
-        return None, broken[0] if broken else []
-    return outcomes, []
-
-
 def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))

@@ -36,7 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace) -> int:
     # start-up: these modules load only when handle() runs
-    from interpreter.checks.loading import display_path, examples_of
+    from interpreter.checks.kept import examples_of
+    from interpreter.checks.loading import display_path
     from interpreter.checks.validation import bundled_targets, expand, shown_path
     from interpreter.cli.output import print_json
     from interpreter.cli.validate import check_paths

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.checks import loading
+from interpreter.checks import kept, loading
 from interpreter.checks.validation import bundled_targets, validate_paths
 
 BROKEN = Path(__file__).resolve().parents[1] / "broken"
@@ -27,14 +27,14 @@ def _three(monkeypatch, compute):
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_findings_are_the_same_with_and_without_the_cache(monkeypatch, lang):
     for target in TARGETS:
-        without, cold, warm = _three(monkeypatch, lambda: validate_paths([target], lang))
+        without, cold, warm = _three(monkeypatch, lambda target=target: validate_paths([target], lang))
         assert without == cold == warm, target
         assert [d.path for d in without] == [d.path for d in warm], target
 
 
 def test_outcomes_are_the_same_with_and_without_the_cache(monkeypatch):
     for target in [str(p) for p in bundled_targets()] + [str(BROKEN / "semantic")]:
-        without, cold, warm = _three(monkeypatch, lambda: loading.examples_of(target, "en"))
+        without, cold, warm = _three(monkeypatch, lambda target=target: kept.examples_of(target, "en"))
         shown = [(None if o is None else [x.to_json() for x in o], e) for o, e in (without, cold, warm)]
         assert shown[0] == shown[1] == shown[2], target
 
@@ -48,22 +48,22 @@ def test_a_warm_validate_reads_no_rule_file(monkeypatch):
 
     monkeypatch.setattr(loading, "collect", refuse)
     validate_paths([target])
-    loading.examples_of(target, "en")
+    kept.examples_of(target, "en")
     monkeypatch.setattr(loading, "collect_cached", refuse)
-    loading.examples_of(target, "en")
+    kept.examples_of(target, "en")
 
 
 def test_a_changed_file_is_checked_again(tmp_path):
     ruleset = tmp_path / "magipunk"
     shutil.copytree(bundled_targets()[0], ruleset)
     before = validate_paths([str(ruleset)])
-    outcomes, _ = loading.examples_of(str(ruleset), "en")
+    outcomes, _ = kept.examples_of(str(ruleset), "en")
     rule_file = ruleset / "procurement.yaml"
     text = rule_file.read_text(encoding="utf-8")
     rule_file.write_text(text.replace("kind: SumTable", "kind: SumTabel", 1), encoding="utf-8")
     after = validate_paths([str(ruleset)])
     assert after != before and any(d.severity == "error" for d in after)
-    ran, errors = loading.examples_of(str(ruleset), "en")
+    ran, errors = kept.examples_of(str(ruleset), "en")
     assert outcomes and ran is None and errors
     rule_file.write_text(text, encoding="utf-8")
     assert validate_paths([str(ruleset)]) == before
