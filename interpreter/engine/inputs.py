@@ -6,6 +6,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
+from interpreter.engine import registry
 from interpreter.engine.sure_schema import surely_passes, verdict
 from interpreter.ruleset.model import Path_, Positions, Rule
 
@@ -32,7 +33,7 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
     # start-up: interpreter.ruleset.enum_from loads only when check_inputs() runs
     from interpreter.ruleset.enum_from import resolved_inputs
 
-    schema = resolved_inputs(rule)
+    schema = with_kind_inputs(rule, resolved_inputs(rule))
     if not isinstance(schema, dict):
         if inputs:
             raise MprError(NO_INPUTS, where, rule=rule.id, names=", ".join(map(str, inputs)))
@@ -63,7 +64,7 @@ def accepts(rule: Rule, inputs: Any) -> bool:
             # start-up: interpreter.ruleset.enum_from loads only when accepts() runs
             from interpreter.ruleset.enum_from import resolved_inputs
 
-            schema = resolved_inputs(rule)
+            schema = with_kind_inputs(rule, resolved_inputs(rule))  # as check_inputs reads it
             if isinstance(schema, dict):
                 sure = verdict(schema, inputs)
                 if sure is not None:
@@ -72,6 +73,20 @@ def accepts(rule: Rule, inputs: Any) -> bool:
     except MprError:
         return False
     return True
+
+
+def with_kind_inputs(rule: Rule, schema: Any) -> Any:
+    """``schema`` with the inputs the rule's kind always takes (``Kind.inputs``) added as
+    properties; the document's own definition of a name wins. No such inputs: ``schema`` itself."""
+    kind = registry.get(rule.kind)
+    own = kind.inputs if kind is not None else None
+    if not own:
+        return schema
+    if schema is None:
+        return {"type": "object", "properties": dict(own), "additionalProperties": False}
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties", {}), dict):
+        return schema
+    return {**schema, "properties": {**own, **schema.get("properties", {})}}
 
 
 def _where(d: Any) -> str:
