@@ -83,6 +83,22 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
+def shown_value(value: Any) -> str:
+    """A run's value as YAML: a whole number, true, false or null written as PyYAML writes it,
+    without loading PyYAML's writer; anything else by PyYAML."""
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if type(value) is int:
+        return str(value)
+    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    import yaml
+
+    if isinstance(value, (dict, list)) and value:
+        return str(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
+                                  default_flow_style=None).rstrip())
+    return str(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+
+
 def handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.cli._dice, rules_dsl.dice, rules_dsl.errors load only when handle() runs
     from interpreter.cli._dice import source_from_args
@@ -117,18 +133,10 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
     else:
-        # start-up: yaml loads only when handle() runs
-        import yaml
-
         # start-up: rules_dsl.plain loads only when handle() runs
         from rules_dsl.plain import jsonable
 
-        value = jsonable(result.value)
-        if isinstance(value, (dict, list)) and value:
-            print(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
-                                 default_flow_style=None).rstrip())
-        else:
-            print(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+        print(shown_value(jsonable(result.value)))
         print()
         for line in render_tree(result.trace, values=False, lang=args.lang):
             print(line)

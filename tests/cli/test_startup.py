@@ -200,3 +200,18 @@ def test_an_input_that_fails_still_gets_its_findings(tmp_path) -> None:
                                           tmp_path)
     assert status == 1 and "MPR500" in err and "in.yaml:1" in err
     assert "jsonschema" in modules  # the validator words the finding
+
+
+@pytest.mark.parametrize("value", [0, 7, -3, 10 ** 30, True, False, None, "鋼", "yes", "7/2", 1.5, [], {},
+                                   [1, "a"], {"a": [1, 2]}])
+def test_a_run_value_is_written_as_pyyaml_writes_it(value) -> None:
+    import yaml
+
+    from interpreter.cli.run import shown_value
+
+    if isinstance(value, (dict, list)) and value:
+        expected = yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
+                                  default_flow_style=None).rstrip()
+    else:
+        expected = yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip()
+    assert shown_value(value) == expected
