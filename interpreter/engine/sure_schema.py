@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     Schema = dict[str, Any]
 
 _MAX_DEPTH = 64
+_MAX_PAIRS = 256  # items of a list compared pairwise for uniqueItems, at most
 _TYPES = ("object", "array", "string", "integer", "number", "boolean", "null")
 _ANNOTATIONS = {"description": str, "title": str, "$comment": str, "examples": list,
                 "deprecated": bool, "readOnly": bool, "writeOnly": bool}
@@ -249,6 +250,8 @@ def _unique(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
         raise _Malformed(arg)
     if not arg or type(value) is not list:
         return True if _kind(value) is not None else None
+    if len(value) > _MAX_PAIRS:  # pairs grow as the square: the validator sorts instead
+        return None
     unsure = False
     for i, x in enumerate(value):
         for y in value[i + 1:]:
