@@ -218,7 +218,8 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
         return header, pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
     plain = copy.copy(ruleset)
-    plain.rules = {}
+    plain.rules = type(ruleset.rules)()
+    plain.rules.aliases = dict(getattr(ruleset.rules, "aliases", {}))
     for rule_id, rule in ruleset.rules.items():
         kept = copy.copy(rule)
         for f in dataclasses.fields(kept):
