@@ -136,11 +136,12 @@ def _filled(rule: Rule, value: Any, lang: str) -> Any:
 def _annotate_rows(rule: Rule, step: Step) -> None:
     """Name the layer of each row in the trace (interpreter.ruleset.variants) and fill the parameters
     into the texts its steps show (interpreter.ruleset.texts)."""
-    # start-up: interpreter.ruleset.texts, interpreter.ruleset.variants load only when _annotate_rows() runs
+    # start-up: interpreter.ruleset.texts loads only when _annotate_rows() runs
     from interpreter.ruleset.texts import render_steps
-    from interpreter.ruleset.variants import annotate_rows
 
-    annotate_rows(rule, step.children)
+    for child in step.children:  # as ruleset.variants.annotate_rows, without loading the merge engine
+        if child.kind == "row" and child.label in rule.row_layers and "layer" not in child.detail:
+            child.detail["layer"] = rule.row_layers[child.label]
     render_steps(rule, step.children)
 
 
