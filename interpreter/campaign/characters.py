@@ -114,13 +114,13 @@ class Roster(Frozen):
 def load_roster(path: str) -> Roster:
     """Read and check ``chars.yaml``; cards are checked against the deck when dealt."""
     # start-up: interpreter.documents.loader loads only when load_roster() runs
-    from interpreter.documents.loader import load_file, refuse_number_traps, single_document
+    from interpreter.documents.loader import heed, load_file, single_document
 
     doc = single_document(load_file(path, max_bytes=MAX_INPUT_FILE_BYTES), path)
     if doc is None:
         raise MprError(BAD_SHAPE, Location(path, 1, 1), field="the file",
                        expected=_expected(EXPECTED_MAPPING_WITH_CHARACTERS))
-    refuse_number_traps(doc)
+    heed(doc)
     return parse_roster(doc.data, doc.loc)
 
 

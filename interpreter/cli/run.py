@@ -59,7 +59,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
     # start-up: interpreter.documents.loader loads only when read_input() runs
-    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
+    from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
 
     if name is None:
         return {}, {}, None, {}
@@ -77,6 +77,7 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
+    heed(docs[0])
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
@@ -92,10 +93,11 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.checks.loading import load_ruleset
     from interpreter.checks.param_schema import caller_notes
     from interpreter.engine.trace import render_tree
-    from interpreter.cli.output import print_json
+    from interpreter.cli.output import print_heard, print_json
 
     overrides = parse_params(args.param)
     data, positions, file, texts = read_input(args.input)
+    print_heard(args.lang)  # before the result: the input's values read differently elsewhere
     dice = source_from_args(args.seed, args.dice)
     ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang, given_as=PARAM)
     for note in caller_notes(ruleset, overrides, args.lang, PARAM):

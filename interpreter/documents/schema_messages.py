@@ -46,10 +46,6 @@ BAD_KEY = define("MPR321", "the key '{key_name}' is not allowed: {detail}",
                  "キー '{key_name}' は使えません: {detail}")
 UNKNOWN_SCHEMA = define("MPR322", "no schema named {name} in schemas/",
                         "schemas/ に {name} というスキーマはありません")
-SURPRISING = define("MPR323", "YAML reads {text} as {value}: if you mean the text, write it in "
-                    "quotes: '{text}'",
-                    "YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'",
-                    severity="warning")
 
 _TYPES = define_words(
     "schema.type",
