@@ -276,11 +276,11 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
 
 
 def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
-    # start-up: yaml loads only when _export() runs
-    import yaml
+    # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
+    from interpreter.documents.yaml_readings import dump
 
     text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
-        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+        dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0

@@ -116,18 +116,18 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
     else:
-        # start-up: yaml loads only when handle() runs
-        import yaml
+        # start-up: yaml loads only when handle() runs (texts written to read back alike in 1.1 and 1.2)
+        from interpreter.documents.yaml_readings import dump
 
         # start-up: rules_dsl.plain loads only when handle() runs
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
         if isinstance(value, (dict, list)) and value:
-            print(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
-                                 default_flow_style=None).rstrip())
+            print(dump(value, allow_unicode=True, sort_keys=False, width=100,
+                       default_flow_style=None).rstrip())
         else:
-            print(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+            print(dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
         print()
         for line in render_tree(result.trace, values=False, lang=args.lang):
             print(line)

@@ -25,7 +25,7 @@ from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 from rules_dsl.words import define_word, word
 
 from interpreter.documents.typing_mistakes import typing_mistake
-from interpreter.documents.yaml_events import DEPTH, KEY, Builder, Path_, Position
+from interpreter.documents.yaml_events import DEPTH, KEY, VERSION, Builder, Path_, Position
 from interpreter.documents.yaml_readings import UNREADABLE as REFUSED
 from interpreter.documents.yaml_readings import Reading
 
@@ -165,17 +165,18 @@ def open_regular(path: str | Path) -> Any:
         raise
 
 
-_WORDS = {
-    "en": {"text": "the text {shown}", "reads": "{readers} {verb} it as {value}",
-           "refuses": "{readers} cannot read it", "and": " and ", "end": "",
-           "quoted": "'{text}' in quotes for the text", "number": ", or {plain} for the number",
-           "bool": ", or {plain} for true/false"},
-    "ja": {"text": "文字列 {shown}", "reads": "{readers} では {value}",
-           "refuses": "{readers} では読めません", "and": "、", "end": " と読まれます",
-           "quoted": "文字列なら引用符で囲んで '{text}'", "number": "、数値なら {plain}",
-           "bool": "、真偽値なら {plain}"},
-}
+_TEXT = define_word("reading.text", "the text {shown}", "文字列 {shown}")
+_READS = define_word("reading.reads", "{readers} {verb} it as {value}", "{readers} では {value}")
+_REFUSES = define_word("reading.refuses", "{readers} cannot read it", "{readers} では読めません")
+_AND = define_word("reading.and", " and ", "、")
+_END = define_word("reading.end", "", " と読まれます")
+_PARTS = define_word("reading.parts", "; ", "。")
+_QUOTED = define_word("reading.quoted", "'{text}' in quotes for the text",
+                      "文字列なら引用符で囲んで '{text}'")
+_NUMBER = define_word("reading.number", ", or {plain} for the number", "、数値なら {plain}")
+_BOOL = define_word("reading.bool", ", or {plain} for true/false", "、真偽値なら {plain}")
 _READER_NAMES = {"yaml11": "YAML 1.1", "check-jsonschema": "check-jsonschema"}
+_LANGS = ("en", "ja")
 
 
 def _shown_value(value: Any, lang: str) -> str:
@@ -184,13 +185,12 @@ def _shown_value(value: Any, lang: str) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, str):
-        return _WORDS[lang]["text"].format(shown=f"'{value}'")
+        return word(_TEXT, lang).format(shown=f"'{value}'")
     return repr(value)
 
 
 def _others(reading: Reading, lang: str) -> str:
-    """``YAML 1.1 and check-jsonschema read it as 3`` / ``YAML 1.1 では 3 と読まれます``."""
-    words = _WORDS[lang]
+    """``YAML 1.1 and check-jsonschema read it as 3`` / ``YAML 1.1、check-jsonschema では 3 と読まれます``."""
     groups: list[tuple[list[str], Any]] = []
     for name, value in reading.others:
         group = next((g for g in groups if g[1] is value or (
@@ -199,24 +199,25 @@ def _others(reading: Reading, lang: str) -> str:
             groups.append(([_READER_NAMES.get(name, name)], value))
         else:
             group[0].append(_READER_NAMES.get(name, name))
-    read = [words["reads"].format(readers=words["and"].join(names), value=_shown_value(value, lang),
-                                  verb="reads" if len(names) == 1 else "read")
+    joint = word(_AND, lang)
+    read = [word(_READS, lang).format(readers=joint.join(names), value=_shown_value(value, lang),
+                                      verb="reads" if len(names) == 1 else "read")
             for names, value in groups if value is not REFUSED]
-    refused = [words["refuses"].format(readers=words["and"].join(names))
+    refused = [word(_REFUSES, lang).format(readers=joint.join(names))
                for names, value in groups if value is REFUSED]
-    parts = ([words["and"].join(read) + words["end"]] if read else []) + refused
-    return ("; " if lang == "en" else "。").join(parts)
+    parts = ([joint.join(read) + word(_END, lang)] if read else []) + refused
+    return word(_PARTS, lang).join(parts)
 
 
 def reading_args(reading: Reading) -> dict[str, Any]:
     """The arguments of MPR325 for ``reading``, in both languages."""
     args: dict[str, Any] = {"text": reading.text}
-    for lang, words in _WORDS.items():
+    for lang in _LANGS:
         args[f"value_{lang}"] = _shown_value(reading.value, lang)
         args[f"others_{lang}"] = _others(reading, lang)
-        forms = words["quoted"].format(text=reading.text)
+        forms = word(_QUOTED, lang).format(text=reading.text)
         if reading.plain:
-            forms += words["bool" if reading.plain in ("true", "false") else "number"].format(
+            forms += word(_BOOL if reading.plain in ("true", "false") else _NUMBER, lang).format(
                 plain=reading.plain)
         args[f"forms_{lang}"] = forms
     return args
@@ -337,4 +338,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     where = Location(file, mark.line + 1, mark.column + 1)
     if "maximum nesting depth" in problem:  # libyaml's own bound, met while scanning ahead
         return MprError(DEPTH, where, limit=MAX_YAML_DEPTH)
+    if "incompatible YAML document" in problem:  # %YAML 2.0, 1.3
+        directive = re.search(r"^%YAML[ \t]+(\S+)", text, re.MULTILINE)
+        return MprError(VERSION, where, version=directive.group(1) if directive else "?")
     return MprError(SYNTAX, where, problem=problem)

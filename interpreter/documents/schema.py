@@ -131,7 +131,8 @@ def validate_document(doc: Document, schema: str = "rule.json", lang: str = "en"
                                  texts=doc.texts)
     if isinstance(doc.data, dict) and isinstance(doc.data.get("inputs"), dict):
         findings.extend(_check_inputs(doc.data["inputs"], doc, lang))
-    findings.extend(reading_notes(doc, lang, frozenset((f.line, f.column) for f in findings)))
+    quoted = frozenset((f.line, f.column) for f in findings if f.code == msg.QUOTE)  # says it
+    findings.extend(reading_notes(doc, lang, quoted))
     findings.sort(key=_order)
     return findings
 

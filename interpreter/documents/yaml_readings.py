@@ -90,7 +90,7 @@ _YAML11_BOOLS = frozenset(("yes", "Yes", "YES", "no", "No", "NO", "on", "On", "O
 _NUMBER_FIRST = frozenset("-+.0123456789")
 
 UNREADABLE = object()
-"""A reader refuses the scalar (check-jsonschema stops at a plain ``=``)."""
+"""A reader refuses the scalar (PyYAML and check-jsonschema stop at a plain ``=``)."""
 
 
 def yaml11_value(text: str) -> Any:
@@ -108,6 +108,8 @@ def yaml11_value(text: str) -> Any:
         if tag == FLOAT:
             return _YAML11_CONSTRUCTOR.construct_yaml_float(node)
     except (KeyError, ValueError, IndexError):
+        return UNREADABLE
+    if tag not in (STR, _CORE + "timestamp"):  # ``=`` (!!value), ``<<`` (!!merge) as a value
         return UNREADABLE
     return text
 
