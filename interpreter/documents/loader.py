@@ -45,7 +45,8 @@ CONTROL = define("MPR204", "control character {char} is not allowed in a YAML fi
                  "YAML ファイルに制御文字 {char} は使えません")
 TAB = define("MPR205", "a tab is used for indentation: indent with spaces",
              "インデントにタブが使われています。空白でインデントしてください")
-SYNTAX = define("MPR206", "YAML syntax error: {problem}", "YAML の構文エラー: {problem}")
+SYNTAX = define("MPR206", "YAML syntax error: {problem_en}; {hint_en}",
+                "YAML の構文エラー: {problem_ja}。{hint_ja}")
 NOT_REGULAR = define("MPR220", "{file} is {what_en}, not a regular file: give the path of a file",
                      "{file} は{what_ja}で、通常のファイルではありません。ファイルのパスを指定してください",
                      exit_code=EXIT_STATE)
@@ -163,6 +164,71 @@ def open_regular(path: str | Path) -> Any:
     except BaseException:
         os.close(fd)
         raise
+
+
+_QUOTE_HINT = define_word(
+    "yaml.hint.quote", "a text holding ': ', ' #', ',', brackets or starting with a mark "
+    "(@ ` * & ! % |) goes in quotes: title: '表: 裏'",
+    "「: 」「 #」「,」やかっこを含む文字列、記号（@ ` * & ! % |）で始まる文字列は引用符で囲んでください"
+    "（例: title: '表: 裏'）")
+_INDENT_HINT = define_word(
+    "yaml.hint.indent", "line the keys of one mapping up with the same spaces; a text goes in quotes",
+    "同じマッピングのキーは同じ数の空白で字下げしてください。文字列なら引用符で囲んでください")
+_CLOSE_HINT = define_word("yaml.hint.close", "close the quote or bracket that is still open",
+                          "閉じていない引用符かかっこを閉じてください")
+_EXTRA_HINT = define_word("yaml.hint.extra", "remove what follows (a closing bracket too many?)",
+                          "後ろの余分な文字（多すぎる閉じかっこなど）を消してください")
+_ESCAPE_HINT = define_word("yaml.hint.escape", "for a backslash as written, use single quotes: 'a\\b'",
+                           "\\ をそのまま書くならシングルクォートで囲んでください（'a\\b'）")
+# PyYAML's (and libyaml's) problem -> the words of MPR206 and its hint
+_PROBLEMS = (
+    ("expected ',' or", define_word(
+        "yaml.problem.flow", "a ',' or a closing bracket was expected in {{ }} or [ ]",
+        "{{ }} や [ ] の中で「,」か閉じかっこがありません"), _QUOTE_HINT),
+    ("mapping values are not allowed", define_word(
+        "yaml.problem.colon", "': ' cannot be written here", "ここに「: 」は書けません"), _QUOTE_HINT),
+    ("cannot start any token", define_word(
+        "yaml.problem.start", "a value cannot begin with this mark", "この記号で値を始めることはできません"),
+     _QUOTE_HINT),
+    ("unknown escape character", define_word(
+        "yaml.problem.escape", "an escape (\\) double quotes do not know",
+        "ダブルクォートの中に使えないエスケープ（\\）があります"), _ESCAPE_HINT),
+    ("end of stream", define_word(
+        "yaml.problem.end", "the file ends inside a quote or a bracket",
+        "引用符かかっこが閉じないままファイルが終わっています"), _CLOSE_HINT),
+    ("expected '-' indicator", define_word(
+        "yaml.problem.dash", "a list item ('- ') was expected at this indentation",
+        "この字下げの位置にはリストの「- 」が必要です"), _INDENT_HINT),
+    ("block sequence entries are not allowed", define_word(
+        "yaml.problem.sequence", "a list item ('- ') cannot begin here",
+        "ここでリストの「- 」は始められません"), _INDENT_HINT),
+    ("did not find expected key", define_word(
+        "yaml.problem.key", "a key was expected here: the indentation does not line up",
+        "ここにはキーが必要です（字下げがそろっていません）"), _INDENT_HINT),
+    ("expected <block end>", define_word(
+        "yaml.problem.block", "the indentation does not line up", "字下げがそろっていません"),
+     _INDENT_HINT),
+    ("could not find expected ':'", define_word(
+        "yaml.problem.no_colon", "the ':' after a key was not found", "キーの後の「:」が見つかりません"),
+     _QUOTE_HINT),
+    ("<document start>", define_word(
+        "yaml.problem.after_end", "something follows the end of the document (one closing bracket "
+        "too many?)", "文書の終わりの後に文字があります（閉じかっこが多いなど）"), _EXTRA_HINT),
+    ("did not find expected node content", define_word(
+        "yaml.problem.no_value", "a value was expected here", "ここには値が必要です"), _QUOTE_HINT),
+    ("expected comment or line break", define_word(
+        "yaml.problem.trailing", "something follows the value on its line",
+        "値の後に余分な文字があります"), _QUOTE_HINT),
+)
+_UNKNOWN_PROBLEM = define_word("yaml.problem.other", "{problem}", "YAML として読めません（{problem}）")
+
+
+def syntax_args(problem: str) -> dict[str, str]:
+    """The arguments of MPR206 for PyYAML's ``problem``: its words and a hint, in both languages."""
+    words, hint = next(((w, h) for key, w, h in _PROBLEMS if key in problem),
+                       (_UNKNOWN_PROBLEM, _QUOTE_HINT))
+    return {f"{part}_{lang}": word(item, lang).format(problem=problem)
+            for lang in _LANGS for part, item in (("problem", words), ("hint", hint))}
 
 
 _TEXT = define_word("reading.text", "the text {shown}", "文字列 {shown}")
@@ -287,7 +353,7 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, text, file) from None
     except yaml.YAMLError as exc:
-        raise MprError(SYNTAX, Location(file, 1, 1), problem=str(exc)) from None
+        raise MprError(SYNTAX, Location(file, 1, 1), **syntax_args(str(exc))) from None
     return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings)
             for b in builder.documents]
 
@@ -324,7 +390,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     mark = exc.problem_mark or exc.context_mark
     if mark is None:
-        return MprError(SYNTAX, Location(file, 1, 1), problem=exc.problem or str(exc))
+        return MprError(SYNTAX, Location(file, 1, 1), **syntax_args(exc.problem or str(exc)))
     lines = _BREAK.split(text)
     line_text = lines[mark.line] if mark.line < len(lines) else ""
     indent = len(line_text) - len(line_text.lstrip(" \t"))
@@ -341,4 +407,4 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     if "incompatible YAML document" in problem:  # %YAML 2.0, 1.3
         directive = re.search(r"^%YAML[ \t]+(\S+)", text, re.MULTILINE)
         return MprError(VERSION, where, version=directive.group(1) if directive else "?")
-    return MprError(SYNTAX, where, problem=problem)
+    return MprError(SYNTAX, where, **syntax_args(problem))
