@@ -372,7 +372,7 @@ def test_repin_refuses_a_changed_deck(tmp_path):
     (["advance", "{f}", "--minutes", "-1"], 1, ""),
     (["rest", "{f}", "long", "--format", "json"], 0, '"clock_minutes": 840'),
     (["brief", "{f}", "instant", "alice", "x"], 0, "uses 1/1"),
-    (["log", "{f}"], 0, "#1 init"),
+    (["log", "{f}"], 0, "#1 started the campaign"),
     (["undo", "{f}"], 1, ""),
     (["export", "{f}"], 0, "held_cards: [JK1"),
     (["--lang", "ja", "show", "{f}"], 0, "山札: 45 枚"),
