@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
-from rules_dsl.words import bilingual, define_word, localized
+from rules_dsl.words import LIST_SEPARATOR, bilingual, define_word, localized, word
 
 from interpreter.solvers.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
@@ -58,8 +58,8 @@ REPIN_DECK_CHANGED = define(
 HOW_RESTART = define_word("campaign.how.restart", "start over with a new campaign file from the export",
                           "書き出したファイルから新しいキャンペーンファイルを作ってやり直してください")
 UNKNOWN_OPTION = define(
-    "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known})",
-    "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known}）")
+    "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known_en})",
+    "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known_ja}）")
 OVER_ALLOWANCE = define(
     "MPR661", "{pc} has already used {used} of {allowed} in this briefing ({rule}): refused",
     "{pc} はこのブリーフィング（{rule}）で既に {allowed} 回中 {used} 回使っています: 行えません")
@@ -296,7 +296,9 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
         options = option_ids(params.get("options") or [])
         if options and option not in options:
             raise MprError(UNKNOWN_OPTION, Location(path="OPTION"), option=option, rule=rule_id,
-                           hint=did_you_mean(option, options), known=", ".join(options))
+                           hint=did_you_mean(option, options),
+                           **{f"known_{lang}": word(LIST_SEPARATOR, lang).join(options)
+                              for lang in ("en", "ja")})
         if not options:
             out.note(OPTIONS_UNLISTED, rule=rule_id)
         number = state.briefing

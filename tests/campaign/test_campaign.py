@@ -223,6 +223,11 @@ def test_briefing_options_are_checked_when_listed(tmp_path):
     path = make_campaign(tmp_path, manifest=OPTIONS)
     assert run(path, "brief", "instant", "alice", "scout")["notes"] == []
     assert refused(path, "brief", "instant", "bob", "scuot") == "MPR660"
+    with pytest.raises(MprError) as error:
+        run(path, "brief", "instant", "bob", "scuot")
+    known = error.value.message("ja").rpartition("選択肢: ")[2]
+    assert "、" in known and ", " not in known  # a Japanese list joined as Japanese joins it
+    assert ", " in error.value.message("en").rpartition("options: ")[2]
 
 
 # -- undo, log, export -----------------------------------------------------------------------------
