@@ -218,3 +218,32 @@ JSONISH = st.recursive(
 def test_any_data_gives_findings_never_an_exception(data) -> None:
     for finding in validate_instance(data, "rule.json", {(): ("f", 1, 1)}, "f"):
         assert finding.code.startswith("MPR3") and finding.line == 1
+
+
+def _patterns(node, found: set) -> set:
+    if isinstance(node, dict):
+        if isinstance(node.get("pattern"), str) and "x-expected" not in node:
+            found.add(node["pattern"])
+        for value in node.values():
+            _patterns(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _patterns(value, found)
+    return found
+
+
+def test_every_pattern_of_the_schemas_is_said_in_words() -> None:
+    from interpreter.documents.schema_messages import PATTERN_WORDS
+
+    found: set = set()
+    for path in schemas_dir().rglob("*.json"):
+        _patterns(json.loads(path.read_text(encoding="utf-8")), found)
+    assert found and found <= set(PATTERN_WORDS)
+
+
+@pytest.mark.parametrize("pattern", ["^MPR[0-9]{3}$", "^[a-z][a-z0-9_]*$", "^[^\\s.]+$"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_pattern_finding_says_what_is_wanted_not_the_regex(pattern: str, lang: str) -> None:
+    (found,) = validate_instance({"v": "Bad Value."}, {"properties": {"v": {"pattern": pattern}}},
+                                 None, "x.yaml", lang)
+    assert found.code == "MPR306" and pattern not in found.message and "^" not in found.message
