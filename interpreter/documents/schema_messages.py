@@ -65,8 +65,8 @@ PATTERN_WORDS = {
         "schema.pattern.snake", "a lower-case name: a letter a-z, then a-z, 0-9 or _ (e.g. short_rest)",
         "小文字の名前（a〜z で始まり、a〜z・0〜9・_ が続く。例: short_rest）"),
     r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$": define_word(
-        "schema.pattern.dotted", "a rule id: lower-case names joined by dots (e.g. cards.deck)",
-        "ルール ID（小文字の名前をドットでつなぐ。例: cards.deck）"),
+        "schema.pattern.dotted", "a rule id: lower-case names joined by dots (e.g. house.my_rule)",
+        "ルール ID（小文字の名前をドットでつなぐ。例: house.my_rule）"),
     r"^[^\W\d]\w*$": define_word(
         "schema.pattern.identifier", "a name that starts with a letter and has no blanks or marks",
         "文字で始まり、空白や記号を含まない名前"),
