@@ -81,6 +81,44 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
+def result_labels(ruleset: Any, rule_id: str) -> dict[str, Any]:
+    """How the names of a rule's result are written: the rule's ``labels``, over the character
+    sheet's names of abilities (``parameters.sheet.abilities``)."""
+    sheet = ruleset.parameters.get("sheet") if isinstance(ruleset.parameters, dict) else None
+    abilities = sheet.get("abilities") if isinstance(sheet, dict) else None
+    rule = ruleset.rules.get(rule_id)
+    own = rule.doc.get("labels") if rule is not None else None
+    return {**(abilities if isinstance(abilities, dict) else {}),
+            **(own if isinstance(own, dict) else {})}
+
+
+def _label(labels: dict[str, Any], name: Any, lang: str) -> str:
+    """``name`` as the labels write it in ``lang`` (the name itself when they do not)."""
+    # start-up: rules_dsl.words loads only when a result is shown
+    from rules_dsl.words import localized
+
+    label = labels.get(name) if isinstance(name, str) else None
+    return str(localized(label, lang) or name) if isinstance(label, dict) else str(name)
+
+
+def _labelled(labels: dict[str, Any], item: Any, lang: str) -> Any:
+    if isinstance(item, dict):
+        return {_label(labels, k, lang): _labelled(labels, v, lang) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_labelled(labels, v, lang) for v in item]
+    return _label(labels, item, lang) if isinstance(item, str) and item in labels else item
+
+
+def _shown(labels: dict[str, Any], item: Any, lang: str, dump: Any) -> str:
+    """One value of the result on its line, its names (keys, texts) as the labels write them,
+    as YAML on one line."""
+    shown = _labelled(labels, item, lang)
+    if isinstance(shown, str) and shown != item:
+        return shown
+    return str(dump(shown, allow_unicode=True, default_flow_style=True, sort_keys=False, width=10 ** 6)
+               ).removesuffix("\n...\n").strip()
+
+
 def handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.cli._dice, rules_dsl.dice, rules_dsl.errors load only when handle() runs
     from interpreter.cli._dice import source_from_args
@@ -123,7 +161,11 @@ def handle(args: argparse.Namespace) -> int:
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
-        if isinstance(value, (dict, list)) and value:
+        if isinstance(value, dict) and value:
+            labels = result_labels(ruleset, args.rule)
+            for key, item in value.items():
+                print(f"{_label(labels, key, args.lang)}: {_shown(labels, item, args.lang, dump)}")
+        elif isinstance(value, list) and value:
             print(dump(value, allow_unicode=True, sort_keys=False, width=100,
                        default_flow_style=None).rstrip())
         else:

@@ -10,6 +10,7 @@ without ``die``). A pool rolled "keeping the worse" (the zero-dice policy) uses 
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from rules_dsl.frozen import Frozen
@@ -76,10 +77,9 @@ def _expression(text: Any, name: str, known: frozenset[str], want: str = "boolea
         sample = compiled.evaluate({k: v for k, v in _SAMPLE.items() if k in known})
     except (MprError, ArithmeticError):  # e.g. a division by zero at this sample: no verdict
         return compiled
-    # start-up: fractions loads only when the check's data is read (evaluation made it already)
-    from fractions import Fraction
-
-    is_number = isinstance(sample, (int, Fraction, float)) and not isinstance(sample, bool)
+    fractions = sys.modules.get("fractions")  # a Fraction was made by a module already loaded
+    is_number = not isinstance(sample, bool) and (isinstance(sample, (int, float)) or (
+        fractions is not None and isinstance(sample, fractions.Fraction)))
     if (want == "boolean" and not isinstance(sample, bool)) or (want == "number" and not is_number):
         raise _field_error(name, *_WANTED[want], text)
     return compiled

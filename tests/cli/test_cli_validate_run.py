@@ -303,3 +303,23 @@ def test_an_example_input_is_read_as_yaml_1_2_and_validate_warns_where_1_1_diffe
     assert code == 0
     assert [line.split(": ")[1].split()[0] + " " + line.split(":")[1] for line in out.splitlines()
             if "MPR325" in line] == ["MPR325 9", "MPR325 10"]
+
+
+@pytest.mark.parametrize("lang, lines", [
+    ("ja", ["調達判定が必要: true", "希少度: 1", "能力値: 知性", "ダイス: 2", "チャレンジ値: 1",
+            "判定の結果: {ダイス: [8, 19], 成功: true, 結果: 成功, 特殊な結果: null, 達成値: 8}"]),
+    ("en", ["check needed: true", "rarity: 1", "ability: intellect", "dice: 2", "challenge: 1",
+            "outcome: {dice: [8, 19], success: true, result: success, special: null, value: 8}"]),
+])
+def test_run_text_output_writes_the_result_with_the_documents_labels(capsys, tmp_path, lang, lines):
+    (tmp_path / "in.yaml").write_text("item: {materials: [鋼], quality: 上質}\nintellect: 12\n",
+                                      encoding="utf-8")
+    code, out, _ = run_cli(capsys, "--lang", lang, "run", "procurement.check", "--input",
+                           str(tmp_path / "in.yaml"), "--dice", "8,19")
+    assert code == 0
+    shown = out.split("\n\n")[0].splitlines()
+    assert [line for line in shown if not line.startswith(("ダイスの修正", "dice bonus", "成功率",
+                                                            "chance"))] == lines
+    code, out, _ = run_cli(capsys, "run", "procurement.check", "--input", str(tmp_path / "in.yaml"),
+                           "--dice", "8,19", "--format", "json", "--lang", lang)
+    assert set(json.loads(out)["value"]) >= {"required", "rarity", "attribute", "dice", "outcome"}
