@@ -47,7 +47,7 @@ def _with_params(ruleset: Ruleset, rule: Rule, index: int,
     overridden (located in the example, so an expression error there points at it), and the
     findings about unknown parameter names."""
     params = rule.doc["examples"][index].get("params") or {}
-    copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
+    copy = dataclasses.replace(ruleset, rules=ruleset.rules.copy_rules())
     view = copy.rules[rule.id] = dataclasses.replace(
         rule, params=dict(rule.params), adopted=True, param_layers=dict(rule.param_layers),
         positions=dict(rule.positions), _compiled=dict(rule._compiled))

@@ -140,11 +140,15 @@ HELP_JA: dict[str, str] = {
     # doc
     "a Japanese handout of the adopted rules (Markdown; --html)":
         "採用したルールのプレイヤー向け資料（Markdown、--html で HTML）",
-    "Write a handout of a ruleset's adopted rules in Japanese: texts, parameters and tables, "
-    "probability bars for rolled rules, and a ★ on what a variant changed from its base (the "
-    "ruleset it extends).":
-        "ルールセットの採用ルールを日本語の資料にします: 本文、パラメータと表、ダイスを振るルールの"
-        "確率の棒、派生ルールセットが元から変えたところには ★ を付けます。",
+    "Write a handout of a ruleset's adopted rules in Japanese, for the players: the texts in the "
+    "source's words and order with every value filled in, the ruleset's interpretations marked, "
+    "tables, probability bars for rolled rules, and a ★ on what a variant changed from its base "
+    "(the ruleset it extends). --gm adds rule ids, parameters and formulas.":
+        "ルールセットの採用ルールをプレイヤー向けの日本語の資料にします: 原文の言葉と順のままの本文"
+        "（値はすべて埋めます）、ルールセットの解釈の印、表、ダイスを振るルールの確率の棒、派生"
+        "ルールセットが元から変えたところには ★ を付けます。--gm でルール ID・パラメータ・式も載せます。",
+    "the GM's handout: add rule ids, parameters and formulas":
+        "ＧＭ向けの資料にします（ルール ID・パラメータ・式も載せます）",
     "a self-contained HTML page instead of Markdown": "Markdown の代わりに1枚で完結した HTML ページ",
     "write to FILE instead of standard output": "標準出力の代わりに FILE に書きます",
     "mark changes against this ruleset (default: the root of the variant's extends)":
@@ -161,6 +165,8 @@ HELP_JA: dict[str, str] = {
     "a roll table rule as a BCDice original table": "ロール表のルールを BCDice のオリジナル表に",
     "the ruleset's checks as a CCFOLIA chat palette": "ルールセットの判定を CCFOLIA のチャットパレットに",
     "the id of a roll table rule": "ロール表のルールの id",
+    "the table of the roll changed by N: line n gives the row of n + N":
+        "出目を N 増減した表。n の行に n + N の行を書きます",
     "characters file (chars.yaml) whose abilities fill the palette":
         "能力値をパレットに埋めるキャラクターファイル（chars.yaml）",
     "write only this character's palette": "このキャラクターのパレットだけを書きます",

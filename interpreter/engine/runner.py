@@ -92,7 +92,7 @@ class Context:
         self.running.append(rule_id)
         try:
             with self.trace.group("rule", rule_id, source=rule.source) as step:
-                value = _kind_of(rule).run(rule, _with_defaults(rule, inputs), self)
+                value = _filled(rule, _kind_of(rule).run(rule, _with_defaults(rule, inputs), self), self.lang)
                 step.value = value
         finally:
             self.running.pop()
@@ -111,6 +111,14 @@ def _kind_of(rule: Rule) -> kinds.Kind:
 def _require_adopted(rule: Rule, lang: str) -> None:
     if not rule.adopted:
         raise MprError(NOT_ADOPTED, Location(path=rule.id), rule=rule.id, title=rule.title(lang))
+
+
+def _filled(rule: Rule, value: Any, lang: str) -> Any:
+    """The rule's value with the ``{params.NAME}`` of the texts inside it filled (a row's text)."""
+    # start-up: interpreter.ruleset.texts loads only when _filled() runs
+    from interpreter.ruleset.texts import render_value
+
+    return render_value(rule, value, lang)
 
 
 def _annotate_rows(rule: Rule, step: Step) -> None:
@@ -188,7 +196,7 @@ def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
     ctx = Context(ruleset, dice, Trace(), lang, running=[rule.id])
     try:
         with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
-            value = kind.run(rule, _with_defaults(rule, inputs), ctx)
+            value = _filled(rule, kind.run(rule, _with_defaults(rule, inputs), ctx), lang)
             step.value = value
     except MprError as error:
         raise locate_in_input(error, inputs, input_positions, input_file) from None
@@ -210,4 +218,17 @@ def distribution(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | Non
     inputs = inputs or {}
     check_inputs(rule, inputs, lang=lang)
     ctx = Context(ruleset, SeededDice(0), Trace(), lang, running=[rule.id])
-    return kind.distribution(rule, _with_defaults(rule, inputs), ctx)
+    return _filled_tables(rule, kind.distribution(rule, _with_defaults(rule, inputs), ctx), lang)
+
+
+def _filled_tables(rule: Rule, tables: list[ProbTable], lang: str) -> list[ProbTable]:
+    """Distributions whose titles and outcome labels have the rule's ``{params.NAME}`` filled."""
+    # start-up: interpreter.ruleset.texts loads only when _filled_tables() runs
+    from interpreter.ruleset.texts import fill_text
+
+    for table in tables:
+        table.title = fill_text(rule, table.title, lang)
+        for row in table.rows:
+            if row.label:
+                row.label = fill_text(rule, row.label, lang)
+    return tables

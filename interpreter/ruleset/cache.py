@@ -190,7 +190,8 @@ def _encode(ruleset: Ruleset) -> tuple[bytes, bytes]:
     import pickle
 
     plain = copy.copy(ruleset)
-    plain.rules = {}
+    plain.rules = type(ruleset.rules)()
+    plain.rules.aliases = dict(getattr(ruleset.rules, "aliases", {}))
     for rule_id, rule in ruleset.rules.items():
         kept = copy.copy(rule)
         for f in dataclasses.fields(kept):
