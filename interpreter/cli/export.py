@@ -93,8 +93,9 @@ def handle(args: argparse.Namespace) -> int:
         palette_lang = args.lang if getattr(args, "lang_given", True) else "ja"
         text, notes = ccfolia_palette(ruleset, character, parse_vars(args.var), palette_lang,
                                       args.lang)
-        for note in notes:
-            print((word(LEFT_OUT, args.lang) if note.left_out else "") + note.text, file=sys.stderr)
+        for palette_note in notes:
+            print((word(LEFT_OUT, args.lang) if palette_note.left_out else "") + palette_note.text,
+                  file=sys.stderr)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
