@@ -161,9 +161,17 @@ class Reading:
 READERS = (("yaml11", yaml11_value), ("check-jsonschema", check_jsonschema_value))
 
 
+_ALIKE = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
+"""Numbers every reader reads alike (``12``, ``-3``, ``0.5``): the common case, never compared."""
+
+
 def may_differ(text: str) -> bool:
     """A quick test: only these plain scalars can be read differently by another reader."""
-    return bool(text) and (text[0] in _NUMBER_FIRST or text in _YAML11_BOOLS or text == "=")
+    if not text:
+        return False
+    if text[0] in _NUMBER_FIRST:
+        return _ALIKE.match(text) is None
+    return text in _YAML11_BOOLS or text == "="
 
 
 def compare(text: str, value: Any) -> Reading | None:
