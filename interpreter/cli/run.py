@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_PARAM = define(
     "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. my.table.rounding=ceil; got {text!r}",
@@ -58,11 +61,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
-    # start-up: interpreter.documents.loader loads only when read_input() runs
-    from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
-
     if name is None:
         return {}, {}, None, {}
+    # start-up: interpreter.documents.loader (PyYAML) loads only when there is an input to read
+    from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
+
     if name == "-":
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
@@ -109,14 +112,36 @@ def _labelled(labels: dict[str, Any], item: Any, lang: str) -> Any:
     return _label(labels, item, lang) if isinstance(item, str) and item in labels else item
 
 
-def _shown(labels: dict[str, Any], item: Any, lang: str, dump: Any) -> str:
+def _shown(labels: dict[str, Any], item: Any, lang: str) -> str:
     """One value of the result on its line, its names (keys, texts) as the labels write them,
     as YAML on one line."""
     shown = _labelled(labels, item, lang)
     if isinstance(shown, str) and shown != item:
         return shown
+    if shown is None or shown is True or shown is False or type(shown) is int:
+        return shown_value(shown)
+    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    from interpreter.documents.yaml_readings import dump
+
     return str(dump(shown, allow_unicode=True, default_flow_style=True, sort_keys=False, width=10 ** 6)
                ).removesuffix("\n...\n").strip()
+
+
+def shown_value(value: Any) -> str:
+    """A run's value as YAML: a whole number, true, false or null written as PyYAML writes it,
+    without loading PyYAML's writer; anything else written to read back alike in YAML 1.1 and
+    1.2 (``yaml_readings.dump``)."""
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if type(value) is int:
+        return str(value)
+    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    from interpreter.documents.yaml_readings import dump
+
+    if isinstance(value, (dict, list)) and value:
+        return str(dump(value, allow_unicode=True, sort_keys=False, width=100,
+                        default_flow_style=None).rstrip())
+    return str(dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -154,9 +179,6 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
     else:
-        # start-up: yaml loads only when handle() runs (texts written to read back alike in 1.1 and 1.2)
-        from interpreter.documents.yaml_readings import dump
-
         # start-up: rules_dsl.plain loads only when handle() runs
         from rules_dsl.plain import jsonable
 
@@ -164,12 +186,9 @@ def handle(args: argparse.Namespace) -> int:
         if isinstance(value, dict) and value:
             labels = result_labels(ruleset, args.rule)
             for key, item in value.items():
-                print(f"{_label(labels, key, args.lang)}: {_shown(labels, item, args.lang, dump)}")
-        elif isinstance(value, list) and value:
-            print(dump(value, allow_unicode=True, sort_keys=False, width=100,
-                       default_flow_style=None).rstrip())
+                print(f"{_label(labels, key, args.lang)}: {_shown(labels, item, args.lang)}")
         else:
-            print(dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+            print(shown_value(value))
         print()
         for line in render_tree(result.trace, values=False, lang=args.lang):
             print(line)

@@ -177,11 +177,9 @@ def probes(rule: Rule, *others: Rule | None) -> list[Probe]:
                 found[str(entry["name"])] = Probe(str(entry["name"]), dict(entry.get("input") or {}))
     if not found:
         # start-up: interpreter.engine.inputs loads only when probes() runs
-        from interpreter.engine.inputs import check_inputs
+        from interpreter.engine.inputs import accepts
 
-        try:
-            check_inputs(rule, {})
-        except MprError:
+        if not accepts(rule, {}):
             return []
         found[DEFAULT_PROBE] = Probe(DEFAULT_PROBE, {})
     return list(found.values())
