@@ -9,6 +9,7 @@ import stat
 import sys
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.words import bilingual, define_word
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -33,6 +34,14 @@ NOT_A_FILE_TO_WRITE = define(
               "nothing was written",
     "{option} に指定した {file} は{what_ja}で、通常のファイルではありません。書き込むファイルのパスを"
     "指定してください。何も書き込んでいません", exit_code=EXIT_STATE)
+
+OUTPUT_IS_INPUT = define(
+    "MPR070", "{option} {file} is {what[en]} this command reads: writing there would replace what it reads; "
+              "give the path of another file; nothing was written",
+    "{option} に指定した {file} は、このコマンドが読む{what[ja]}です。書き込むと読んだものを置き換えて"
+    "しまいます。別のファイルのパスを指定してください。何も書き込んでいません", exit_code=EXIT_STATE)
+
+A_READ_FILE = define_word("cli.a_read_file", "a file", "ファイル")
 
 _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG)
 
@@ -148,6 +157,28 @@ def write_file(path: str, text: str, option: str, unwritable: str) -> None:
                 os.unlink(temp)
             except OSError:
                 pass  # the file that could not be written leaves no temporary behind it if it can
+
+
+def refuse_input(path: str, option: str, reads: Any, what: dict[str, str] | None = None) -> None:
+    """Refuse (MPR070) an output ``path`` that is one of the files ``reads`` (what the command
+    reads, or the campaign it works on with its ``-wal``, ``-shm`` and ``-journal``), by the
+    file it names (a symbolic link or another spelling of the same path included)."""
+    target = os.path.realpath(path)
+    try:
+        info = os.stat(target)
+    except OSError:
+        info = None
+    for read in reads:
+        same = os.path.realpath(read) == target
+        if not same and info is not None:
+            try:
+                other = os.stat(read)
+            except OSError:
+                continue
+            same = (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino)
+        if same:
+            raise MprError(OUTPUT_IS_INPUT, Location(path=option), option=option, file=path,
+                           what=what or bilingual(A_READ_FILE))
 
 
 def refuse_special_file(path: str, option: str, unwritable: str) -> None:
