@@ -169,8 +169,33 @@ def check_journal(path: str) -> None:
         hot = not stat.S_ISREG(os.fstat(fd).st_mode) or any(os.pread(fd, 28, 0))
     finally:
         os.close(fd)
-    if hot:
+    if hot and not _writing(path):
         raise MprError(STRAY_JOURNAL, Location(path), file=path, journal=journal)
+
+
+_PENDING_BYTE = 0x40000000  # SQLite's lock bytes: PENDING, then RESERVED (os_unix.c)
+
+
+def _writing(path: str) -> bool:
+    """Whether another process holds SQLite's PENDING or RESERVED lock on ``path``: then the
+    journal is that writer's own, live (``init`` replacing a campaign takes it out of WAL mode),
+    and SQLite itself waits for it."""
+    # start-up: fcntl only when a rollback journal is there
+    import fcntl
+    import struct
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        query = struct.pack("hhqqi4x", fcntl.F_WRLCK, 0, _PENDING_BYTE, 2, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+        return struct.unpack("hhqqi4x", answer)[0] != fcntl.F_UNLCK
+    except (OSError, struct.error):
+        return False
+    finally:
+        os.close(fd)
 
 
 def check(path: str, *, replacing: bool = False) -> None:

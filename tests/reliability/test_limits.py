@@ -177,6 +177,11 @@ def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch, c
     assert dump(path) == before
 
 
+@pytest.mark.parametrize("at, past", [
+    (f"{limits.MAX_CHECK_DICE}MP15", f"{limits.MAX_CHECK_DICE + 1}MP15"),
+    (f"1MP{limits.MAX_CHECK_NUMBER}", f"1MP{limits.MAX_CHECK_NUMBER + 1}"),
+    (f"1MP15C{limits.MAX_CHECK_NUMBER}", f"1MP15C{limits.MAX_CHECK_NUMBER + 1}"),
+])
 def test_core_check_at_and_past_the_bound(at: str, past: str) -> None:
     from interpreter.solvers import pool_notation as core_check
 
