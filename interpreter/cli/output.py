@@ -10,6 +10,7 @@ import sys
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.words import bilingual, define_word
+from interpreter.reports.limits import MAX_OUTPUT_BYTES
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -41,6 +42,12 @@ OUTPUT_IS_INPUT = define(
     "{option} に指定した {file} は、このコマンドが読む{what[ja]}です。書き込むと読んだものを置き換えて"
     "しまいます。別のファイルのパスを指定してください。何も書き込んでいません", exit_code=EXIT_STATE)
 
+TOO_MUCH_OUTPUT = define(
+    "MPR071", "the result would print more than {limit} bytes: nothing was printed; ask for a smaller "
+              "part of it",
+    "結果を表示すると上限の {limit} バイトを超えます。何も表示していません。もっと小さな部分を求めてください",
+    exit_code=1)
+
 A_READ_FILE = define_word("cli.a_read_file", "a file", "ファイル")
 
 _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG)
@@ -51,7 +58,41 @@ def print_json(data: Any) -> None:
     import json
     from rules_dsl.plain import jsonable
 
+    refuse_huge_output(data)
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
+
+
+def output_estimate(value: Any, limit: int) -> int:
+    """About how many bytes printing ``value`` takes (JSON with indentation, the larger of the
+    text forms), counted until ``limit`` is passed: a list that holds the same list 10,000 times
+    is counted 10,000 times, as printing it would."""
+    total, stack = 0, [(value, 0)]
+    while stack and total <= limit:
+        item, depth = stack.pop()
+        total += 2 * depth + 4
+        if isinstance(item, str):
+            total += len(item) * 3
+        elif isinstance(item, bool) or item is None:
+            total += 5
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                total += len(str(key)) * 3 + 4
+                stack.append((sub, depth + 1))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((sub, depth + 1) for sub in item)
+        else:
+            total += 40  # a fraction, a float, a distribution's row
+    return total
+
+
+def refuse_huge_output(value: Any) -> None:
+    """Refuse (MPR071, exit 1) before printing a value that would print more than
+    ``MAX_OUTPUT_BYTES``; the estimate stops as soon as it is past the limit."""
+    estimate = output_estimate(value, MAX_OUTPUT_BYTES)
+    if estimate > MAX_OUTPUT_BYTES:
+        raise MprError(TOO_MUCH_OUTPUT, Location(path="stdout"), limit=MAX_OUTPUT_BYTES)
 
 
 def print_error(error: MprError, lang: str) -> None:

@@ -55,7 +55,7 @@ def handle(args: argparse.Namespace) -> int:
 
         ruleset = load_ruleset(args.ruleset)
         if args.svg is not None:
-            refuse_input(args.svg, "--svg", ruleset.files)
+            refuse_input(args.svg, "--svg", getattr(ruleset, "files", ()))
         return _rule(args, ruleset, env)
     return _expression(args, env)
 

@@ -92,7 +92,7 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.checks.loading import load_ruleset
     from interpreter.checks.param_schema import caller_notes
     from interpreter.engine.trace import render_tree
-    from interpreter.cli.output import print_json
+    from interpreter.cli.output import print_json, refuse_huge_output
 
     overrides = parse_params(args.param)
     data, positions, file, texts = read_input(args.input)
@@ -121,6 +121,7 @@ def handle(args: argparse.Namespace) -> int:
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
+        refuse_huge_output(value)
         if isinstance(value, (dict, list)) and value:
             print(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
                                  default_flow_style=None).rstrip())

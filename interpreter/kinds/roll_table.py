@@ -19,8 +19,14 @@ from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
+from interpreter.solvers.limits import MAX_TABLE_ROLLS
 from interpreter.solvers.roll_rows import roll_distribution, row_for, row_name, span, table_range
 
+TOO_MANY_ROLLS = define(
+    "MPR162", "{rule}: the rows (and range) cover {rolls} rolls, more than {limit}: a table is checked roll by "
+              "roll; write the rows over the rolls the dice can give",
+    "{rule}: 行（と range）が {rolls} 通りの出目にわたり、上限 {limit} を超えます。表は出目ごとに検査します。"
+    "ダイスが出しうる出目の範囲で行を書いてください")
 OUTSIDE_TABLE = define(
     "MPR514", "roll {roll} is outside table {rule} ({lo} to {hi})",
     "出目 {roll} は表 {rule} の範囲（{lo}〜{hi}）の外です")
@@ -110,6 +116,12 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
                          roll=roll_text, detail=str(error))
         return
     declared = rule.doc.get("range")
+    covered = sum(max(0, b - a + 1) for a, b in (span(r["roll"]) for r in rows)) + \
+        (max(0, span(declared)[1] - span(declared)[0] + 1) if declared else 0)
+    if covered > MAX_TABLE_ROLLS:  # checked before a set of the rolls is made
+        yield diagnostic(TOO_MANY_ROLLS, rule.loc("rows"), lang, rule=rule.id, rolls=covered,
+                         limit=MAX_TABLE_ROLLS)
+        return
     if declared:
         lo, hi = span(declared)
         if lo > hi:
