@@ -53,6 +53,11 @@ A_READ_FILE = define_word("cli.a_read_file", "a file", "ファイル")
 _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG)
 
 
+class PipeClosed(Exception):
+    """Standard output is a pipe whose reader has gone (``mprules ... | head``): the command ends
+    with 0, as shells expect, its output dropped (a campaign command was saved all the same)."""
+
+
 def print_json(data: Any) -> None:
     # start-up: json and rules_dsl.plain load only when --json asks for them
     import json
@@ -153,6 +158,8 @@ def lost_output(error: OSError, committed: dict[str, Any] | None = None) -> MprE
     was saved all the same (``committed``: ``{seq, command, file}``), so nobody applies it twice.
     Standard output is pointed at the null device, so that nothing more fails at exit."""
     _silence_stdout()
+    if error.errno == errno.EPIPE:
+        raise PipeClosed  # the reader went away (`| head`): not an error (exit 0)
     detail = os.strerror(error.errno) if error.errno else type(error).__name__
     if committed:
         return MprError(STDOUT_LOST_COMMITTED, Location(path="stdout"), detail=detail, **committed)

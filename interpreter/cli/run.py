@@ -64,6 +64,12 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if name is None:
         return {}, {}, None, {}
     if name == "-":
+        # start-up: the parent package is loaded already (it runs every command)
+        from interpreter.cli import CLOSED_STDIN
+        from interpreter.cli._expr import INPUT_UNREADABLE
+
+        if sys.stdin is None or CLOSED_STDIN[0]:
+            raise MprError(INPUT_UNREADABLE, Location(file="-"), file="-", reason="standard input is closed")
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
         if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
@@ -108,9 +114,8 @@ def handle(args: argparse.Namespace) -> int:
             check_inputs(ruleset.rule(args.rule), data, positions, file, args.lang, texts)
         raise
     if isinstance(dice, ScriptedDice) and dice.unused:
-        warning = MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
-                           values=",".join(map(str, dice.unused)), used=len(dice.rolled))
-        print(f"{dice.loc}: {warning.code} {warning.message(args.lang)}", file=sys.stderr)
+        raise MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),  # as eval and check: exit 1
+                       values=",".join(map(str, dice.unused)), used=len(dice.rolled))
     if args.format == "json":
         print_json(result.to_json())
     else:

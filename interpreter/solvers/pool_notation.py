@@ -103,6 +103,11 @@ def parse_notation(text: str, *, rules: CheckRules | None = None,
     if match is None:
         raise MprError(BAD_NOTATION, where, text=text)
     count, target, challenge = match.groups()
+    for what, digits, limit in (("n", count, MAX_CHECK_DICE), ("m", target, MAX_CHECK_NUMBER),
+                                ("x", challenge, MAX_CHECK_NUMBER)):
+        if digits is not None and len(digits.lstrip("0")) > len(str(limit)):  # before int() reads it
+            raise MprError(CHECK_TOO_LARGE, where, what=what, limit=limit,
+                           value=f"{digits.lstrip('0')[:8]}... ({len(digits.lstrip('0'))} digits)")
     dice = int(count) if count else _rules(rules, None).default_dice
     spec = CheckSpec(dice, int(target), None if challenge is None else int(challenge))
     for what, value, limit in (("n", spec.dice, MAX_CHECK_DICE),
