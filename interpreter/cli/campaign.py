@@ -1,5 +1,5 @@
 """``mprules campaign``: keep a campaign's card deck, clock and briefings in one SQLite file
-(init, show, sleep, dawn, circulate, rest, advance, brief, log, undo, export, repin)."""
+(init, show, sleep, dawn, circulate, rest, advance, brief, log, undo, export, repin, check)."""
 from __future__ import annotations
 
 import argparse
