@@ -157,6 +157,8 @@ HELP_JA: dict[str, str] = {
     "a roll table rule as a BCDice original table": "ロール表のルールを BCDice のオリジナル表に",
     "the ruleset's checks as a CCFOLIA chat palette": "ルールセットの判定を CCFOLIA のチャットパレットに",
     "the id of a roll table rule": "ロール表のルールの id",
+    "the table of the roll changed by N: line n gives the row of n + N":
+        "出目を N 増減した表。n の行に n + N の行を書きます",
     "characters file (chars.yaml) whose abilities fill the palette":
         "能力値をパレットに埋めるキャラクターファイル（chars.yaml）",
     "write only this character's palette": "このキャラクターのパレットだけを書きます",

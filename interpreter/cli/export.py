@@ -10,6 +10,14 @@ from rules_dsl.words import define_word, word
 from interpreter.cli import common  # the parent package, already loaded
 
 LEFT_OUT = define_word("cli.left_out", "left out: ", "省いた判定: ")
+OUTSIDE_DICE = define_word(
+    "cli.outside_dice", "rows no roll of {dice} gives, written on the nearest line as reached by a "
+    "change of the roll: {rows}; --shift N writes the table of the roll changed by N",
+    "{dice} の出目では出ない行を、出目の増減で届く行として最も近い行に書きました: {rows}。"
+    "出目を N 増減した表は --shift N で書き出せます")
+NOT_WITH_SHIFT = define_word(
+    "cli.not_with_shift", "rows the roll changed by {shift} never gives, so not in this table: {rows}",
+    "出目を {shift} 増減すると出ない行で、この表にはありません: {rows}")
 
 CANNOT_WRITE = define(
     "MPR915", "cannot write {file}: {reason}", "{file} に書き込めません: {reason}", exit_code=EXIT_STATE)
@@ -34,6 +42,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     p = add("bcdice", "a roll table rule as a BCDice original table")
     p.add_argument("rule", metavar="RULE_ID", help="the id of a roll table rule")
+    p.add_argument("--shift", metavar="N", type=int,
+                   help="the table of the roll changed by N: line n gives the row of n + N")
     p = add("ccfolia", "the ruleset's checks as a CCFOLIA chat palette")
     p.add_argument("--characters", metavar="CHARS_YAML",
                    help="characters file (chars.yaml) whose abilities fill the palette")
@@ -53,7 +63,13 @@ def handle(args: argparse.Namespace) -> int:
         refuse_special_file(args.output, "--output", CANNOT_WRITE)
     ruleset = load_ruleset(args.ruleset, lang=args.lang)
     if args.export_format == "bcdice":
-        text = bcdice_table(ruleset, args.rule, args.lang)
+        table = bcdice_table(ruleset, args.rule, args.lang, shift=args.shift)
+        text = table.text
+        if table.outside:
+            rows = ", ".join(f"{rolls} {name}" for rolls, name in table.outside)
+            note = word(NOT_WITH_SHIFT, args.lang).format(shift=f"{args.shift:+d}", rows=rows) if args.shift \
+                else word(OUTSIDE_DICE, args.lang).format(dice=text.splitlines()[1], rows=rows)
+            print(note, file=sys.stderr)
     else:
         characters = load_characters(args.characters) if args.characters else None
         if args.character is not None:

@@ -6,6 +6,7 @@ from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
+from interpreter.engine import registry
 from interpreter.ruleset.model import Path_, Positions, Rule
 
 INVALID_INPUT = define(
@@ -34,7 +35,7 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
     # start-up: interpreter.ruleset.enum_from loads only when check_inputs() runs
     from interpreter.ruleset.enum_from import resolved_inputs
 
-    schema = resolved_inputs(rule)
+    schema = with_kind_inputs(rule, resolved_inputs(rule))
     if not isinstance(schema, dict):
         if inputs:
             raise MprError(NO_INPUTS, where, rule=rule.id, names=", ".join(map(str, inputs)))
@@ -50,6 +51,20 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
                      rule=rule.id, first=first.message, rest=rest)
     error.diagnostics = findings  # type: ignore[attr-defined]
     raise error
+
+
+def with_kind_inputs(rule: Rule, schema: Any) -> Any:
+    """``schema`` with the inputs the rule's kind always takes (``Kind.inputs``) added as
+    properties; the document's own definition of a name wins. No such inputs: ``schema`` itself."""
+    kind = registry.get(rule.kind)
+    own = kind.inputs if kind is not None else None
+    if not own:
+        return schema
+    if schema is None:
+        return {"type": "object", "properties": dict(own), "additionalProperties": False}
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties", {}), dict):
+        return schema
+    return {**schema, "properties": {**own, **schema.get("properties", {})}}
 
 
 def _where(d: Any) -> str:

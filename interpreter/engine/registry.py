@@ -58,15 +58,18 @@ class Kind(Frozen):
     """A kind as the engine sees it: ``name`` (the value of ``kind:`` in documents, e.g.
     "SumTable"), ``run``, and optionally ``check`` and ``distribution``. ``schema`` is the file of
     its JSON Schema: left out by the kinds of the package (the registry fills in
-    ``schemas/kinds/<module>.json``), required of a kind found through an entry point."""
+    ``schemas/kinds/<module>.json``), required of a kind found through an entry point.
+    ``inputs`` are the inputs every rule of the kind takes without an ``inputs:`` block (JSON
+    Schemas by name, e.g. RollTable's ``roll``); a document's own ``inputs`` add fields to them."""
 
-    __slots__ = ("name", "run", "check", "distribution", "schema")
-    _defaults = {"check": None, "distribution": None, "schema": None}
+    __slots__ = ("name", "run", "check", "distribution", "schema", "inputs")
+    _defaults = {"check": None, "distribution": None, "schema": None, "inputs": None}
     name: str
     run: Run
     check: Check | None
     distribution: Distribution | None
     schema: Path | str | None
+    inputs: Mapping[str, Any] | None
 
 
 def _with_schema(kind: Kind, module: str) -> Kind:

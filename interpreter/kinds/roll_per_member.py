@@ -1,7 +1,9 @@
 """The kind ``RollPerMember``: each member, in the order listed, rolls one of the document's roll
-tables; the document's ``repeat`` policy says which rows may come up only once per session, how a
-repeat is moved (a window and a tie rule) and what happens when no move helps (a fallback). Its
-``distribution`` is exact for a whole session of N members, the policy included."""
+tables; the document's ``shift`` lets each member change the roll within a window first (a fixed
+change, or aim at rows, named by inputs), then its ``repeat`` policy says which rows may come up
+only once per session, how a repeat is moved (a window and a tie rule) and what happens when no
+move helps (a fallback). Its ``distribution`` is exact for a whole session of N members, the
+stated choices and the policy included."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
@@ -20,7 +22,7 @@ from rules_dsl.words import ASIDE, bilingual, define_word, define_words, localiz
 from interpreter.kinds._amounts import check_members, whole
 from interpreter.kinds._reasons import EXPECTED, one_of
 from interpreter.solvers.repeat_policy import (FALLBACKS, TABLE_ROLLS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
-                            Resolution, TableRows, session_distribution, taken_after, resolve_roll)
+                            Resolution, Shift, TableRows, session_distribution, taken_after, resolve_roll)
 from interpreter.solvers.roll_rows import roll_distribution, row_for, table_range
 
 UNKNOWN_TABLE = define(
@@ -43,24 +45,38 @@ NO_ONCE_ROWS = define(
 ROLLS_NOT_A_MAPPING = define(
     "MPR581", "{field} must be a mapping from a member to a whole number, got {value!r}",
     "{field} はメンバーから整数への対応でなければなりません（値: {value!r}）")
+CHANGE_TOO_FAR = define(
+    "MPR582", "{field}: a change of {change} is outside ±{window}",
+    "{field}: 出目の増減 {change} は ±{window} の外です")
+UNKNOWN_AIM = define(
+    "MPR583", "{field}: table {table} has no row {row!r}{hint}",
+    "{field}: 表 {table} に行 {row!r} はありません{hint}")
+BAD_CHOICE = define(
+    "MPR584", "{field} must be none, a whole number (the change) or {{aim: a row id or a list of row ids}}, got {value!r}",
+    "{field} は none、整数（出目の増減）、{{aim: 行の id かそのリスト}} のどれかでなければなりません（値: {value!r}）")
+SHIFT_INPUT_UNDECLARED = define(
+    "MPR585", "shift.{field} of {rule} names the input {name!r}, which the document's inputs do not declare",
+    "{rule} の shift.{field} が入力 {name!r} を指していますが、文書の inputs にありません", severity="warning")
 NO_POLICY = define(
     "MPR580", "no repeat policy of {rule} applies to these inputs: give the last one no 'when'",
     "{rule} の repeat のどの方針もこの入力に当てはまりません。最後の方針には when を付けないでください")
 
 OUTPUT = ("member", "rolled", "final_roll", "row", "text", "once", "how", "options", "roll",
-          "results", "taken")
+          "results", "taken", "shifted")
 TITLES = define_words(
     "roll_per_member",
     {"sets": "the set of once-only results", "each": "chance of each once-only result",
      "mean": "the expected number of once-only results", "how": "how the roll was resolved",
      "head": "{title} ({table}, {count} members{window})", "window": ", moves up to ±{window}",
      "no_once": "no once-only result", "other": "a roll no row lists (default)",
-     "joiner": ", ", "set_joiner": " / "},
+     "joiner": ", ", "set_joiner": " / ", "change": ", each changes the roll by {change}",
+     "aim": ", each aims at {rows} (±{window})", "aim_joiner": ", else ", "aim_row": "\u201c{row}\u201d", "mixed": ", changes as stated per member"},
     {"sets": "一度きりの結果の組み合わせ", "each": "一度きりの各結果が出る確率",
      "mean": "一度きりの結果の期待個数", "how": "出目の扱い",
      "head": "{title}（{table}、{count}人{window}）", "window": "、出目の増減は±{window}まで",
      "no_once": "一度きりの結果なし", "other": "表に載っていない出目（default）", "joiner": "、",
-     "set_joiner": "／"})
+     "set_joiner": "／", "change": "、各自が出目を {change} 増減", "aim": "、各自が{rows}を狙う（±{window}）",
+     "aim_joiner": "、なければ", "aim_row": "「{row}」", "mixed": "、出目の増減はメンバーごとの指定どおり"})
 _LABELS = {None: define_word("roll_per_member.no_id", "a row of no id", "IDのない行"),
            UNRESOLVED: define_word("roll_per_member.unresolved", "unresolved (to be decided)", "未解決（要判断）")}
 HOWS = define_words(
@@ -86,6 +102,59 @@ def _env(rule: Rule, inputs: Mapping[str, Any], dice: Any) -> dict[str, Any]:
     if isinstance(params.get("window"), str):
         params["window"] = compiled(rule, ("params", "window")).evaluate({**inputs, "params": rule.params}, dice)
     return {**inputs, "params": params}
+
+
+def _shift_window(rule: Rule, env: dict[str, Any], dice: Any) -> int:
+    window = compiled(rule, ("shift", "window")).evaluate(env, dice)
+    if isinstance(window, bool) or not isinstance(window, int):
+        raise MprError(BAD_POLICY, rule.loc("shift", "window"), name="shift.window", rule=rule.id,
+                       expected=EXPECTED["integer"], value=window)
+    return abs(window)
+
+
+def _shift_of(choice: Any, field: str, window: int, table: TableRows, tie: str) -> Shift | None:
+    """One member's choice: None or ``none`` (no change), a whole number (the change), or
+    ``{aim: ROW_ID}`` / ``{aim: [ROW_ID, ...]}`` (rows of the table, in order of preference)."""
+    if choice is None or choice == "none":
+        return None
+    if isinstance(choice, int) and not isinstance(choice, bool):
+        if abs(choice) > window:
+            raise MprError(CHANGE_TOO_FAR, Location(path=field), field=field, change=choice, window=window)
+        return Shift(window, change=choice)
+    aim = choice.get("aim") if isinstance(choice, dict) and set(choice) == {"aim"} else None
+    rows = [aim] if isinstance(aim, str) else aim
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, str) for r in rows):
+        raise MprError(BAD_CHOICE, Location(path=field), field=field, value=choice)
+    known = list(dict.fromkeys(e.id for e in table.entries if e is not None and e.id))
+    for index, row in enumerate(rows):
+        if row not in known:
+            where = f"{field}.aim" if isinstance(aim, str) else f"{field}.aim[{index}]"
+            raise MprError(UNKNOWN_AIM, Location(path=where), field=where, table=table.name, row=row,
+                           hint=did_you_mean(row, known))
+    return Shift(window, aim=tuple(rows), tie=tie)
+
+
+def member_shifts(rule: Rule, inputs: Mapping[str, Any], env: dict[str, Any], members: list[str],
+                  table: TableRows, policy: Policy, dice: Any) -> list[Shift | None]:
+    """Each member's own change before the repeat policy, from the inputs the document's ``shift``
+    names: ``per_member`` (a mapping member -> choice) over ``choice`` (everyone's choice)."""
+    spec = rule.doc.get("shift")
+    if not isinstance(spec, dict):
+        return [None] * len(members)
+    window = _shift_window(rule, env, dice)
+    common_name, per_name = spec.get("choice"), spec.get("per_member")
+    common = inputs.get(common_name) if common_name else None
+    per = inputs.get(per_name) if per_name else None
+    if per is None:
+        per = {}
+    if not isinstance(per, dict):
+        raise MprError(BAD_CHOICE, Location(path=str(per_name)), field=per_name, value=per)
+    for member in per:
+        if member not in members:
+            raise MprError(ROLL_NOT_MEMBER, Location(path=f"{per_name}.{member}"), member=member,
+                           members=", ".join(members))
+    return [_shift_of(per[m], f"{per_name}.{m}", window, table, policy.tie) if m in per
+            else _shift_of(common, str(common_name), window, table, policy.tie) for m in members]
 
 
 def _choice(rule: Rule, path: tuple, env: dict[str, Any], allowed: tuple[str, ...], dice: Any) -> str:
@@ -179,26 +248,31 @@ def _entry_json(entry: Entry | None, lang: str, name: dict[str, str]) -> dict[st
 
 
 def _result_json(member: str, resolution: Resolution, lang: str, name: dict[str, str]) -> dict[str, Any]:
-    out = {name["member"]: member, name["rolled"]: resolution.rolled,
-           name["final_roll"]: resolution.final_roll, **_entry_json(resolution.entry, lang, name),
-           name["how"]: resolution.how}
+    out = {name["member"]: member, name["rolled"]: resolution.rolled}
+    if resolution.shifted is not None:
+        out[name["shifted"]] = resolution.shifted
+    out.update({name["final_roll"]: resolution.final_roll, **_entry_json(resolution.entry, lang, name),
+                name["how"]: resolution.how})
     if resolution.how == UNRESOLVED:
         out[name["options"]] = [{name["roll"]: r, **_entry_json(e, lang, name)}
                                 for r, e in resolution.options]
     return out
 
 
-def _setup(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> tuple[Any, TableRows, Policy, list[str]]:
+def _setup(rule: Rule, inputs: Mapping[str, Any], ctx: Context
+           ) -> tuple[Any, TableRows, Policy, list[str], list[Shift | None]]:
     table_rule = _table_rule(rule, inputs.get("table"), ctx)
     env = _env(rule, inputs, ctx.dice)
     path, policy = chosen_policy(rule, env, ctx.dice)
     ctx.trace.add("expr", "repeat", f"{policy.fallback}, ±{policy.window}" if policy.window is not None
                   else policy.fallback, path=".".join(map(str, path)))
-    return table_rule, table_rows(table_rule, rule, path, env), policy, members_of(rule, inputs)
+    table = table_rows(table_rule, rule, path, env)
+    members = members_of(rule, inputs)
+    return table_rule, table, policy, members, member_shifts(rule, inputs, env, members, table, policy, ctx.dice)
 
 
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
-    table_rule, table, policy, members = _setup(rule, inputs, ctx)
+    table_rule, table, policy, members, shifts = _setup(rule, inputs, ctx)
     name = _names(rule)
     given = inputs.get("rolls") or {}
     if not isinstance(given, dict):
@@ -209,7 +283,7 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
                            members=", ".join(members))
     taken: frozenset[str] = frozenset()
     results, order = [], []
-    for member in members:
+    for member, shift in zip(members, shifts):
         if member in given:
             roll = whole(given[member], f"rolls.{member}")
             ctx.trace.add("input", f"roll of {member}", roll)
@@ -218,10 +292,13 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
             roll = compiled(table_rule, ("params", "roll")).evaluate({"params": table_rule.params}, ctx.dice)
             ctx.trace.add("dice", f"roll of {member}", roll, dice=[d.value for d in ctx.dice.since(mark)])
         try:
-            resolution = resolve_roll(table, roll, taken, policy, member)
+            resolution = resolve_roll(table, roll, taken, policy, member, shift)
         except MprError as error:
             raise error.at(Location(path=f"rolls.{member}") if member in given
                            else table_rule.loc("params", "roll")) from None
+        if resolution.shifted is not None:
+            ctx.trace.add("expr", f"change of {member}", resolution.shifted,
+                          change=resolution.shifted - roll, rolled=roll)
         after = taken_after(taken, resolution)
         if after != taken:
             order.append(resolution.entry.id)  # type: ignore[union-attr]
@@ -232,7 +309,8 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
             ctx.trace.add("unresolved", message, None, code=UNRESOLVED_NOTE)
         else:
             ctx.trace.add("row", f"{member}: {resolution.how}", resolution.entry.id if resolution.entry else None,
-                          rolled=roll, final_roll=resolution.final_roll)
+                          rolled=roll, final_roll=resolution.final_roll,
+                          **({} if resolution.shifted is None else {"shifted": resolution.shifted}))
         results.append(_result_json(member, resolution, ctx.lang, name))
     return {name["results"]: results, name["taken"]: order}
 
@@ -240,8 +318,8 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
 def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
     """Exact: the set of once-only results of the whole session, each once-only result's chance,
     and each member's result and how its roll was resolved."""
-    table_rule, table, policy, members = _setup(rule, inputs, ctx)
-    exact = session_distribution(table, roll_distribution(table_rule), len(members), policy)
+    table_rule, table, policy, members, shifts = _setup(rule, inputs, ctx)
+    exact = session_distribution(table, roll_distribution(table_rule), len(members), policy, shifts)
     lang = ctx.lang
     words = vocabulary(TITLES, lang)
     texts = {e.id: localized(e.text, lang) or e.id for e in table.entries if e is not None and e.id}
@@ -250,6 +328,7 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     if other is None and unnamed and all(e == table.plain for e in unnamed):
         other = words["other"]
     window = "" if policy.window is None else words["window"].format(window=policy.window)
+    window += _shift_note(shifts, texts, words)
     head = words["head"].format(title=rule.title(lang), table=table_rule.title(lang),
                                 count=len(members), window=window)
     sets = [ProbRow(list(s), p, words["set_joiner"].join(texts.get(e, e) for e in s) or words["no_once"])
@@ -270,6 +349,20 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     return tables
 
 
+def _shift_note(shifts: list[Shift | None], texts: dict[Any, str], words: dict[str, str]) -> str:
+    """The members' stated change in the title: the same for all, else "as stated per member"."""
+    if all(s is None for s in shifts):
+        return ""
+    if any(s != shifts[0] for s in shifts):
+        return words["mixed"]
+    shift = shifts[0]
+    assert shift is not None
+    if shift.change is not None:
+        return words["change"].format(change=f"{shift.change:+d}")
+    rows = words["aim_joiner"].join(words["aim_row"].format(row=texts.get(r, r)) for r in shift.aim)
+    return words["aim"].format(rows=rows, window=shift.window)
+
+
 def _share(p: Fraction, lang: str) -> str:
     """A probability as a percentage with its exact fraction: ``95.45%（1237/1296）``."""
     return word(ASIDE, lang).format(text=f"{float(p) * 100:.2f}%", aside=fraction_text(p))
@@ -288,6 +381,13 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Any]:
     for index, case in enumerate(cases):
         yield from _check_policy(rule, ("repeat", index) if isinstance(repeat, list) else ("repeat",),
                                  case, lang)
+    shift = rule.doc.get("shift")
+    declared = set(((rule.doc.get("inputs") or {}).get("properties") or {}))
+    for field in ("choice", "per_member"):
+        named = shift.get(field) if isinstance(shift, dict) else None
+        if named is not None and named not in declared:
+            yield diagnostic(SHIFT_INPUT_UNDECLARED, rule.loc("shift", field), lang, field=field,
+                             rule=rule.id, name=named)
     for name, rule_id in tables.items():
         target = ruleset.rules.get(rule_id)
         if target is not None and target.kind != "RollTable":

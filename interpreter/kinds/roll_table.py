@@ -2,12 +2,17 @@
 ``[lo, hi]`` ranges; rolls not listed take the ``default``. Several rows may share an ``id`` (the
 same event at several numbers). ``range: [lo, hi]`` widens the table's domain past the dice's own
 range when adjustments can move a roll there (without it, the roll must depend on ``params``
-only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled. The row lookup
+only). Input ``{roll?}``: the roll made at the table, else ``params.roll`` is rolled; every
+RollTable takes it without an ``inputs:`` block (``Kind.inputs``; a document's own ``inputs`` add
+fields). The row lookup
 is ``interpreter.solvers.roll_rows`` (other kinds roll on tables too); ``check`` compares the rows
 with the exact range of the roll expression.
 """
 from __future__ import annotations
 
+import math
+from fractions import Fraction
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -19,14 +24,9 @@ from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
-from interpreter.solvers.limits import MAX_TABLE_ROLLS
-from interpreter.solvers.roll_rows import roll_distribution, row_for, row_name, span, table_range
+from interpreter.solvers.roll_rows import (roll_distribution, row_for, row_index, row_name, segments, span,
+                                          table_range)
 
-TOO_MANY_ROLLS = define(
-    "MPR162", "{rule}: the rows (and range) cover {rolls} rolls, more than {limit}: a table is checked roll by "
-              "roll; write the rows over the rolls the dice can give",
-    "{rule}: 行（と range）が {rolls} 通りの出目にわたり、上限 {limit} を超えます。表は出目ごとに検査します。"
-    "ダイスが出しうる出目の範囲で行を書いてください")
 OUTSIDE_TABLE = define(
     "MPR514", "roll {roll} is outside table {rule} ({lo} to {hi})",
     "出目 {roll} は表 {rule} の範囲（{lo}〜{hi}）の外です")
@@ -86,25 +86,77 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     return value
 
 
-def _format(numbers: list[int]) -> str:
-    """``[2, 3, 4, 7]`` -> ``"2-4, 7"``."""
-    spans: list[list[int]] = []
-    for n in sorted(numbers):
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
+def _format_spans(spans: list[tuple[int, int]]) -> str:
+    """Sorted disjoint ``[(2, 4), (7, 7)]`` -> ``"2-4, 7"``."""
     return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans)
 
 
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans sorted and joined where they touch or overlap."""
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _minus(whole: list[tuple[int, int]], taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The parts of the merged spans ``whole`` outside the merged spans ``taken``."""
+    out: list[tuple[int, int]] = []
+    j = 0
+    for a, b in whole:
+        while j < len(taken) and taken[j][1] < a:
+            j += 1
+        k, here = j, a
+        while k < len(taken) and taken[k][0] <= b:
+            if taken[k][0] > here:
+                out.append((here, taken[k][0] - 1))
+            here = max(here, taken[k][1] + 1)
+            k += 1
+        if here <= b:
+            out.append((here, b))
+    return out
+
+
+def _meets(spans: list[tuple[int, int]], a: int, b: int) -> bool:
+    """Whether ``[a, b]`` shares a number with the merged spans."""
+    i = bisect_right(spans, (b, math.inf)) - 1  # the last span starting at or before b
+    return i >= 0 and spans[i][1] >= a
+
+
+def _overlaps(spans: list[tuple[int, int, int]]) -> dict[int, tuple[int, int]]:
+    """For each row (``(lo, hi, index)`` spans in listed order) listing a number an earlier-listed
+    row lists too: the smallest such number and the first row listing it. The rows listed so far
+    are kept as merged spans (each row merges into them once, by bisection)."""
+    owned = list(segments(spans))
+    firsts = [seg[0] for seg in owned]
+    starts: list[int] = []
+    ends: list[int] = []
+    found: dict[int, tuple[int, int]] = {}
+    for a, b, index in spans:
+        i = bisect_left(ends, a)  # the first merged span ending at or after a
+        if i < len(starts) and starts[i] <= b:
+            n = max(a, starts[i])
+            found[index] = (n, owned[bisect_right(firsts, n) - 1][2])
+        low, high = bisect_left(ends, a - 1), bisect_right(starts, b + 1)
+        if low < high:
+            a, b = min(a, starts[low]), max(b, ends[high - 1])
+        starts[low:high], ends[low:high] = [a], [b]
+    return found
+
+
 def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
-    """Gaps, overlaps, unreachable rows and rows outside ``range``, against the exact dice range."""
+    """Gaps, overlaps, unreachable rows and rows outside ``range``, against the exact dice range;
+    over the rows' spans (sorted once), never over every number a span lists."""
     rows = rule.doc.get("rows") or []
     roll_text = str(rule.params.get("roll"))
     try:
-        support = {int(v) for v in roll_distribution(rule).support()}
-        if any(v != int(v) for v in roll_distribution(rule).support()):
+        values = roll_distribution(rule).support()
+        if any(v != int(v) for v in values):
             raise ValueError("fractions")
+        support = sorted({int(v) for v in values})
     except MprError as error:
         if error.code.startswith("MPR1"):
             return  # an expression error, reported by the expression check
@@ -115,75 +167,85 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
         yield diagnostic(NO_ROLL_RANGE, rule.loc("params", "roll"), lang, rule=rule.id,
                          roll=roll_text, detail=str(error))
         return
+    reachable = _merged([(n, n) for n in support])
     declared = rule.doc.get("range")
-    covered = sum(max(0, b - a + 1) for a, b in (span(r["roll"]) for r in rows)) + \
-        (max(0, span(declared)[1] - span(declared)[0] + 1) if declared else 0)
-    if covered > MAX_TABLE_ROLLS:  # checked before a set of the rolls is made
-        yield diagnostic(TOO_MANY_ROLLS, rule.loc("rows"), lang, rule=rule.id, rolls=covered,
-                         limit=MAX_TABLE_ROLLS)
-        return
     if declared:
         lo, hi = span(declared)
         if lo > hi:
             yield diagnostic(BAD_SPAN, rule.loc("range"), lang, what="range", rule=rule.id, lo=lo, hi=hi)
             return
-        domain = set(range(lo, hi + 1)) | support
+        domain = _merged(reachable + [(lo, hi)])
     else:
-        lo, hi = min(support), max(support)
-        domain = support
-    owner: dict[int, int] = {}
-    for index, row in enumerate(rows):
-        a, b = span(row["roll"])
+        lo, hi = support[0], support[-1]
+        domain = reachable
+    spans = [(*span(row["roll"]), index) for index, row in enumerate(rows)]
+    overlaps = _overlaps([s for s in spans if s[0] <= s[1]])
+    for a, b, index in spans:
         where = rule.loc("rows", index, "roll")
         if a > b:
             yield diagnostic(BAD_SPAN, where, lang, what=f"row {row_name(rule, index)}",
                              rule=rule.id, lo=a, hi=b)
             continue
-        numbers = set(range(a, b + 1))
-        for n in sorted(numbers):
-            if n in owner:
-                yield diagnostic(OVERLAP, where, lang, roll=n, rule=rule.id,
-                                 first=row_name(rule, owner[n]), second=row_name(rule, index))
-                break
-        for n in numbers:
-            owner.setdefault(n, index)
-        if declared and not numbers <= set(range(lo, hi + 1)):
-            outside = sorted(numbers - set(range(lo, hi + 1)))
+        if index in overlaps:
+            roll, first = overlaps[index]
+            yield diagnostic(OVERLAP, where, lang, roll=roll, rule=rule.id,
+                             first=row_name(rule, first), second=row_name(rule, index))
+        if declared and (a < lo or b > hi):
+            outside = ([(a, min(b, lo - 1))] if a < lo else []) + ([(max(a, hi + 1), b)] if b > hi else [])
             yield diagnostic(OUTSIDE_RANGE, where, lang, row=row_name(rule, index), rule=rule.id,
-                             rolls=_format(outside), lo=lo, hi=hi)
-        elif not numbers & domain:
+                             rolls=_format_spans(outside), lo=lo, hi=hi)
+        elif not _meets(domain, a, b):
             yield diagnostic(UNREACHABLE, where, lang, row=row_name(rule, index), rule=rule.id,
-                             roll=roll_text, rolls=_format(sorted(numbers)))
+                             roll=roll_text, rolls=_format_spans([(a, b)]))
     if rule.doc.get("default") is None:
-        missing = sorted(domain - set(owner))
+        missing = _minus(domain, _merged([(a, b) for a, b, _ in spans if a <= b]))
         if missing:
-            yield diagnostic(GAP, rule.loc("rows"), lang, rule=rule.id, rolls=_format(missing))
+            yield diagnostic(GAP, rule.loc("rows"), lang, rule=rule.id, rolls=_format_spans(missing))
 
 
 def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
-    """The probability of each roll's row and of each event (rows sharing an id added up)."""
+    """The probability of each roll's row and of each event (rows sharing an id added up). Linear
+    in the rolls: each looked up in the table's index, the events summed and ordered, and the mean
+    taken, in whole numbers over one common denominator."""
     rolls = roll_distribution(rule)
+    items = rolls.items()
+    scale = math.lcm(*{p.denominator for _, p in items}) if items else 1
+    index = row_index(rule)
     by_roll: list[ProbRow] = []
     by_event: dict[str, ProbRow] = {}
+    weight: dict[str, int] = {}
+    labels: dict[int, str | None] = {}
     default = rule.doc.get("default")
-    for roll, p in rolls.items():
-        row = row_for(rule, int(roll))
+    for roll, p in items:
+        row = index.row_for(int(roll))
         if row is default and row is not None:
             key = str(row.get("id") or "default")
         else:
             key = str((row or {}).get("id") or roll)
-        label = _label(row, ctx.lang)
+        label = labels.get(id(row), _NO_LABEL)
+        if label is _NO_LABEL:
+            label = labels[id(row)] = _label(row, ctx.lang)
         by_roll.append(ProbRow(roll, p, label))
+        w = p.numerator * (scale // p.denominator)
         event = by_event.get(key)
         if event is None:
             by_event[key] = ProbRow(key, p, label)
+            weight[key] = w
         else:
-            event.p += p
+            weight[key] += w
+            event.p = Fraction(weight[key], scale)
     title, words = rule.title(ctx.lang), vocabulary(WORDS, ctx.lang)
     if default is not None and "default" in by_event and by_event["default"].label is None:
         by_event["default"].label = words["default"]
-    return [ProbTable(f"{title}: {rule.params.get('roll')}", by_roll, rolls.mean()),
-            ProbTable(f"{title}: {words['events']}", sorted(by_event.values(), key=lambda r: -r.p))]
+    numbers = all(isinstance(v, int) and not isinstance(v, bool) for v, _ in items)
+    mean = (Fraction(sum(v * p.numerator * (scale // p.denominator) for v, p in items), scale)
+            if numbers else rolls.mean())
+    ordered = sorted(by_event, key=lambda k: -weight[k])
+    return [ProbTable(f"{title}: {rule.params.get('roll')}", by_roll, mean),
+            ProbTable(f"{title}: {words['events']}", [by_event[k] for k in ordered])]
+
+
+_NO_LABEL: Any = object()
 
 
 WORDS = define_words("roll_table", {"events": "by result", "default": "a roll no row lists (default)"},
@@ -199,4 +261,6 @@ def _label(row: dict[str, Any] | None, lang: str) -> str | None:
     return row.get("id") if text is None else str(text)
 
 
-KIND = Kind(name="RollTable", run=run, check=check, distribution=distribution)
+KIND = Kind(name="RollTable", run=run, check=check, distribution=distribution,
+            inputs={"roll": {"type": "integer",
+                             "description": "the roll made at the table (absent: rolled with params.roll)"}})

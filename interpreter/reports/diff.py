@@ -17,6 +17,7 @@ from interpreter.engine import runner as engine
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.trace import ProbTable, fraction_text, jsonable
 from interpreter.ruleset.variants import row_key
+from interpreter.reports import doc_diff
 
 PROBE_FAILED = define(
     "MPR950", "probe {probe!r} of rule {rule} cannot run on {side}: {error} {detail}",
@@ -27,7 +28,9 @@ TOO_MANY_PROBES = define(
     "ルール {rule} のプローブが {count} 個あります。最初の {limit} 個だけを比較します",
     severity="warning")
 
-SKIPPED_FIELDS = ("params", "rows", "examples", "probes", "param_docs")
+# Fields compared on their own (parameters and rows), or that are no part of what a rule does (its
+# tests and probes, the documentation of its parameters, the names that tie a document to another).
+SKIPPED_FIELDS = ("id", "kind", "params", "rows", "examples", "probes", "param_docs", "replaces")
 DEFAULT_PROBE = "default"  # the probe of a rule that declares none and accepts an empty input
 
 
@@ -47,6 +50,7 @@ class RuleChange:
     title: str
     kind: str
     replaced: bool = False
+    replaced_by: dict[str, Any] | None = None  # the layer and file of the document that replaced it
     params: list[dict[str, Any]] = field(default_factory=list)
     rows: list[dict[str, Any]] = field(default_factory=list)
     fields: list[dict[str, Any]] = field(default_factory=list)
@@ -56,7 +60,7 @@ class RuleChange:
 
     def to_json(self) -> dict[str, Any]:
         return {"rule": self.rule, "title": self.title, "kind": self.kind, "replaced": self.replaced,
-                "params": self.params, "rows": self.rows, "fields": self.fields}
+                "replaced_by": self.replaced_by, "params": self.params, "rows": self.rows, "fields": self.fields}
 
 
 @dataclass
@@ -72,6 +76,7 @@ class Diff:
     not_adopted: list[dict[str, Any]] = field(default_factory=list)
     adopted: list[dict[str, Any]] = field(default_factory=list)
     changes: list[RuleChange] = field(default_factory=list)
+    campaign: list[dict[str, Any]] = field(default_factory=list)  # the campaign wiring's changes
     probabilities: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[Any] = field(default_factory=list)
 
@@ -86,6 +91,7 @@ class Diff:
             "rules": {"added": self.added, "removed": self.removed,
                       "not_adopted": self.not_adopted, "adopted": self.adopted},
             "changes": [c.to_json() for c in self.changes],
+            "campaign": self.campaign,
             "probabilities": self.probabilities,
             "warnings": [{"code": w.code, "severity": w.severity, "message": w.message}
                          for w in self.warnings]})
@@ -132,7 +138,9 @@ def _rows_by_key(rule: Rule) -> dict[str, tuple[int, Any]]:
 
 def compare_rule(old: Rule, new: Rule, base: Ruleset, lang: str) -> RuleChange:
     """Parameters (old -> new, with the layer of the new value), rows and other document fields."""
-    change = RuleChange(new.id, new.title(lang), new.kind, replaced=new.layer not in base.layers)
+    change = RuleChange(old.id, new.title(lang), new.kind, replaced=new.layer not in base.layers)
+    if change.replaced:
+        change.replaced_by = {"layer": new.layer, "file": new.file, "rule": new.id}
     for name in sorted(set(old.params) | set(new.params)):
         before, after = old.params.get(name), new.params.get(name)
         if before != after or (name in old.params) != (name in new.params):
@@ -148,12 +156,15 @@ def compare_rule(old: Rule, new: Rule, base: Ruleset, lang: str) -> RuleChange:
         change.rows.append({"row": key, "change": kind, "old": rendered_row(old, before),
                             "new": rendered_row(new, after),
                             "layer": new.row_layers.get(key, new.layer) if after is not None else None})
-    for name in sorted(set(old.doc) | set(new.doc)):
-        if name in SKIPPED_FIELDS or name == "replaces":
-            continue
-        if old.doc.get(name) != new.doc.get(name):
-            change.fields.append({"field": name, "old": old.doc.get(name), "new": new.doc.get(name)})
+    change.fields = [c.to_json() for c in document_changes(old.doc, new.doc)]
     return change
+
+
+def document_changes(old: dict[str, Any], new: dict[str, Any]) -> list[doc_diff.FieldChange]:
+    """The differences of two documents of one rule, field by field down to the leaf, but for the
+    parameters and rows (compared on their own) and the fields that are no part of what it does."""
+    return doc_diff.changes({k: v for k, v in old.items() if k not in SKIPPED_FIELDS},
+                            {k: v for k, v in new.items() if k not in SKIPPED_FIELDS})
 
 
 def probes(rule: Rule, *others: Rule | None) -> list[Probe]:
@@ -270,14 +281,30 @@ def show_added_probes(diff: Diff, new: Rule) -> None:
         diff.probabilities.append(entry)
 
 
+def _successors(base: Ruleset, variant: Ruleset) -> dict[str, Rule]:
+    """The variant's rule answering to each id: its own, or the one that ``replaces:`` a base rule
+    under another id."""
+    out = dict(variant.rules)
+    for rule in variant.rules.values():
+        target = rule.doc.get("replaces")
+        if isinstance(target, str) and target in base.rules and target not in out:
+            out[target] = rule
+    return out
+
+
 def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
     """The comparison of two loaded rulesets."""
     diff = Diff(base, variant, lang)
+    diff.campaign = [c.to_json() for c in doc_diff.changes(base.campaign, variant.campaign)]
     for path, before, after in sorted(changed_leaves(base.parameters, variant.parameters),
                                       key=lambda change: tuple(map(str, change[0]))):
         diff.parameters.append({"path": ".".join(map(str, path)), "old": before, "new": after})
+    successors = _successors(base, variant)
+    paired = {id(rule) for rule_id, rule in successors.items() if rule_id in base.rules}
     for rule_id in sorted(set(base.rules) | set(variant.rules)):
-        old, new = base.rules.get(rule_id), variant.rules.get(rule_id)
+        old, new = base.rules.get(rule_id), successors.get(rule_id)
+        if old is None and id(new) in paired:
+            continue  # the new id of a rule that answers to a base rule's id: compared under that id
         if old is None:
             diff.added.append(_entry(new, lang))  # type: ignore[arg-type]
             if new.adopted and new.doc.get("probes"):  # type: ignore[union-attr]

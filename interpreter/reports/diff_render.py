@@ -22,7 +22,9 @@ WORDS = define_words(
      "added_row": "added", "removed_row": "removed", "changed_row": "changed",
      "probe": "probe", "value": "value", "outcome": "outcome", "before": "base",
      "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
-     "warnings": "Warnings", "no_input": "no input"},
+     "warnings": "Warnings", "no_input": "no input", "moved_row": "moved",
+     "campaign": "Campaign wiring", "first": "first", "after_key": "after {key}",
+     "replaced_by": "document replaced by {layer}", "only_in": "the {lang} text only"},
     {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
      "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
      "changes": "変更されたルール", "probabilities": "変わる確率と値",
@@ -30,7 +32,11 @@ WORDS = define_words(
      "added_row": "追加", "removed_row": "削除", "changed_row": "変更",
      "probe": "入力例", "value": "値", "outcome": "結果", "before": "基本",
      "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
-     "warnings": "警告", "no_input": "入力なし"})
+     "warnings": "警告", "no_input": "入力なし", "moved_row": "順序の変更",
+     "campaign": "キャンペーンの配線", "first": "先頭", "after_key": "{key} の後",
+     "replaced_by": "{layer} が文書ごと置き換え", "only_in": "{lang}の文だけ"})
+LANGUAGE_NAMES = define_words("diff.language", dict(zip(LANGS, ("Japanese", "English"))),
+                              dict(zip(LANGS, ("日本語", "英語"))))
 RECORD_SEPARATOR = define_word("diff.record_separator", " / ", "／")
 BRACKETED = define_word("diff.bracketed", "({text})", "（{text}）")
 
@@ -163,9 +169,20 @@ def _rule_lines(diff: Diff, w: dict[str, str]) -> list[tuple[str, list[str]]]:
     lang = diff.lang
     for change in diff.changes:
         old_params, new_params = _params(diff, change.rule, "old"), _params(diff, change.rule, "new")
-        lines = [w["replaced"]] if change.replaced else []
+        lines = []
+        if change.replaced:
+            by = change.replaced_by or {}
+            line = w["replaced_by"].format(layer=by["layer"]) if by.get("layer") else w["replaced"]
+            if by.get("rule") not in (None, change.rule):
+                line = word(ASIDE, lang).format(text=line, aside=by["rule"])
+            lines.append(line)
         old_names, new_names = id_names(old_params, lang), id_names(new_params, lang)
         for p in change.params:
+            deep = _deep(p["old"], p["new"], p["name"])
+            if deep is not None:
+                lines += [line if line.startswith("  ") else f"{w['param']} {line}  [{p['layer']}]"
+                          for line in field_lines(deep, w, lang, old_params, new_params)]
+                continue
             lines.append(f"{w['param']} {p['name']}: {readable(named(p['old'], old_names), lang)}"
                          f" -> {readable(named(p['new'], new_names), lang)}  [{p['layer']}]")
         for r in change.rows:
@@ -175,11 +192,63 @@ def _rule_lines(diff: Diff, w: dict[str, str]) -> list[tuple[str, list[str]]]:
                 body = f"{readable(r['old'], lang, old_params)} -> {readable(r['new'], lang, new_params)}"
             layer = f"  [{r['layer']}]" if r["layer"] else ""
             lines.append(f"{w['row']} {r['row']}: {w[r['change'] + '_row']} {body}{layer}")
-        for f in change.fields:
-            lines.append(f"{w['field']} {f['field']}: {readable(f['old'], lang, old_params)} -> "
-                         f"{readable(f['new'], lang, new_params)}")
+        lines += [line if line.startswith("  ") else f"{w['field']} {line}"
+                  for line in field_lines(change.fields, w, lang, old_params, new_params)]
         out.append((f"{change.rule} {change.title} ({change.kind})", lines))
     return out
+
+
+def _deep(old: Any, new: Any, name: str) -> list[dict[str, Any]] | None:
+    """A parameter whose both values are mappings or keyed lists, as its changes field by field."""
+    # start-up: .doc_diff loads only when a parameter is compared
+    from .doc_diff import changes, list_key
+
+    if not ((isinstance(old, dict) and isinstance(new, dict)) or (list_key(old) and list_key(old) == list_key(new))):
+        return None
+    return [c.to_json() for c in changes(old, new, (name,))]
+
+
+def field_lines(fields: list[dict[str, Any]], w: dict[str, str], lang: str,
+                old_params: Mapping[str, Any] | None, new_params: Mapping[str, Any] | None) -> list[str]:
+    """Each changed field in words: ``challenge: a -> max(1, a)``; an item added, removed
+    or moved in a keyed list; a multi-line text as the lines that changed (``- old``, ``+ new``)."""
+    out = []
+    for f in fields:
+        head = f"{f['field']}: "
+        what = w[f["change"] + "_row"]
+        if "after" in f:
+            what = word(ASIDE, lang).format(
+                text=what, aside=w["first"] if f["after"] is None else w["after_key"].format(key=f["after"]))
+        if f["change"] == "added":
+            out.append(head + what + " " + readable(f["new"], lang, new_params, whole=True))
+        elif f["change"] == "removed":
+            out.append(head + what + " " + readable(f["old"], lang, old_params, whole=True))
+        elif f["change"] == "moved":
+            out.append(head + what)
+        elif f.get("lines"):
+            for text_lang, changed in f["lines"].items():
+                name = f["field"] if text_lang == lang else word(ASIDE, lang).format(
+                    text=f["field"], aside=vocabulary(LANGUAGE_NAMES, lang)[text_lang])
+                out.append(f"{name}:")
+                out += [f"  {line}" for line in changed]
+        else:
+            out.append(head + changed_value(f["old"], f["new"], w, lang, old_params, new_params))
+    return out
+
+
+def changed_value(old: Any, new: Any, w: dict[str, str], lang: str,
+                  old_params: Mapping[str, Any] | None, new_params: Mapping[str, Any] | None) -> str:
+    """``old -> new`` in words; where the words of ``lang`` read the same on both sides, the words
+    of the language that differs (a text changed only in English), else the values as written."""
+    before, after = readable(old, lang, old_params), readable(new, lang, new_params)
+    if before != after:
+        return f"{before} -> {after}"
+    for other in LANGS:
+        if other != lang and readable(old, other, old_params) != readable(new, other, new_params):
+            return word(ASIDE, lang).format(
+                text=f"{readable(old, other, old_params)} -> {readable(new, other, new_params)}",
+                aside=w["only_in"].format(lang=vocabulary(LANGUAGE_NAMES, lang)[other]))
+    return f"{show(old)} -> {show(new)}"
 
 
 def _list(entries: list[dict[str, Any]], w: dict[str, str]) -> str:
@@ -236,6 +305,9 @@ def render_text(diff: Diff) -> str:
                  f"{readable(p['new'], diff.lang, whole=True)}" for p in diff.parameters)
     for key in ("added", "removed", "not_adopted", "adopted"):
         lines.append(f"{w[key]}: {_list(getattr(diff, key), w)}")
+    if diff.campaign:
+        lines.append(f"{w['campaign']}:")
+        lines.extend(f"  {line}" for line in field_lines(diff.campaign, w, diff.lang, None, None))
     lines += ["", f"{w['changes']}:"]
     for head, body in _rule_lines(diff, w) or [(w["none"], [])]:
         lines.append(f"  {head}")
@@ -314,10 +386,13 @@ def render_markdown(diff: Diff, heading: str = "##") -> str:
         lines.append("")
     for key in ("added", "removed", "not_adopted", "adopted"):
         lines.append(f"- **{w[key]}**: {_list(getattr(diff, key), w)}")
+    if diff.campaign:
+        lines.append(f"- **{w['campaign']}**")
+        lines.extend(f"  - {_cell(line)}" for line in field_lines(diff.campaign, w, diff.lang, None, None))
     lines += ["", f"{sub} {w['changes']}", ""]
     for head, body in _rule_lines(diff, w) or [(w["none"], [])]:
         lines.append(f"- **{head}**")
-        lines.extend(f"  - {line}" for line in body)
+        lines.extend(f"    - `{line.strip()}`" if line.startswith("  ") else f"  - {line}" for line in body)
     lines += ["", f"{sub} {w['probabilities']}", ""]
     if not diff.probabilities:
         lines.append(w["none"])

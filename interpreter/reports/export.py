@@ -5,6 +5,7 @@ ability ``m`` from a characters file, else a ``{ability}`` reference CCFOLIA fil
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from typing import Any
 
@@ -54,24 +55,72 @@ def bcdice_dice(text: str) -> tuple[str, list[int]] | None:
     return f"{times}D{sides}", list(range(times, times * sides + 1))
 
 
+# What BCDice reads as a line break in a table: its lines are split at every \R (CR LF, LF, VT, FF,
+# CR, NEL, LS, PS), and in a row's text the two characters backslash and n become a line break.
+_BREAKS = re.compile("\r\n|[\n\x0b\x0c\r\x85\u2028\u2029]")
+_LITERAL_BACKSLASH_N = "\\n"
+_SHOWN_BACKSLASH = "\uff3c"  # FULLWIDTH REVERSE SOLIDUS: a backslash BCDice leaves as it is
+
+REACHED_BY_CHANGE = define_word("export.reached_by_change", "(by changing the roll) {rolls}: {text}",
+                                "（出目の増減で）{rolls}：{text}")
+CHANGED_TO = define_word("export.changed_to", "[-> {roll}] {text}", "［→{roll}］{text}")
+SHIFTED_NAME = define_word("export.shifted_name", "{title} (roll {change})", "{title}（出目{change}）")
+
+
+def bcdice_text(text: str) -> str:
+    """A text as one row of a BCDice original table: each line break written as ``\\n`` (which
+    BCDice turns into a line break), a literal backslash-n kept as text (its backslash written
+    full-width, since BCDice would break the line there), the spaces around the whole text
+    dropped (as BCDice drops them)."""
+    text = text.replace(_LITERAL_BACKSLASH_N, _SHOWN_BACKSLASH + "n")
+    return "\\n".join(_BREAKS.split(text.strip()))
+
+
+def _value_text(value: Any) -> str:
+    """A row's ``value`` written as YAML's flow style (``{gold: 3, item: 剣}``)."""
+    if isinstance(value, bool) or value is None:
+        return {True: "true", False: "false", None: "null"}[value]
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_value_text(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_value_text(v) for v in value) + "]"
+    return str(value)
+
+
 def _text(entry: dict[str, Any] | None, rule: Rule, lang: str) -> str:
-    """A row's text in ``lang`` with the rule's parameters filled in, on one line."""
+    """A row's text in ``lang`` with the rule's parameters filled in (a row with only a value: the
+    value; neither: its id, else "not in the table"), unescaped."""
     # start-up: rules_dsl.template loads only when _text() runs
     from rules_dsl.template import compile_template
 
     text = (entry or {}).get("text")
     if isinstance(text, dict):
         text = localized(text, lang) or None
+    if text is None and (entry or {}).get("value") is not None:
+        return _value_text(entry["value"])  # type: ignore[index]
     if text is None:
         text = (entry or {}).get("id") or word(NOT_IN_TABLE, lang)
-    shown = compile_template(str(text), rule.loc("rows")).render({"params": rule.params}, lang)
-    return shown.replace("\r\n", "\n").replace("\n", "\\n").strip()
+    return compile_template(str(text), rule.loc("rows")).render({"params": rule.params}, lang)
 
 
-def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja") -> str:
-    """The rule ``rule_id`` (a RollTable) as the text of a BCDice original table."""
+@dataclass(frozen=True)
+class BcdiceTable:
+    """An exported table: its ``text``, and the rows no roll of the dice gives (``(rolls, row
+    name)``): each written on the nearest line of the dice as reached by changing the roll, or,
+    in the table of a stated change, the rows that change never gives (not written)."""
+
+    text: str
+    outside: list[tuple[str, str]]
+
+
+def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja", shift: int | None = None) -> BcdiceTable:
+    """The rule ``rule_id`` (a RollTable) as the text of a BCDice original table: one line per roll
+    of the dice (BCDice accepts no other line). A row no roll of the dice gives (a roll a change
+    of the roll reaches) is written on the nearest line, after
+    a line break, so BCDice shows it there. With ``shift``, the table of the roll changed by that
+    much: line n gives the row of n + shift (inside the table's range)."""
     # start-up: interpreter.solvers.roll_rows loads only when bcdice_table() runs
-    from interpreter.solvers.roll_rows import row_for
+    from interpreter.solvers.roll_rows import row_index, row_name, span, table_range
 
     rule = ruleset.rule(rule_id)
     if rule.kind != "RollTable":
@@ -82,9 +131,34 @@ def bcdice_table(ruleset: Ruleset, rule_id: str, lang: str = "ja") -> str:
     if dice is None:
         raise MprError(NOT_BCDICE_DICE, rule.loc("params", "roll"), rule=rule_id, roll=roll)
     name, rolls = dice
-    lines = [_title(rule, lang), name]
-    lines += [f"{n}:{_text(row_for(rule, n), rule, lang)}" for n in rolls]
-    return "\n".join(lines) + "\n"
+    index = row_index(rule)
+    title = _title(rule, lang)
+    if shift:
+        lo, hi = table_range(rule)
+        chosen = {n: min(max(n + shift, lo), hi) for n in rolls}
+        title = word(SHIFTED_NAME, lang).format(title=title, change=f"{shift:+d}")
+    else:
+        chosen = {n: n for n in rolls}
+    texts = {n: _text(index.row_for(chosen[n]), rule, lang) for n in rolls}
+    if shift:
+        texts = {n: word(CHANGED_TO, lang).format(roll=chosen[n], text=t) if chosen[n] != n else t
+                 for n, t in texts.items()}
+    outside: list[tuple[str, str]] = []
+    shown = {id(index.row_for(chosen[n])) for n in rolls}
+    for i, row in enumerate(rule.doc.get("rows") or []):
+        a, b = span(row["roll"])
+        if a > b or id(row) in shown:
+            continue
+        first = bisect_left(rolls, a)
+        if not shift and first < len(rolls) and rolls[first] <= b:
+            continue  # listed at a roll of the dice, but under an earlier row (an overlap)
+        numbers = str(a) if a == b else f"{a}-{b}"
+        outside.append((numbers, row_name(rule, i)))
+        if not shift:  # written on the nearest line below it (or the first line)
+            at = rolls[max(bisect_right(rolls, a) - 1, 0)]
+            texts[at] += "\n" + word(REACHED_BY_CHANGE, lang).format(rolls=numbers, text=_text(row, rule, lang))
+    lines = [title, name] + [f"{n}:{bcdice_text(texts[n])}" for n in rolls]
+    return BcdiceTable("\n".join(lines) + "\n", outside)
 
 
 def _title(rule: Rule, lang: str) -> str:

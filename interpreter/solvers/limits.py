@@ -8,7 +8,6 @@ MAX_CHECK_DICE = 100  # n of the core check nMPmCx
 MAX_CHECK_NUMBER = 9_999  # m and x of the core check
 MAX_MEMBERS = 100  # members of one allocation or plan (a split of a cost, a session of rolls)
 MAX_SESSION_MEMBERS = 50  # members of one exact distribution of a session of rolls (RollPerMember)
-MAX_TABLE_ROLLS = 1_000_000  # rolls the rows (and the range) of one roll table cover, all together
 MAX_SESSION_TABLE_SPAN = 1_000  # rolls from the lowest to the highest row of a table rolled per member
 MAX_SESSION_STATES = 100_000  # distinct sets of once-only results reachable in one exact session distribution
 MAX_SPLIT_CANDIDATES = 200_000  # final allocations a bounded split searches for the nearest legal plan

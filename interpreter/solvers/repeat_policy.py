@@ -1,7 +1,9 @@
 """A roll table rolled once per member in order, where some rows may come up only once per session:
 resolve one roll against the once-only results already taken (move it within a window, else a
-fallback), resolve a whole session, and its exact distribution. Pure functions: the kind
-``RollPerMember`` (``roll_per_member.py``) reads the documents and the dice and calls these.
+fallback), resolve a whole session, and its exact distribution. Before the policy, a member may
+change the roll within a window of their own (a ``Shift``: a fixed change, or aim at rows); the
+exact distribution is then that of the stated choice. Pure functions: the kind ``RollPerMember``
+(``roll_per_member.py``) reads the documents and the dice and calls these.
 """
 from __future__ import annotations
 
@@ -87,15 +89,30 @@ class Policy:
 
 
 @dataclass(frozen=True)
+class Shift:
+    """A member's own change of the roll before the repeat policy, within ±``window``: a fixed
+    ``change`` (the roll stays inside the table), or ``aim``: the smallest change (ties per ``tie``)
+    that gives the first of these row ids that is reachable and not a once-only row already taken;
+    no such row: no change."""
+
+    window: int
+    change: int | None = None
+    aim: tuple[str, ...] = ()
+    tie: str = "lower"
+
+
+@dataclass(frozen=True)
 class Resolution:
     """How one member's roll came out: the final roll and entry, how it was reached, and for an
-    unresolved roll the (roll, entry) options to choose from."""
+    unresolved roll the (roll, entry) options to choose from; ``shifted`` is the roll after the
+    member's own change (None when the member made no choice)."""
 
     rolled: int
     final_roll: int | None
     entry: Entry | None
     how: str
     options: tuple[tuple[int, Entry], ...] = ()
+    shifted: int | None = None
 
 
 def is_different(entry: Entry | None, taken: frozenset[str]) -> TypeGuard[Entry]:
@@ -103,12 +120,31 @@ def is_different(entry: Entry | None, taken: frozenset[str]) -> TypeGuard[Entry]
     return entry is not None and not (entry.once and entry.id in taken)
 
 
-def move_order(roll: int, policy: Policy, span: int) -> Iterable[int]:
-    """The rolls a move may go to, smallest change first, ties per the policy; changes beyond
-    ``span`` (the table's width) leave every table and are not tried."""
-    for change in range(1, min(abs(policy.window or 0), span) + 1):
+def move_order(roll: int, policy: Policy, span: int, rolled: int | None = None) -> Iterable[int]:
+    """The rolls a move may go to, smallest change from ``roll`` first, ties per the policy;
+    changes beyond ``span`` (the table's width) leave every table and are not tried. When the
+    member changed the roll as ``rolled`` into ``roll``, the move re-chooses that change: it stays
+    within ±window of ``rolled``."""
+    window = abs(policy.window or 0)
+    origin = roll if rolled is None else rolled
+    for change in range(1, min(window + abs(roll - origin), span) + 1):
         pair = (roll - change, roll + change)
-        yield from (pair if policy.tie == "lower" else reversed(pair))
+        yield from (c for c in (pair if policy.tie == "lower" else reversed(pair))
+                    if abs(c - origin) <= window)
+
+
+def shifted_roll(table: TableRows, roll: int, taken: frozenset[str], shift: Shift) -> int:
+    """The roll after the member's own change (see ``Shift``), inside the table's range."""
+    if shift.change is not None:
+        return min(max(roll + shift.change, table.lo), table.hi)
+    for target in shift.aim:
+        for change in range(0, shift.window + 1):
+            pair = (roll - change, roll + change) if change else (roll,)
+            for candidate in pair if shift.tie == "lower" else reversed(pair):
+                entry = table.entry_at(candidate)
+                if entry is not None and entry.id == target and is_different(entry, taken):
+                    return candidate
+    return roll
 
 
 def _options(table: TableRows, taken: frozenset[str]) -> tuple[tuple[int, Entry], ...]:
@@ -117,33 +153,41 @@ def _options(table: TableRows, taken: frozenset[str]) -> tuple[tuple[int, Entry]
 
 
 def resolve_roll(table: TableRows, roll: int, taken: frozenset[str], policy: Policy,
-                 member: str = "") -> Resolution:
-    """One roll: as rolled, else the nearest allowed move inside the table's range, else the
-    policy's fallback (the nearest lower or higher different result, the roll as rolled, the
-    table's plain row, or unresolved with the options)."""
-    entry = table.entry_at(roll)
-    if entry is None:
+                 member: str = "", shift: Shift | None = None) -> Resolution:
+    """One roll: changed by the member's ``shift`` if any; then as it stands, else the nearest
+    allowed move inside the table's range, else the policy's fallback (the nearest lower or higher
+    different result, the roll as it stands, the table's plain row, or unresolved with the
+    options)."""
+    if table.entry_at(roll) is None:
         raise MprError(ROLL_OUTSIDE_TABLE, member=member, roll=roll, table=table.name, lo=table.lo,
                        hi=table.hi)
+    chosen = roll if shift is None else shifted_roll(table, roll, taken, shift)
+    entry = table.entry_at(chosen)
+    mark = None if shift is None else chosen
+
+    def result(final: int | None, at: Entry | None, how: str,
+               options: tuple[tuple[int, Entry], ...] = ()) -> Resolution:
+        return Resolution(roll, final, at, how, options, mark)
+
     if is_different(entry, taken):
-        return Resolution(roll, roll, entry, AS_ROLLED)
+        return result(chosen, entry, AS_ROLLED)
     if policy.window is not None:
-        for candidate in move_order(roll, policy, table.hi - table.lo):
+        for candidate in move_order(chosen, policy, table.hi - table.lo, roll):
             moved = table.entry_at(candidate)
             if is_different(moved, taken):
-                return Resolution(roll, candidate, moved, ADJUSTED)
+                return result(candidate, moved, ADJUSTED)
     if policy.fallback in (AS_ROLLED, OFF):
-        return Resolution(roll, roll, entry, AS_ROLLED)
+        return result(chosen, entry, AS_ROLLED)
     if policy.fallback == INDIVIDUAL and table.plain is not None:
-        return Resolution(roll, roll, table.plain, INDIVIDUAL)
+        return result(chosen, table.plain, INDIVIDUAL)
     if policy.fallback in (NEAREST_LOWER, NEAREST_HIGHER):
         step = -1 if policy.fallback == NEAREST_LOWER else 1
         end = table.lo - 1 if step < 0 else table.hi + 1
-        for candidate in range(roll + step, end, step):
+        for candidate in range(chosen + step, end, step):
             near = table.entry_at(candidate)
             if is_different(near, taken):
-                return Resolution(roll, candidate, near, policy.fallback)
-    return Resolution(roll, None, None, UNRESOLVED, _options(table, taken))
+                return result(candidate, near, policy.fallback)
+    return result(None, None, UNRESOLVED, _options(table, taken))
 
 
 def taken_after(taken: frozenset[str], resolution: Resolution) -> frozenset[str]:
@@ -154,14 +198,16 @@ def taken_after(taken: frozenset[str], resolution: Resolution) -> frozenset[str]
     return taken
 
 
-def resolve_session(table: TableRows, rolls: Sequence[tuple[str, int]],
-                    policy: Policy) -> tuple[list[Resolution], list[str]]:
-    """Every member's roll resolved in the order listed; also the once-only rows in order taken."""
+def resolve_session(table: TableRows, rolls: Sequence[tuple[str, int]], policy: Policy,
+                    shifts: Sequence[Shift | None] | None = None) -> tuple[list[Resolution], list[str]]:
+    """Every member's roll resolved in the order listed (each changed by its member's shift, if
+    any); also the once-only rows in order taken."""
     taken: frozenset[str] = frozenset()
     order: list[str] = []
     results = []
-    for member, roll in rolls:
-        resolution = resolve_roll(table, roll, taken, policy, member)
+    for index, (member, roll) in enumerate(rolls):
+        resolution = resolve_roll(table, roll, taken, policy, member,
+                                  None if shifts is None else shifts[index])
         after = taken_after(taken, resolution)
         if after != taken and resolution.entry is not None and resolution.entry.id is not None:
             order.append(resolution.entry.id)
@@ -192,11 +238,11 @@ class SessionDistribution:
         return self.taken_sets.probability(lambda s: row_id in s)
 
 
-def session_distribution(table: TableRows, rolls: Distribution, members: int,
-                         policy: Policy) -> SessionDistribution:
-    """The exact distribution of a whole session (the repeat policy included): a fold over the
-    members whose state is the set of once-only rows taken so far; each roll is resolved once per
-    reachable state."""
+def session_distribution(table: TableRows, rolls: Distribution, members: int, policy: Policy,
+                         shifts: Sequence[Shift | None] | None = None) -> SessionDistribution:
+    """The exact distribution of a whole session (each member's stated shift and the repeat policy
+    included): a fold over the members whose state is the set of once-only rows taken so far; each
+    roll is resolved once per reachable state and shift."""
     if members > MAX_SESSION_MEMBERS:
         raise MprError(TOO_MANY_STATES, limit=MAX_SESSION_MEMBERS, what=bilingual(MEMBERS))
     if table.hi - table.lo + 1 > MAX_SESSION_TABLE_SPAN:
@@ -205,24 +251,25 @@ def session_distribution(table: TableRows, rolls: Distribution, members: int,
         if table.entry_at(roll) is None:
             raise MprError(ROLL_OUTSIDE_TABLE, member="(dice)", roll=roll, table=table.name,
                            lo=table.lo, hi=table.hi)
-    memo: dict[tuple[frozenset[str], int], Resolution] = {}
+    memo: dict[tuple[frozenset[str], int, Shift | None], Resolution] = {}
 
-    def resolved(state: frozenset[str], roll: int) -> Resolution:
-        key = (state, roll)
+    def resolved(state: frozenset[str], roll: int, shift: Shift | None) -> Resolution:
+        key = (state, roll, shift)
         if key not in memo:
-            memo[key] = resolve_roll(table, roll, state, policy)
+            memo[key] = resolve_roll(table, roll, state, policy, shift=shift)
         return memo[key]
 
     states: dict[frozenset[str], Fraction] = {frozenset(): Fraction(1)}
     per_member = []
     per_how = []
-    for _ in range(members):
+    for index in range(members):
+        shift = None if shifts is None else shifts[index]
         nxt: dict[frozenset[str], Fraction] = {}
         labels: dict[Any, Fraction] = {}
         hows: dict[Hashable, Fraction] = {}
         for state, p_state in states.items():
             for roll, p_roll in rolls.items():
-                resolution = resolved(state, roll)
+                resolution = resolved(state, roll, shift)
                 p = p_state * p_roll
                 after = taken_after(state, resolution)
                 if after not in nxt and len(nxt) >= MAX_SESSION_STATES:

@@ -1,13 +1,24 @@
 """Rows of a roll table as data: each row lists a number or a ``[lo, hi]`` range, a roll is
 looked up in them (else the document's ``default``), and the roll expression's exact
-distribution and range. Shared by the kinds that roll on tables."""
+distribution and range. Shared by the kinds that roll on tables.
+
+The lookup is an index built once per table: the rows' spans sorted into disjoint segments, each
+naming the row it gives (the first listed, where rows overlap), found by bisection; so a table of
+n rows costs O(n log n) to index and O(log n) per roll, and the checks of gaps and overlaps work
+on spans, never on every number a span lists."""
 from __future__ import annotations
 
+import heapq
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from rules_dsl.distribution import Distribution
 
 from interpreter.engine.names import compiled
+
+_INDEX = ("rows", "(index)")  # where a rule keeps its index among its compiled things
 
 
 def span(roll: Any) -> tuple[int, int]:
@@ -36,10 +47,78 @@ def table_range(rule: Any) -> tuple[int, int]:
     return min(support), max(support)
 
 
+def segments(spans: Iterable[tuple[int, int, int]]) -> Iterator[tuple[int, int, int]]:
+    """Disjoint ``(lo, hi, owner)`` segments in order, from ``(lo, hi, index)`` spans: each number
+    a span lists belongs to the span of the smallest index listing it (the first row listed);
+    adjacent segments of one owner are joined; reversed spans list nothing."""
+    spans = sorted(s for s in spans if s[0] <= s[1])
+    if all(a[1] < b[0] for a, b in zip(spans, spans[1:])):  # disjoint: each span is a segment
+        yield from spans
+        return
+    points = sorted({lo for lo, _, _ in spans} | {hi + 1 for _, hi, _ in spans})
+    active: list[tuple[int, int]] = []  # (index, hi), the smallest index on top
+    at = 0
+    current: list[int] | None = None
+    for here, after in zip(points, points[1:]):
+        while at < len(spans) and spans[at][0] <= here:
+            heapq.heappush(active, (spans[at][2], spans[at][1]))
+            at += 1
+        while active and active[0][1] < here:
+            heapq.heappop(active)
+        if not active:
+            continue
+        owner = active[0][0]
+        if current is not None and current[2] == owner and current[1] == here - 1:
+            current[1] = after - 1
+            continue
+        if current is not None:
+            yield current[0], current[1], current[2]
+        current = [here, after - 1, owner]
+    if current is not None:
+        yield current[0], current[1], current[2]
+
+
+@dataclass(frozen=True)
+class RowIndex:
+    """The rows of a table by roll: ``starts[i]..ends[i]`` gives ``rows[owners[i]]``; any other
+    roll the ``default`` (None: no row)."""
+
+    starts: list[int]
+    ends: list[int]
+    owners: list[int]
+    rows: list[dict[str, Any]]
+    default: dict[str, Any] | None
+
+    def row_for(self, roll: int) -> dict[str, Any] | None:
+        i = bisect_right(self.starts, roll) - 1
+        if i >= 0 and roll <= self.ends[i]:
+            return self.rows[self.owners[i]]
+        return self.default
+
+
+def row_index(rule: Any) -> RowIndex:
+    """The table's index, built once and kept with the rule's compiled things (built again when
+    its rows or default are other objects)."""
+    rows = rule.doc.get("rows") or []
+    default = rule.doc.get("default")
+    kept = rule._compiled.get(_INDEX)
+    if kept is not None and kept.rows is rows and kept.default is default and len(kept.rows) == kept.size:
+        return kept.index
+    found = list(segments((*span(row["roll"]), i) for i, row in enumerate(rows)))
+    index = RowIndex([s[0] for s in found], [s[1] for s in found], [s[2] for s in found], rows, default)
+    rule._compiled[_INDEX] = _Kept(rows, default, len(rows), index)
+    return index
+
+
+@dataclass(frozen=True)
+class _Kept:
+    rows: list[dict[str, Any]]
+    default: dict[str, Any] | None
+    size: int
+    index: RowIndex
+
+
 def row_for(rule: Any, roll: int) -> dict[str, Any] | None:
-    """The row listing ``roll``, else the ``default``, else None."""
-    for row in rule.doc.get("rows") or []:
-        lo, hi = span(row["roll"])
-        if lo <= roll <= hi:
-            return row
-    return rule.doc.get("default")
+    """The row listing ``roll`` (the first listed, where rows overlap), else the ``default``,
+    else None."""
+    return row_index(rule).row_for(roll)

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from interpreter.engine import runner as engine
 from interpreter.kinds.roll_per_member import table_rows
 from interpreter.solvers.repeat_policy import (ADJUSTED, AS_ROLLED, NEAREST_LOWER, UNRESOLVED, Entry,
-                                             TableRows, Policy, resolve_session, resolve_roll)
+                                             TableRows, Policy, Shift, resolve_session, resolve_roll)
 from interpreter.checks.loading import apply_caller, load_ruleset
 from rules_dsl.dice import ScriptedDice, SeededDice
 from rules_dsl.errors import MprError
@@ -157,6 +157,48 @@ def test_leisure_dedup(ruleset, case: dict[str, Any]) -> None:
     assert [r["rolled"] for r in value["results"]] == case["rolls"]
     for result in value["results"]:
         assert ("options" in result) is (result["how"] == UNRESOLVED)
+
+
+@pytest.mark.parametrize("case", _cases("leisure_shift.yaml"))
+def test_leisure_shift(ruleset, case: dict[str, Any]) -> None:
+    residents = [f"pc{i}" for i in range(1, len(case["rolls"]) + 1)]
+    inputs = {"table": case["table"], "safety": case["safety"], "residents": residents,
+              "rolls": dict(zip(residents, case["rolls"]))}
+    if "shift" in case:
+        inputs["shift"] = case["shift"]
+    if "shifts" in case:
+        inputs["shifts"] = {pc: s for pc, s in zip(residents, case["shifts"]) if s is not None}
+    value = _run(ruleset, "cohabitation.leisure", inputs)
+    got = [[r.get("shifted", r["rolled"]), r["final_roll"], r["event"], r["how"]] for r in value["results"]]
+    assert got == case["expect"]
+    assert value["shared_events"] == case["shared"]
+    stated = case.get("shift", "none") != "none"
+    for result, own in zip(value["results"], case.get("shifts") or [None] * len(residents)):
+        assert ("shifted" in result) is (stated or own is not None)
+
+
+@pytest.mark.parametrize("inputs, code, path", [
+    ({"shifts": {"a": 3}}, "MPR582", "shifts.a"),
+    ({"shift": -3}, "MPR582", "shift"),
+    ({"shift": {"aim": "evicton"}}, "MPR583", "shift.aim"),
+    ({"shift": {"aim": ["eviction", "crime_fallin"]}}, "MPR583", "shift.aim[1]"),
+    ({"shifts": {"z": 1}}, "MPR543", "shifts.z"),
+    ({"shift": "up"}, "MPR500", "shift"),
+], ids=["per resident too far", "everyone too far", "unknown row", "unknown row in a list",
+        "a change for a non-resident", "not a choice"])
+def test_leisure_shift_bad_input(ruleset, inputs: dict, code: str, path: str) -> None:
+    with pytest.raises(MprError) as raised:
+        _run(ruleset, "cohabitation.leisure", {"table": "city", "safety": 2, "residents": ["a"], **inputs})
+    assert (raised.value.code, raised.value.loc.path) == (code, path)
+    assert raised.value.message("ja") != raised.value.message("en")
+
+
+@pytest.mark.parametrize("shift", ["up", {"aim": 3}, {"aim": []}, {"aim": "eviction", "else": 1}, True])
+def test_leisure_shift_malformed_under_a_loose_schema(ruleset, shift) -> None:
+    with pytest.raises(MprError) as raised:
+        engine.run(_loose(ruleset, "cohabitation.leisure"), "cohabitation.leisure",
+                   {"table": "city", "safety": 2, "residents": ["a"], "shift": shift}, SeededDice(1))
+    assert (raised.value.code, raised.value.loc.path) == ("MPR584", "shift")
 
 
 def test_unresolved_lists_the_options(ruleset) -> None:
@@ -327,6 +369,33 @@ def test_no_shared_event_twice(ruleset, table: str, window: int, tie: str,
             obtained.add(event.id)
 
 
+@settings(max_examples=150, deadline=None)
+@given(table=st.sampled_from(["city", "wilderness"]), window=st.integers(0, 4),
+       tie=st.sampled_from(["lower", "higher"]), data=st.data())
+def test_a_change_stays_within_the_window_of_the_roll_as_rolled(ruleset, table: str, window: int, tie: str,
+                                                                data: st.DataObject) -> None:
+    """Whatever each member chooses, the final roll (moved or not) is within ±window of the roll as
+    rolled and inside the table; no shared event twice; a change of 0 is no change."""
+    leisure = leisure_table(ruleset, ruleset.rules[f"cohabitation.leisure.{table}"])
+    ids = sorted({e.id for e in leisure.entries if e is not None and e.id})
+    choice = st.one_of(st.none(), st.builds(lambda c: Shift(window, change=c), st.integers(-window, window)),
+                       st.builds(lambda a: Shift(window, aim=tuple(a), tie=tie), st.lists(st.sampled_from(ids), min_size=1, max_size=3)))
+    rolls = data.draw(st.lists(st.integers(leisure.lo, leisure.hi), min_size=1, max_size=6))
+    shifts = data.draw(st.lists(choice, min_size=len(rolls), max_size=len(rolls)))
+    policy = Policy(window, tie)
+    results, order = resolve_session(leisure, [(f"p{i}", r) for i, r in enumerate(rolls)], policy, shifts)
+    assert len(order) == len(set(order))
+    for resolution, shift in zip(results, shifts):
+        assert (resolution.shifted is None) is (shift is None)
+        if resolution.how in (AS_ROLLED, ADJUSTED):
+            assert abs(resolution.final_roll - resolution.rolled) <= window
+            assert leisure.lo <= resolution.final_roll <= leisure.hi
+    unchanged, _ = resolve_session(leisure, [(f"p{i}", r) for i, r in enumerate(rolls)], policy,
+                                   [Shift(window, change=0)] * len(rolls))
+    plain, _ = resolve_session(leisure, [(f"p{i}", r) for i, r in enumerate(rolls)], policy)
+    assert [(r.final_roll, r.entry, r.how) for r in unchanged] == [(r.final_roll, r.entry, r.how) for r in plain]
+
+
 
 @pytest.mark.parametrize("old, new, code", [
     ("rule: cohabitation.rent_split", "rule: cohabitation.rent_splitt", "MPR354"),
@@ -337,8 +406,11 @@ def test_no_shared_event_twice(ruleset, table: str, window: int, tie: str,
     ("  remainder_to: first\n", "  remainder_to: middle\n", "MPR3"),
     ("  tie: lower", "  tie: sideways", "MPR544"),
     ("  shared_tag: shared", "  shared_tag: common", "MPR546"),
+    ("choice: shift, per_member", "choice: shfit, per_member", "MPR585"),
+    ("shift: {window: params.window,", "shift: {window: params.windw,", "MPR352"),
 ], ids=["unknown rent rule", "formula of a missing parameter", "a value computed later", "leisure table of the wrong kind",
-        "misspelt safety", "bad remainder order", "bad tie-break", "no shared rows (warning)"])
+        "misspelt safety", "bad remainder order", "bad tie-break", "no shared rows (warning)",
+        "shift names an undeclared input (warning)", "shift window misspelt"])
 def test_document_checks(tmp_path, old: str, new: str, code: str) -> None:
     from interpreter.documents.resources import bundled_ruleset
     from interpreter.checks.loading import collect

@@ -15,7 +15,7 @@ import pytest
 from interpreter.engine import runner as engine
 from interpreter.solvers import repeat_policy
 from interpreter.kinds.roll_per_member import table_rows
-from interpreter.solvers.repeat_policy import Policy, session_distribution, resolve_session
+from interpreter.solvers.repeat_policy import Policy, Shift, session_distribution, resolve_session
 from interpreter.solvers.roll_rows import roll_distribution
 from interpreter.checks.loading import load_ruleset
 from rules_dsl.distribution import Distribution
@@ -42,13 +42,14 @@ def _setup(ruleset, table: str):
     return leisure_table(ruleset, rule), roll_distribution(rule)
 
 
-def _brute_force(table, rolls: Distribution, residents: int, policy: Policy) -> dict:
+def _brute_force(table, rolls: Distribution, residents: int, policy: Policy, shifts=None) -> dict:
     order = {e: i for i, e in enumerate(table.once_ids())}
     out: dict[tuple, Fraction] = {}
     faces = rolls.items()
     for combo in itertools.product(faces, repeat=residents):
         p = math.prod((pr for _, pr in combo), start=Fraction(1))
-        _, obtained = resolve_session(table, [(str(i), r) for i, (r, _) in enumerate(combo)], policy)
+        _, obtained = resolve_session(table, [(str(i), r) for i, (r, _) in enumerate(combo)], policy,
+                                      shifts)
         key = tuple(sorted(obtained, key=order.__getitem__))
         out[key] = out.get(key, Fraction(0)) + p
     return out
@@ -186,3 +187,45 @@ def test_monte_carlo_agrees_with_an_individual_fallback(ruleset) -> None:
     for how, p in exact.per_member_how[2].items():
         error = math.sqrt(float(p) * (1 - float(p)) / runs)
         assert abs(counts[how] / runs - float(p)) <= SIGMAS * error + 1e-4, how
+
+
+# --- the ordinary 治安 change each member chooses before the dedup --------------------------------
+
+@pytest.mark.parametrize("table, window, shifts", [
+    ("city", 3, [Shift(3, change=3)] * 3),
+    ("city", 2, [Shift(2, aim=("eviction",))] * 3),
+    ("city", 3, [Shift(3, aim=("crime_falling", "eviction"))] * 2 + [None]),
+    ("wilderness", 1, [Shift(1, change=-1), Shift(1, aim=("exile_settlement",)), None]),
+    ("wilderness", 2, [Shift(2, aim=("stampede_caught", "exile_settlement"), tie="higher")] * 3),
+    ("wilderness", 0, [Shift(1, change=1)] * 3),
+], ids=["city +3", "city aim eviction", "city aim 15 else 13, third none", "wilderness mixed",
+        "wilderness aim both, higher first", "change beyond the dedup window"])
+def test_shift_is_exact(ruleset, table: str, window: int, shifts) -> None:
+    leisure, rolls = _setup(ruleset, table)
+    policy = Policy(window, "lower")
+    exact = session_distribution(leisure, rolls, len(shifts), policy, shifts)
+    assert dict(exact.taken_sets.items()) == _brute_force(leisure, rolls, len(shifts), policy, shifts)
+    for per in exact.per_member + exact.per_member_how:
+        assert per.total() == 1
+
+
+SHARES = [  # (input, {event: exact chance for one resident}), from 2d6: P(n) = (6 - |n - 7|) / 36
+    ({"table": "city", "safety": 3, "shift": 3}, {"eviction": Fraction(3, 36), "crime_falling": Fraction(1, 36)}),
+    ({"table": "city", "safety": 2, "shift": {"aim": "eviction"}}, {"eviction": Fraction(3, 36),
+                                                                   "crime_falling": 0}),
+    ({"table": "city", "safety": 3, "shift": {"aim": ["crime_falling", "eviction"]}},
+     {"crime_falling": Fraction(1, 36), "eviction": Fraction(2 + 3, 36), "crime_rising": 0}),
+    ({"table": "wilderness", "safety": 1, "shift": -1}, {"stampede_caught": Fraction(1, 36)}),
+    ({"table": "wilderness", "safety": 1, "shift": {"aim": ["stampede_caught", "exile_settlement"]}},
+     {"stampede_caught": Fraction(1, 36), "exile_settlement": Fraction(1, 36),
+      "exile_camp": Fraction(2, 36)}),  # 11 stays (no aim reachable), 12 goes to 13
+    ({"table": "city", "safety": 2}, {"eviction": 0, "crime_falling": 0}),  # no change stated
+]
+
+
+@pytest.mark.parametrize("inputs, shares", SHARES)
+def test_prob_gives_the_rows_outside_the_dice_their_share(ruleset, inputs, shares) -> None:
+    sets, chances, *_ = engine.distribution(ruleset, "cohabitation.leisure", {**inputs, "residents": 1})
+    got = {row.value: row.p for row in chances.rows}
+    assert {event: got[event] for event in shares} == shares
+    assert sum((r.p for r in sets.rows), Fraction(0)) == 1

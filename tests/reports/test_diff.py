@@ -135,8 +135,11 @@ def test_added_removed_and_not_adopted(tmp_path):
     (root / "nap.yaml").write_text("replaces: rest.short\n" + text.replace("id: rest.short", "id: rest.nap"),
                                    encoding="utf-8")
     diff = compare(load_ruleset(BASE), load_ruleset(root)).to_json()
-    assert [e["rule"] for e in diff["rules"]["added"]] == ["rest.nap"]
-    assert [e["rule"] for e in diff["rules"]["removed"]] == ["rest.short"]
+    # the replacing document answers to the id it replaces: rest.short changed, nothing added or removed
+    assert diff["rules"]["added"] == [] and diff["rules"]["removed"] == []
+    [change] = [c for c in diff["changes"] if c["rule"] == "rest.short"]
+    assert change["replaced"] and change["replaced_by"]["rule"] == "rest.nap"
+    assert change["replaced_by"]["layer"] == "v"
     assert [e["rule"] for e in diff["rules"]["not_adopted"]] == ["combat.cover"]
 
 
@@ -151,7 +154,7 @@ def test_cli_formats(capsys, fmt, needle):
     assert code == 0 and needle in out
     if fmt == "json":
         data = json.loads(out)
-        assert list(data) == ["base", "variant", "parameters", "rules", "changes", "probabilities",
+        assert list(data) == ["base", "variant", "parameters", "rules", "changes", "campaign", "probabilities",
                               "warnings"]
 
 
