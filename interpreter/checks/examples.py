@@ -47,7 +47,7 @@ def _with_params(ruleset: Ruleset, rule: Rule, index: int,
     overridden (located in the example, so an expression error there points at it), and the
     findings about unknown parameter names."""
     params = rule.doc["examples"][index].get("params") or {}
-    copy = dataclasses.replace(ruleset, rules=dict(ruleset.rules))
+    copy = dataclasses.replace(ruleset, rules=ruleset.rules.copy_rules())
     # The positions are copied (and the example's params placed) only for an example with params:
     # a copy for each example of a rule with thousands of them is quadratic work.
     view = copy.rules[rule.id] = dataclasses.replace(
@@ -73,6 +73,8 @@ def _by_example(rule: Rule) -> dict[int, list[tuple[tuple, Any]]]:
     for key, position in rule.positions.items():
         if key[:1] == ("examples",) and len(key) > 1 and isinstance(key[1], int):
             index.setdefault(key[1], []).append((key[2:], position))
+    if len(_INDEXED) > 4096:  # a long-lived process (tests, a language server) keeps the newest
+        _INDEXED.clear()
     _INDEXED[id(rule.positions)] = (rule.positions, index)
     return index
 

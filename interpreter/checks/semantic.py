@@ -25,8 +25,10 @@ from interpreter.documents.resources import bundled_ruleset
 from interpreter.ruleset.enum_from import check_enum_from
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.texts import check_texts as texts
+from interpreter.ruleset.quotes import check_order, check_quotes
 from interpreter.ruleset.wiring import check_wiring
 from interpreter.checks.rule_graph import check_cycles
+from interpreter.kinds._plan_checks import check_constraints
 from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
 
 UNKNOWN_REFERENCE = define(
@@ -112,10 +114,13 @@ def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
         yield diagnostic(UNKNOWN_KIND, rule.loc("kind"), lang, kind=rule.kind,
                          hint=did_you_mean(rule.kind, kinds.registry()))
         return
-    if kind.check is None:
+    if kind.check is None and not rule.doc.get("constraints"):
         return
     try:
-        yield from kind.check(rule, ruleset, lang)
+        if kind.check is not None:
+            yield from kind.check(rule, ruleset, lang)
+        if rule.doc.get("constraints") and not kind.own_constraints:
+            yield from check_constraints(rule, ruleset, lang)
     except MprError as error:
         yield error.at(rule.loc()).diagnostic(lang)
     except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -140,6 +145,7 @@ def check_source(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic
 def check_texts(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Texts (title, text, labels) that interpolate parameters compile; stale texts are warned."""
     yield from texts(rule, ruleset, lang)
+    yield from check_quotes(rule, ruleset, lang)
 
 
 def check_enums(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
@@ -154,7 +160,8 @@ CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_refe
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,
                   skip: frozenset[str] = frozenset()) -> list[Diagnostic]:
     """Every semantic finding of ``ruleset``; rules in ``skip`` (schema errors) are left out."""
-    findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang)]
+    findings: list[Diagnostic] = [*check_cycles(ruleset, lang), *check_wiring(ruleset, lang),
+                                  *check_order(ruleset, lang)]
     for rule in ruleset.rules.values():
         if rule.id in skip:
             continue

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from rules_dsl.errors import Diagnostic
 
-from interpreter.checks.loading import MANIFEST, collect, display_path
+from interpreter.checks.loading import MANIFEST, collect_findings, display_path
 from interpreter.documents.resources import rulesets_dir
 
 
@@ -82,6 +82,6 @@ def validate_paths(paths: list[str], lang: str = "en") -> list[Diagnostic]:
     """Every finding for ``paths``, sorted by file, line and column."""
     findings: list[Diagnostic] = []
     for root, only in expand(paths):
-        findings.extend(d for d in collect(root, lang)[1] if only is None or d.file in only)
+        findings.extend(d for d in collect_findings(root, lang) if only is None or d.file in only)
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))

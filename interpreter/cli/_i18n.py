@@ -136,11 +136,15 @@ HELP_JA: dict[str, str] = {
     # doc
     "a Japanese handout of the adopted rules (Markdown; --html)":
         "採用したルールのプレイヤー向け資料（Markdown、--html で HTML）",
-    "Write a handout of a ruleset's adopted rules in Japanese: texts, parameters and tables, "
-    "probability bars for rolled rules, and a ★ on what a variant changed from its base (the "
-    "ruleset it extends).":
-        "ルールセットの採用ルールを日本語の資料にします: 本文、パラメータと表、ダイスを振るルールの"
-        "確率の棒、派生ルールセットが元から変えたところには ★ を付けます。",
+    "Write a handout of a ruleset's adopted rules in Japanese, for the players: the texts in the "
+    "source's words and order with every value filled in, the ruleset's interpretations marked, "
+    "tables, probability bars for rolled rules, and a ★ on what a variant changed from its base "
+    "(the ruleset it extends). --gm adds rule ids, parameters and formulas.":
+        "ルールセットの採用ルールをプレイヤー向けの日本語の資料にします: 原文の言葉と順のままの本文"
+        "（値はすべて埋めます）、ルールセットの解釈の印、表、ダイスを振るルールの確率の棒、派生"
+        "ルールセットが元から変えたところには ★ を付けます。--gm でルール ID・パラメータ・式も載せます。",
+    "the GM's handout: add rule ids, parameters and formulas":
+        "ＧＭ向けの資料にします（ルール ID・パラメータ・式も載せます）",
     "a self-contained HTML page instead of Markdown": "Markdown の代わりに1枚で完結した HTML ページ",
     "write to FILE instead of standard output": "標準出力の代わりに FILE に書きます",
     "mark changes against this ruleset (default: the root of the variant's extends)":

@@ -18,12 +18,15 @@ UNWRITABLE = define(
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "doc", help="a Japanese handout of the adopted rules (Markdown; --html)",
-        description="Write a handout of a ruleset's adopted rules in Japanese: texts, parameters and "
-                    "tables, probability bars for rolled rules, and a ★ on what a variant changed "
-                    "from its base (the ruleset it extends).")
+        description="Write a handout of a ruleset's adopted rules in Japanese, for the players: the "
+                    "texts in the source's words and order with every value filled in, the ruleset's "
+                    "interpretations marked, tables, probability bars for rolled rules, and a ★ on "
+                    "what a variant changed from its base (the ruleset it extends). --gm adds rule "
+                    "ids, parameters and formulas.")
     parser.add_argument("path", nargs="?", default=None, metavar="DIR",
                         help="ruleset directory (default: the bundled ruleset)")
     parser.add_argument("--html", action="store_true", help="a self-contained HTML page instead of Markdown")
+    parser.add_argument("--gm", action="store_true", help="the GM's handout: add rule ids, parameters and formulas")
     parser.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of standard output")
     parser.add_argument("--base", metavar="DIR",
                         help="mark changes against this ruleset (default: the root of the variant's extends)")
@@ -40,7 +43,8 @@ def handle(args: argparse.Namespace) -> int:
 
     if args.output is not None:
         refuse_special_file(args.output, "--output", UNWRITABLE)
-    text = handout(args.path or bundled_ruleset(), as_html=args.html, base=args.base, lang=args.lang)
+    text = handout(args.path or bundled_ruleset(), as_html=args.html, base=args.base, lang=args.lang,
+                   gm=args.gm)
     if args.output is None:
         print(text, end="")
         return EXIT_OK

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_PARAM = define(
     "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. my.table.rounding=ceil; got {text!r}",
@@ -58,11 +61,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
-    # start-up: interpreter.documents.loader loads only when read_input() runs
-    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
-
     if name is None:
         return {}, {}, None, {}
+    # start-up: interpreter.documents.loader (PyYAML) loads only when there is an input to read
+    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
+
     if name == "-":
         # start-up: the parent package is loaded already (it runs every command)
         from interpreter.cli import CLOSED_STDIN
@@ -84,6 +87,22 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
     return docs[0].data, docs[0].positions, file, docs[0].texts
+
+
+def shown_value(value: Any) -> str:
+    """A run's value as YAML: a whole number, true, false or null written as PyYAML writes it,
+    without loading PyYAML's writer; anything else by PyYAML."""
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if type(value) is int:
+        return str(value)
+    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    import yaml
+
+    if isinstance(value, (dict, list)) and value:
+        return str(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
+                                  default_flow_style=None).rstrip())
+    return str(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -119,19 +138,12 @@ def handle(args: argparse.Namespace) -> int:
     if args.format == "json":
         print_json(result.to_json())
     else:
-        # start-up: yaml loads only when handle() runs
-        import yaml
-
         # start-up: rules_dsl.plain loads only when handle() runs
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
         refuse_huge_output(value)
-        if isinstance(value, (dict, list)) and value:
-            print(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
-                                 default_flow_style=None).rstrip())
-        else:
-            print(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+        print(shown_value(value))
         print()
         for line in render_tree(result.trace, values=False, lang=args.lang):
             print(line)

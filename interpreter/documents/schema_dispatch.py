@@ -50,8 +50,12 @@ def dispatch_schema(root: Path) -> dict[str, Any]:
             "markdownDescription": "ルールの種類（仕組み）。種類ごとに書ける項目が決まります"
                                    "（docs/guide.md）。 / The rule's kind (its mechanism): it "
                                    "decides which fields the document has."}},
-        "required": ["kind"],
-        "allOf": branches,
+        # A document based_on another, or an abstract base, is a part of a document: its own
+        # fields are typed here, the whole is checked by its kind's schema once merged.
+        "if": {"anyOf": [{"required": ["based_on"]},
+                         {"properties": {"abstract": {"const": True}}, "required": ["abstract"]}]},
+        "then": {"$ref": "common.json#/$defs/partial_document"},
+        "else": {"required": ["kind"], "allOf": branches},
     }
 
 
@@ -69,7 +73,7 @@ def dispatch_targets() -> dict[str, str]:
     (``{kind: "kinds/<module>.json"}``)."""
     rule = json.loads((schemas_dir() / "rule.json").read_text(encoding="utf-8"))
     kinds = {}
-    for branch in rule.get("allOf", ()):
+    for branch in rule.get("else", rule).get("allOf", ()):
         name = branch.get("if", {}).get("properties", {}).get("kind", {}).get("const")
         target = branch.get("then", {}).get("$ref")
         if isinstance(name, str) and isinstance(target, str):
@@ -81,6 +85,7 @@ def direct_schema(schema: str, data: Any) -> str:
     """The schema to validate ``data`` against: a rule document of a known kind goes straight to
     its kind's schema (the branch ``rule.json`` takes, with the same findings); anything else
     (another schema, no kind, an unknown kind) keeps ``schema``."""
-    if schema != "rule.json" or not isinstance(data, dict) or not isinstance(data.get("kind"), str):
+    if schema != "rule.json" or not isinstance(data, dict) or not isinstance(data.get("kind"), str) \
+            or "based_on" in data or data.get("abstract") is True:
         return schema
     return dispatch_targets().get(data["kind"], schema)

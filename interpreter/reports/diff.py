@@ -177,11 +177,9 @@ def probes(rule: Rule, *others: Rule | None) -> list[Probe]:
                 found[str(entry["name"])] = Probe(str(entry["name"]), dict(entry.get("input") or {}))
     if not found:
         # start-up: interpreter.engine.inputs loads only when probes() runs
-        from interpreter.engine.inputs import check_inputs
+        from interpreter.engine.inputs import accepts
 
-        try:
-            check_inputs(rule, {})
-        except MprError:
+        if not accepts(rule, {}):
             return []
         found[DEFAULT_PROBE] = Probe(DEFAULT_PROBE, {})
     return list(found.values())
@@ -302,7 +300,7 @@ def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
     successors = _successors(base, variant)
     paired = {id(rule) for rule_id, rule in successors.items() if rule_id in base.rules}
     for rule_id in sorted(set(base.rules) | set(variant.rules)):
-        old, new = base.rules.get(rule_id), successors.get(rule_id)
+        old, new = dict.get(base.rules, rule_id), successors.get(rule_id)  # own ids only
         if old is None and id(new) in paired:
             continue  # the new id of a rule that answers to a base rule's id: compared under that id
         if old is None:
@@ -311,7 +309,12 @@ def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
                 show_added_probes(diff, new)  # type: ignore[arg-type]
             continue
         if new is None:
-            diff.removed.append(_entry(old, lang))
+            entry = _entry(old, lang)
+            successor = variant.rules.get(rule_id)  # a replacement under a new id answers to it
+            if successor is not None:
+                entry.update({"replaced_by": successor.id,
+                              "replaced_in": successor.replaced.get(rule_id, successor.layer)})
+            diff.removed.append(entry)
             continue
         if old.adopted and not new.adopted:
             diff.not_adopted.append(_entry(new, lang))

@@ -411,4 +411,7 @@ def render_markdown(diff: Diff, heading: str = "##") -> str:
             lines += [f"| {_cell(_label(r, diff.lang))} | {_percent(r['old'])} | {_percent(r['new'])} | "
                       f"{_delta(r['delta_percent'])} |" for r in table["rows"] if r["moved"]]
             lines += [""] + [f"- {n}" for n in _notes(table, w, diff.lang)] + [""]
-    return "\n".join(lines).rstrip() + "\n"
+    # start-up: .handout_render loads only when a diff is written as Markdown
+    from .handout_render import md_text
+
+    return md_text("\n".join(lines).rstrip()) + "\n"  # a document's text never opens a tag

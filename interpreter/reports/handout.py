@@ -1,26 +1,40 @@
-"""A Japanese handout of a ruleset's adopted rules (``mprules doc``): titles and texts from the
-documents, parameters and rows as tables, probability bars for the probes of rolled rules, and a ★
-on everything a variant changed from its base; rendered as Markdown or as self-contained HTML."""
+"""A Japanese handout of a ruleset's adopted rules (``mprules doc``), for two audiences.
+
+The players' handout (the default) reads like the source: each rule's title and quoted text with
+every ``{params.NAME}`` filled in, what the ruleset decided where the source is silent marked
+「解釈」 with its reason, the tables by their labels (a row computed by a formula by the source's
+words), probabilities as bars, and a ★ on what the variant changed from the ruleset it extends
+(a changed value in words beside the base one). It shows no rule id, parameter name or code.
+The GM's handout (``gm=True``) adds the ids, the parameter tables and the formulas.
+
+The rules come in the order the manifest's ``order`` gives (the source's order), the rest by source
+and id; a rule that says ``shown_in: HOST`` leaves out the opening lines of its text that the host
+prints already (a shared introduction, or a sentence of the host's), and comes right after the
+host unless the order places it. Rendering is in
+``handout_render`` (Markdown, HTML)."""
 from __future__ import annotations
 
-import html
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from rules_dsl.errors import MprError
+from rules_dsl.words import localized
 
 from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, probes
 from interpreter.reports.diff_render import id_names, named, show
+from interpreter.reports.handout_render import MARK, Block, render_html, render_markdown
 from interpreter.ruleset.model import Rule, Ruleset
-from interpreter.ruleset.texts import named_values
+from interpreter.ruleset.quotes import shared_opening
+from interpreter.ruleset.texts import named_values, render_localized
 from interpreter.engine.trace import ProbTable
-from rules_dsl.words import localized
 
-MARK = "★"
+__all__ = ["Block", "MARK", "base_of", "build", "handout", "player_text", "stale_quotes",
+           "render_html", "render_markdown"]
+
 _HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９－", "0123456789-")
 ROW_FIELDS = ("roll", "label", "text", "each", "as", "when", "value", "tags")
+PLAYER_ROW_FIELDS = ("roll", "label", "text", "value")
 WORDS = {
     "params": "パラメータ", "value": "値", "meaning": "説明", "rows": "表", "row": "行",
     "probabilities": "確率", "probe": "入力例", "outcome": "結果", "p": "確率",
@@ -29,24 +43,19 @@ WORDS = {
     "marks": "基本ルールセット {base} から変わった箇所に ★ を付けています。", "none": "なし",
     "contents": "目次", "no_input": "入力なし",
     "stale": "この本文は基本ルールセットのものです。このハウスルールでは {notes} です。",
+    "interpretation": "解釈", "formula": "式", "origin": "原文",
+    "player_intro": "原文の文と表をそのまま載せています。原文に書かれていないことをこのルールセットが"
+                    "決めた箇所には【解釈】と理由を付けています。",
+    "player_marks": "基本のルールセット「{base}」から変わった箇所に ★ を付けています。",
+    "changed_values": "変更された値",
+    "player_stale": "この文は基本のルールセットのものです。このハウスルールでは{notes}です。",
+    "player_stale_one": "「{what}」が{old}ではなく{new}",
+    "player_removed": "このハウスルールで削除されたルール",
 }
 ROW_HEADERS = {"roll": "出目", "label": "内容", "text": "内容", "each": "対象", "as": "名前",
                "when": "条件", "value": "値", "tags": "タグ"}
-
-
-@dataclass
-class Block:
-    """One piece of the handout: a heading, a paragraph, a table or probability bars."""
-
-    kind: str  # "heading" | "para" | "table" | "bars"
-    text: str = ""
-    level: int = 2
-    header: list[str] = field(default_factory=list)
-    rows: list[list[str]] = field(default_factory=list)
-    marks: list[bool] = field(default_factory=list)
-    bars: list[tuple[str, float, float | None]] = field(default_factory=list)  # label, p, base p
-    anchor: str | None = None
-    links: list[str | None] = field(default_factory=list)  # per row: the anchor its title links to
+_ID_ASIDE = re.compile(r"（[a-z][a-z0-9_]*）")  # an id in brackets: for the GM
+_ASCII_PC = re.compile(r"(?<![A-Za-z])PC(?![A-Za-z])")
 
 
 def base_of(root: Path) -> Path | None:
@@ -87,40 +96,82 @@ def player_text(value: Any) -> str:
     return show(value)
 
 
+def filled(rule: Rule, value: Any) -> str:
+    """A text of ``rule`` in Japanese with its placeholders filled from the effective parameters."""
+    return player_text(render_localized(rule, value)) if value not in (None, "") else ""
+
+
 def _source_key(rule: Rule) -> tuple:
     match = re.fullmatch(r"R(\d+)", str(rule.source or ""))
     return (int(match.group(1)) if match else -1, rule.id)
 
 
-def build(ruleset: Ruleset, diff: Diff | None) -> list[Block]:
-    """The handout's blocks, rule by rule in the order of their ``source`` numbers."""
-    title = player_text(ruleset.manifest.get("title") or ruleset.id)
+def handout_order(ruleset: Ruleset, base: Ruleset | None = None) -> list[Rule]:
+    """The rules in the handout's order: the manifest's ``order`` (the variant's, else its
+    base's), each ``shown_in`` rule right after the rule that shows its text, then the others by
+    source number and id."""
+    order = ruleset.manifest.get("order")
+    if not isinstance(order, list) and base is not None:
+        order = base.manifest.get("order")
+    listed = [r for r in (order if isinstance(order, list) else []) if isinstance(r, str)]
+    rules = ruleset.rules
+    out: list[str] = [r for r in listed if r in rules]
+    rest = sorted((r for r in rules.values() if r.id not in out), key=_source_key)
+    for rule in rest:
+        host = rule.doc.get("shown_in")
+        if isinstance(host, str) and host in out:
+            at = out.index(host) + 1
+            while at < len(out) and rules[out[at]].doc.get("shown_in") == host:
+                at += 1
+            out.insert(at, rule.id)
+        else:
+            out.append(rule.id)
+    return [rules[r] for r in out]
+
+
+def build(ruleset: Ruleset, diff: Diff | None, *, gm: bool = False) -> list[Block]:
+    """The handout's blocks, rule by rule in the handout's order (``handout_order``)."""
+    title = filled_manifest(ruleset, "title") or ruleset.id
     blocks = [Block("heading", title, level=1)]
-    intro = WORDS["intro"]
-    if diff is not None:
-        intro += WORDS["marks"].format(base=diff.base.id)
+    base_title = (filled_manifest(diff.base, "title") or diff.base.id) if diff else ""
+    if gm:
+        intro = WORDS["intro"] + (WORDS["marks"].format(base=diff.base.id) if diff else "")
+    else:
+        intro = WORDS["player_intro"] + (WORDS["player_marks"].format(base=base_title) if diff else "")
     blocks.append(Block("para", intro))
     if ruleset.manifest.get("text"):
-        blocks.append(Block("para", player_text(ruleset.manifest["text"])))
-    adopted = sorted((r for r in ruleset.rules.values() if r.adopted), key=_source_key)
+        blocks.append(Block("para", filled_manifest(ruleset, "text")))
+    ordered = handout_order(ruleset, diff.base if diff else None)
+    adopted = [r for r in ordered if r.adopted]
     blocks.append(Block("heading", WORDS["contents"], level=2))
-    blocks.append(Block("table", header=["", "ルール", "ID"], rows=[
-        [str(r.source or ""), r.title("ja"), r.id] for r in adopted],
-        marks=[_rule_mark(r, diff) is not None for r in adopted], links=[r.id for r in adopted]))
+    anchors = {r.id: (r.id if gm else f"rule-{i + 1}") for i, r in enumerate(adopted)}
+    header = ["", "ルール", "ID"] if gm else ["ルール"]
+    blocks.append(Block("table", header=header, rows=[
+        ([str(r.source or ""), r.title("ja"), r.id] if gm else [r.title("ja")]) for r in adopted],
+        marks=[_rule_mark(r, diff) is not None for r in adopted],
+        links=[anchors[r.id] for r in adopted], link_column=1 if gm else 0))
     for rule in adopted:
-        blocks.extend(_rule_blocks(ruleset, rule, diff))
-    left_out = sorted((r for r in ruleset.rules.values() if not r.adopted), key=_source_key)
+        blocks.extend(_rule_blocks(ruleset, rule, diff, gm, anchors[rule.id]))
+    left_out = [r for r in ordered if not r.adopted]
     newly = {e["rule"] for e in diff.not_adopted} if diff else set()
-    blocks.append(Block("heading", WORDS["not_adopted"], level=2))
-    blocks.append(Block("table", header=["", "ルール", "ID"],
-                        rows=[[str(r.source or ""), r.title("ja"), r.id] for r in left_out]
-                        or [["", WORDS["none"], ""]],
-                        marks=[r.id in newly for r in left_out] or [False]))
+    if gm or left_out:
+        blocks.append(Block("heading", WORDS["not_adopted"], level=2))
+        none = ["", WORDS["none"], ""] if gm else [WORDS["none"]]
+        blocks.append(Block("table", header=header,
+                            rows=[([str(r.source or ""), r.title("ja"), r.id] if gm else [r.title("ja")])
+                                  for r in left_out] or [none],
+                            marks=[r.id in newly for r in left_out] or [False]))
     if diff is not None and diff.removed:
-        blocks.append(Block("heading", WORDS["removed"], level=2))
-        blocks.append(Block("table", header=["ルール", "ID"], marks=[True] * len(diff.removed),
-                            rows=[[e["title"], e["rule"]] for e in diff.removed]))
+        blocks.append(Block("heading", WORDS["removed" if gm else "player_removed"], level=2))
+        blocks.append(Block("table", header=["ルール", "ID"] if gm else ["ルール"],
+                            marks=[True] * len(diff.removed),
+                            rows=[[e["title"], e["rule"]] if gm else [e["title"]] for e in diff.removed]))
     return blocks
+
+
+def filled_manifest(ruleset: Ruleset, key: str) -> str:
+    value = ruleset.manifest.get(key)
+    return player_text(value) if value else ""
 
 
 def _rule_mark(rule: Rule, diff: Diff | None) -> str | None:
@@ -133,33 +184,100 @@ def _rule_mark(rule: Rule, diff: Diff | None) -> str | None:
     return None
 
 
-def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]:
+def _rule_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: bool, anchor: str) -> list[Block]:
     mark = _rule_mark(rule, diff)
-    head = f"{rule.source or ''} {rule.title('ja')}".strip()
-    blocks = [Block("heading", head + (f" {MARK}{mark}" if mark else ""), level=2, anchor=rule.id)]
-    blocks.append(Block("para", f"`{rule.id}`"))
+    head = f"{rule.source or ''} {rule.title('ja')}".strip() if gm else rule.title("ja")
+    blocks = [Block("heading", head + (f" {MARK}{mark}" if mark else ""), level=2, anchor=anchor)]
+    if gm:
+        blocks.append(Block("para", f"`{rule.id}`"))
     change = diff.change_of(rule.id) if diff else None
     old_params = {p["name"]: p["old"] for p in change.params} if change else {}
     text = rule.doc.get("text")
     if text:
-        blocks.extend(_text_blocks(player_text(text), old_params, rule.params))
-    if rule.params:
-        docs = rule.doc.get("param_docs") or {}
-        names = id_names(rule.params, "ja")
-        rows, marks = [], []
-        for name, value in rule.params.items():
-            changed = name in old_params
-            cell = player_text(named(value, names)) + (
-                f"（{WORDS['base']}: {player_text(named(old_params[name], names))}）" if changed else "")
-            rows.append([name + (f" {MARK}" if changed else ""), cell, player_text(docs.get(name, ""))])
-            marks.append(changed)
-        blocks.append(Block("heading", WORDS["params"], level=3))
-        blocks.append(Block("table", header=[WORDS["params"], WORDS["value"], WORDS["meaning"]],
-                            rows=rows, marks=marks))
+        lines = filled(rule, text).split("\n")[shared_opening(rule, ruleset):]
+        if lines:
+            blocks.extend(_text_blocks("\n".join(lines), old_params, rule, gm))
+    for entry in interpretations(rule):
+        names = f"（{WORDS['params']}: {'、'.join(entry['params'])}）" if gm and entry["params"] else ""
+        blocks.append(Block("note", filled(rule, entry["text"]) + names, label=WORDS["interpretation"]))
+    if gm and rule.params:
+        blocks.extend(_param_blocks(rule, old_params))
+    elif old_params:
+        blocks.extend(_changed_value_blocks(rule, old_params))
     if isinstance(rule.doc.get("rows"), list) and rule.doc["rows"]:
-        blocks.extend(_row_blocks(rule, change))
-    blocks.extend(_probability_blocks(ruleset, rule, diff))
+        blocks.extend(_row_blocks(rule, change, gm))
+    blocks.extend(_probability_blocks(ruleset, rule, diff, gm))
     return blocks
+
+
+def interpretations(rule: Rule) -> list[dict[str, Any]]:
+    """The rule's ``interpretations``: ``{text, params}`` each (what the source does not say)."""
+    found = rule.doc.get("interpretations")
+    return [{"text": e.get("text"), "params": [p for p in e.get("params") or [] if isinstance(p, str)]}
+            for e in found if isinstance(e, dict) and e.get("text")] if isinstance(found, list) else []
+
+
+def _param_doc(rule: Rule, name: str) -> str:
+    docs = rule.doc.get("param_docs") or {}
+    return player_text(docs.get(name, "")) if isinstance(docs, dict) else ""
+
+
+def _param_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
+    """The GM's parameter table: name, value (with the base's), meaning, and where the default
+    comes from (the source's words of ``quotes``, or 【解釈】)."""
+    names = id_names(rule.params, "ja")
+    quotes = given if isinstance(given := rule.doc.get("quotes"), dict) else {}
+    marked = {p for e in interpretations(rule) for p in e["params"]}
+    rows, marks = [], []
+    for name, value in rule.params.items():
+        changed = name in old_params
+        cell = player_text(named(value, names)) + (
+            f"（{WORDS['base']}: {player_text(named(old_params[name], names))}）" if changed else "")
+        origin = f"「{quotes[name]}」" if isinstance(quotes.get(name), str) else \
+            f"【{WORDS['interpretation']}】" if name in marked else ""
+        rows.append([name + (f" {MARK}" if changed else ""), cell, _param_doc(rule, name), origin])
+        marks.append(changed)
+    return [Block("heading", WORDS["params"], level=3),
+            Block("table", header=[WORDS["params"], WORDS["value"], WORDS["meaning"], WORDS["origin"]],
+                  rows=rows, marks=marks)]
+
+
+def player_words(text: str) -> str:
+    """A parameter's description as a player reads it: the notes in brackets written for the GM
+    (those with code or English in them) left out, ＰＣ and ＧＭ written as the source writes them."""
+    text = re.sub(r"（[^（）]*[A-Za-z][^（）]*）", "", text)
+    return re.sub(r"(?<![A-Za-z])GM(?![A-Za-z])", "ＧＭ", player_label(text))
+
+
+def _effect_words(rule: Rule, value: Any) -> Any:
+    """Entries naming an effect the rule declares (``effect_types``) by that effect's title and
+    amount: ``{effect: sleep, hours: 8}`` reads 睡眠（時間）: 8."""
+    types = rule.doc.get("effect_types")
+    if not isinstance(value, list) or not isinstance(types, dict):
+        return value
+    out: list[Any] = []
+    for entry in value:
+        kind = types.get(entry.get("effect")) if isinstance(entry, dict) else None
+        if isinstance(kind, dict) and kind.get("title"):
+            amount = entry.get(kind.get("amount"), "")
+            out.append(f"{player_text(kind['title'])}: {show(amount)}" if amount != "" else player_text(kind["title"]))
+        else:
+            out.append(entry)
+    return out
+
+
+def _changed_value_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
+    """For players: each value the variant changed, by what it means (not by its name)."""
+    names = id_names(rule.params, "ja")
+
+    def shown(value: Any) -> str:
+        return player_text(named(_effect_words(rule, value), names))
+
+    rows = [[player_words(_param_doc(rule, name)) or WORDS["value"],
+             f"{MARK}{shown(rule.params.get(name))}（{WORDS['base']}: {shown(old)}）"]
+            for name, old in old_params.items()]
+    return [Block("heading", WORDS["changed_values"], level=3),
+            Block("table", header=[WORDS["meaning"], WORDS["value"]], rows=rows, marks=[True] * len(rows))]
 
 
 def stale_quotes(text: str, old_params: dict[str, Any], params: dict[str, Any]
@@ -176,10 +294,10 @@ def stale_quotes(text: str, old_params: dict[str, Any], params: dict[str, Any]
     return stale
 
 
-def _text_blocks(text: str, old_params: dict[str, Any], params: dict[str, Any]) -> list[Block]:
+def _text_blocks(text: str, old_params: dict[str, Any], rule: Rule, gm: bool) -> list[Block]:
     """The rule's quoted text; where a variant made it untrue (it states a parameter's base
     value), marked ★ with the variant's value beside the base one."""
-    stale = stale_quotes(text, old_params, params)
+    stale = stale_quotes(text, old_params, rule.params)
     if not stale:
         return [Block("para", text)]
     shown = text
@@ -190,37 +308,76 @@ def _text_blocks(text: str, old_params: dict[str, Any], params: dict[str, Any]) 
         for m in reversed(found):  # same offsets: the translation maps one character to one
             shown = (shown[:m.start()] + f"{MARK}{new}（{WORDS['base']}: {shown[m.start():m.end()]}）"
                      + shown[m.end():])
-    notes = "、".join(f"{name} は {old} ではなく {new}" for name, old, new in stale)
-    return [Block("para", shown), Block("para", f"{MARK}{WORDS['stale'].format(notes=notes)}")]
+    if gm:
+        notes = "、".join(f"{name} は {old} ではなく {new}" for name, old, new in stale)
+        note = WORDS["stale"].format(notes=notes)
+    else:
+        notes = "、".join(WORDS["player_stale_one"].format(what=player_words(_param_doc(rule, name)) or WORDS["value"],
+                                                           old=old, new=new) for name, old, new in stale)
+        note = WORDS["player_stale"].format(notes=notes)
+    return [Block("para", shown), Block("para", f"{MARK}{note}")]
 
 
-def _cell_text(value: Any, rule: Rule) -> str:
-    """A row's cell in words, its ``{placeholders}`` filled with the rule's parameters."""
+def roll_text(value: Any) -> str:
+    """A row's roll: ``7`` or a range ``7〜9`` (never 「7、9」, which reads as "7 or 9")."""
+    if isinstance(value, list) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        return f"{value[0]}〜{value[1]}" if value[0] != value[1] else str(value[0])
+    return show(value)
+
+
+def _cell_text(field: str, row: dict[str, Any], rule: Rule, gm: bool) -> str:
+    """A row's cell in words, its ``{placeholders}`` filled with the rule's parameters; the value
+    of a row computed by a formula by its ``value_label`` (with the formula for the GM)."""
     # start-up: interpreter.reports.diff_render loads only when _cell_text() runs
     from interpreter.reports.diff_render import readable
 
+    value = row.get(field, "")
+    if field == "roll":
+        return roll_text(value)
+    if field == "value" and row.get("value_label"):
+        words = filled(rule, row["value_label"])
+        formula = row.get("value")
+        if gm and isinstance(formula, str):
+            return f"{words}（{WORDS['formula']}: `{formula}`）"
+        return words
+    if field in ("label", "text"):
+        return filled(rule, value)
     return readable(value, "ja", rule.params) if value not in ("", None) else ""
 
 
-def _row_blocks(rule: Rule, change: Any) -> list[Block]:
+def _row_blocks(rule: Rule, change: Any, gm: bool) -> list[Block]:
     # start-up: interpreter.reports.diff loads only when _row_blocks() runs
-    from interpreter.reports.diff import _rows_by_key, rendered_row
+    from interpreter.reports.diff import _rows_by_key
 
-    rows = {key: (index, rendered_row(rule, row)) for key, (index, row) in _rows_by_key(rule).items()}
+    rows = _rows_by_key(rule)
     changed = {r["row"]: r["change"] for r in change.rows} if change else {}
-    present = [f for f in ROW_FIELDS if any(isinstance(r, dict) and f in r for _, r in rows.values())]
+    fields = ROW_FIELDS if gm else PLAYER_ROW_FIELDS
+    present = [f for f in fields if any(isinstance(r, dict) and f in r for _, r in rows.values())]
     if "label" in present or "text" in present:  # a row reads by its label, not its conditions
         present = [f for f in present if f not in ("each", "as", "when")]
-    table = Block("table", header=[WORDS["row"]] + [ROW_HEADERS[f] for f in present])
+    header = ([WORDS["row"]] if gm else []) + [ROW_HEADERS[f] for f in present]
+    table = Block("table", header=header)
     for key, (_, row) in rows.items():
+        if not isinstance(row, dict):
+            continue
         how = changed.get(key)
-        name = key + (f" {MARK}{WORDS[how]}" if how in ("added", "changed") else "")
-        table.rows.append([name] + [_cell_text(row.get(f, ""), rule) if f in row else "" for f in present])
+        cells = [_cell_text(f, row, rule, gm) if f in row else "" for f in present]
+        if gm:
+            cells.insert(0, key + (f" {MARK}{WORDS[how]}" if how in ("added", "changed") else ""))
+        elif how in ("added", "changed"):
+            cells[0] = f"{MARK}{WORDS[how]} {cells[0]}"
+        table.rows.append(cells)
         table.marks.append(how is not None)
     return [Block("heading", WORDS["rows"], level=3), table]
 
 
-def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list[Block]:
+def player_label(text: str) -> str:
+    """A label of the engine's output as a player reads it: an id in brackets left out, ＰＣ
+    written as the source writes it."""
+    return _ASCII_PC.sub("ＰＣ", _ID_ASIDE.sub("", text))
+
+
+def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: bool) -> list[Block]:
     # start-up: interpreter.engine loads only when _probability_blocks() runs
     from interpreter.engine import registry as kinds
 
@@ -229,6 +386,7 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list
         return []
     base_rule = diff.base.rules.get(rule.id) if diff else None
     blocks: list[Block] = []
+    words = (lambda s: s) if gm else player_label  # noqa: E731
     for probe in probes(rule, base_rule)[:5]:
         try:
             tables = outcome(ruleset, rule, probe, "ja")
@@ -245,8 +403,8 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list
         for index, table in enumerate(tables):
             old = {show(r.value): float(r.p) for r in before[index].rows} if index < len(before) else {}
             name = WORDS["no_input"] if probe.name == DEFAULT_PROBE else f"{WORDS['probe']}「{probe.name}」"
-            label = f"{name}: {table.title}"
-            bars = [(_bar_label(r.value, r.label), float(r.p),
+            label = words(f"{name}: {table.title}")
+            bars = [(words(_bar_label(r.value, r.label)), float(r.p),
                      old.get(show(r.value), 0.0) if old else None) for r in table.rows]
             moved = any(b is not None and abs(a - b) > 1e-12 for _, a, b in bars)
             blocks.append(Block("bars", label + (f" {MARK}{WORDS['changed']}" if moved else ""),
@@ -254,7 +412,7 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None) -> list
             if table.mean is not None:
                 blocks.append(Block("para", _mean_line(table, before[index] if index < len(before) else None)))
             if table.note:
-                blocks.append(Block("para", table.note))
+                blocks.append(Block("para", words(table.note)))
     return blocks
 
 
@@ -281,118 +439,16 @@ def _mean_line(table: ProbTable, base: ProbTable | None) -> str:
     return line
 
 
-def _percent(p: float) -> str:
-    return f"{p * 100:.2f}%"
-
-
-def _md_cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", "<br>")
-
-
-def _bar(p: float, width: int = 20) -> str:
-    # start-up: interpreter.reports.bars loads only when _bar() runs
-    from interpreter.reports.bars import bar
-
-    return bar(p, width)
-
-
-def render_markdown(blocks: list[Block]) -> str:
-    out: list[str] = []
-    for b in blocks:
-        if b.kind == "heading":
-            out += [f"{'#' * b.level} {b.text}", ""]
-        elif b.kind == "para":
-            out += [b.text, ""]
-        elif b.kind == "table":
-            out.append("| " + " | ".join(b.header) + " |")
-            out.append("|" + "---|" * len(b.header))
-            for row, marked in zip(b.rows, b.marks or [False] * len(b.rows)):
-                cells = [_md_cell(c) for c in row]
-                if marked and not any(MARK in c for c in cells):
-                    cells[0] = f"{MARK} {cells[0]}"
-                out.append("| " + " | ".join(cells) + " |")
-            out.append("")
-        elif b.kind == "bars":
-            out += [f"**{b.text}**", "", f"| {WORDS['outcome']} | {WORDS['p']} | |", "|---|---:|---|"]
-            for label, p, old in b.bars:
-                moved = old is not None and abs(old - p) > 1e-12
-                cell = _percent(p) + (f" {MARK}（{WORDS['base']}: {_percent(old)}）" if moved else "")  # type: ignore[arg-type]
-                out.append(f"| {_md_cell(label)} | {cell} | `{_bar(p) or '·'}` |")
-            out.append("")
-    return "\n".join(out).rstrip() + "\n"
-
-
-CSS = """body{font-family:sans-serif;max-width:60em;margin:2em auto;line-height:1.6;color:#222}
-table{border-collapse:collapse;margin:.5em 0 1em}td,th{border:1px solid #bbb;padding:.2em .5em;vertical-align:top;overflow-wrap:anywhere}
-tr.changed td{background:#fff3cd}.mark{color:#b8860b;font-weight:bold}
-.bar{display:inline-block;height:.9em;background:#4a7bd0}.old{display:inline-block;height:.3em;background:#999}
-code{background:#f3f3f3;padding:0 .2em}td.p{text-align:right;white-space:nowrap}td.label{min-width:10em}
-td:first-child{white-space:nowrap}nav.toc a{color:inherit}
-@media print{body{max-width:none;margin:0;font-size:10pt;line-height:1.45}
-h1,h2,h3{break-after:avoid}h2{break-before:auto}table,tr,p{break-inside:avoid}
-nav.toc{break-after:page}a{color:inherit;text-decoration:none}
-.bar,.old,tr.changed td{-webkit-print-color-adjust:exact;print-color-adjust:exact}}"""
-LABEL_HEADERS = frozenset({ROW_HEADERS["label"], WORDS["meaning"]})  # columns of prose, kept wide
-LABEL_CELL = ' class="label"'
-
-
-def _html_text(text: str) -> str:
-    escaped = html.escape(text).replace("\n", "<br>")
-    escaped = re.sub(r"`([^`]+)`", r"<code>\1</code>", escaped)
-    return escaped.replace(MARK, f'<span class="mark">{MARK}</span>')
-
-
-def render_html(blocks: list[Block]) -> str:
-    title = next((b.text for b in blocks if b.kind == "heading"), "mprules")
-    out = ['<!DOCTYPE html>', '<html lang="ja"><head><meta charset="utf-8">',
-           f"<title>{html.escape(title)}</title><style>{CSS}</style></head><body>"]
-    for b in blocks:
-        if b.kind == "heading":
-            anchor = f' id="{html.escape(b.anchor)}"' if b.anchor else ""
-            out.append(f"<h{b.level}{anchor}>{_html_text(b.text)}</h{b.level}>")
-        elif b.kind == "para":
-            out.append(f"<p>{_html_text(b.text)}</p>")
-        elif b.kind == "table":
-            toc = bool(b.links)
-            out.append(('<nav class="toc">' if toc else "") + "<table><tr>"
-                       + "".join(f"<th>{html.escape(h)}</th>" for h in b.header) + "</tr>")
-            for i, (row, marked) in enumerate(zip(b.rows, b.marks or [False] * len(b.rows))):
-                cells = [_html_text(c) for c in row]
-                if marked and not any(MARK in c for c in row):
-                    cells[0] = f'<span class="mark">{MARK}</span> {cells[0]}'
-                link = b.links[i] if i < len(b.links) else None
-                if link:
-                    cells[1] = f'<a href="#{html.escape(link)}">{cells[1]}</a>'
-                cls = ' class="changed"' if marked else ""
-                out.append(f"<tr{cls}>" + "".join(
-                    f"<td{LABEL_CELL if h in LABEL_HEADERS else ''}>{c}</td>"
-                    for h, c in zip(b.header, cells)) + "</tr>")
-            out.append("</table>" + ("</nav>" if toc else ""))
-        elif b.kind == "bars":
-            out.append(f"<p><strong>{_html_text(b.text)}</strong></p><table>")
-            for label, p, old in b.bars:
-                moved = old is not None and abs(old - p) > 1e-12
-                cls = ' class="changed"' if moved else ""
-                base = (f' <span class="mark">{MARK}</span>（{WORDS["base"]}: {_percent(old)}）'  # type: ignore[arg-type]
-                        if moved else "")
-                old_bar = f'<br><span class="old" style="width:{old * 20:.2f}em"></span>' if moved else ""  # type: ignore[operator]
-                out.append(f"<tr{cls}><td>{html.escape(label)}</td><td class=\"p\">{_percent(p)}{base}</td>"
-                           f'<td style="width:22em"><span class="bar" style="width:{p * 20:.2f}em">'
-                           f"</span>{old_bar}</td></tr>")
-            out.append("</table>")
-    out.append("</body></html>")
-    return "\n".join(out) + "\n"
-
-
 def handout(path: str | Path, *, as_html: bool = False, base: str | Path | None = None,
-            lang: str = "ja") -> str:
-    """The handout of the ruleset at ``path``, marking what changed from ``base`` (default: the
-    root of its ``extends`` graph; none for a ruleset that extends nothing)."""
+            lang: str = "ja", gm: bool = False) -> str:
+    """The handout of the ruleset at ``path`` for players (``gm``: for the GM, with ids,
+    parameters and formulas), marking what changed from ``base`` (default: the root of its
+    ``extends`` graph; none for a ruleset that extends nothing)."""
     # start-up: interpreter.checks.loading loads only when handout() runs
     from interpreter.checks.loading import load_ruleset
 
     ruleset = load_ruleset(path, lang=lang)
     base_path = Path(base) if base is not None else base_of(Path(path))
     diff = compare(load_ruleset(base_path, lang=lang), ruleset, "ja") if base_path else None
-    blocks = build(ruleset, diff)
+    blocks = build(ruleset, diff, gm=gm)
     return render_html(blocks) if as_html else render_markdown(blocks)

@@ -29,6 +29,13 @@ class Rule:
     parameters; ``param_layers`` names the ruleset layer that set each parameter, ``row_layers``
     the layer of each row (by id, or ``#N``);
     ``positions`` maps a path inside ``doc`` to (file, line, column).
+
+    Provenance: every value of ``doc`` keeps the position of the layer that wrote it (a document,
+    a ``based_on`` base, an override in a manifest): ``written_by(*path)`` gives the layer, file
+    and line of the nearest written value at ``path`` (``file_layers`` names the layer of each
+    file), ``provenance()`` that of every field; ``replaced`` names the ids this rule answers to
+    in place of rules it replaced, with the layer that replaced each; ``example_layers`` the
+    layer of each example.
     """
 
     id: str
@@ -42,6 +49,9 @@ class Rule:
     file: str | None = None
     positions: Positions = field(default_factory=dict)
     texts: dict[Path_, str] = field(default_factory=dict)  # written text of YAML-read scalars
+    replaced: dict[str, str] = field(default_factory=dict)  # an id it replaced -> the replacing layer
+    example_layers: list[str] = field(default_factory=list)  # the layer of each example
+    file_layers: dict[str, str] = field(default_factory=dict)  # a file -> its layer (shared)
     _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)  # expressions, templates
 
     @property
@@ -62,6 +72,23 @@ class Rule:
             if not probe:
                 return Location(self.file, None, None, ".".join(map(str, path)) or None)
             probe = probe[:-1]
+
+    def written_by(self, *path: str | int) -> tuple[str, Location]:
+        """The layer that wrote ``doc[path]`` (or its nearest located parent) and where."""
+        loc = self.loc(*path)
+        return self.file_layers.get(str(loc.file), str(loc.file) if loc.file else self.layer), loc
+
+    def provenance(self) -> dict[Path_, tuple[str, Location]]:
+        """Every field of the document (top-level key, and each item of a list keyed by id or
+        name as ``(field, KEY)``) -> the layer and location that wrote it."""
+        out: dict[Path_, tuple[str, Location]] = {}
+        for name, value in self.doc.items():
+            out[(name,)] = self.written_by(name)
+            if isinstance(value, list):
+                for index, item in enumerate(value):
+                    if isinstance(item, dict) and (item.get("id") or item.get("name")) is not None:
+                        out[(name, str(item.get("id") or item.get("name")))] = self.written_by(name, index)
+        return out
 
     def get(self, *path: str | int, default: Any = None) -> Any:
         node: Any = self.doc
@@ -86,14 +113,52 @@ class Rule:
         return compiled
 
 
+class Rules(dict):
+    """Rules by id; an id a variant replaced under a new id (``aliases``: old -> new) still finds
+    the rule that replaced it (``rules[old]``, ``old in rules``, ``rules.get(old)``), while
+    iterating gives each rule once, by its own id."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.aliases: dict[str, str] = {}
+
+    def __missing__(self, key: str) -> Rule:
+        new = self.aliases.get(key)
+        if new is None or not dict.__contains__(self, new):
+            raise KeyError(key)
+        return dict.__getitem__(self, new)
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or (
+            isinstance(key, str) and dict.__contains__(self, self.aliases.get(key, "")))
+
+    def copy_rules(self) -> Rules:
+        """A shallow copy, with its aliases."""
+        out = Rules(self)
+        out.aliases = dict(self.aliases)
+        return out
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        try:
+            return self[key]
+        except (KeyError, TypeError):
+            return default
+
+
 @dataclass
 class Ruleset:
-    """Rules by id plus the manifest data of every layer (base first, the variant last)."""
+    """Rules by id plus the manifest data of every layer (base first, the variant last).
+
+    ``rules`` also answers to the ids of rules replaced under a new id (``rules.aliases``);
+    ``bases`` holds the abstract documents others are ``based_on`` (not runnable rules); each
+    rule's provenance (which layer, file and line wrote each field) is on the rule
+    (``Rule.written_by``, ``Rule.provenance``), ``file_layers`` names the layer of every file."""
 
     id: str
     root: str
     manifest: dict[str, Any]
-    rules: dict[str, Rule] = field(default_factory=dict)
+    rules: Rules = field(default_factory=Rules)
+    bases: dict[str, Rule] = field(default_factory=dict)  # abstract documents (abstract: true), by id
     layers: list[str] = field(default_factory=list)
     parameters: dict[str, Any] = field(default_factory=dict)  # ruleset-wide parameters
     parameter_schema: dict[str, Any] = field(default_factory=dict)  # group -> its JSON Schema
@@ -104,6 +169,7 @@ class Ruleset:
     content_hash: str = ""
     files: list[str] = field(default_factory=list)  # every file it was built from (absolute)
     listings: dict[str, list[str]] = field(default_factory=dict)  # layer directory -> its globs
+    file_layers: dict[str, str] = field(default_factory=dict)  # a file as positions name it -> its layer
 
     def rule(self, rule_id: str) -> Rule:
         try:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # types only: the model renders its titles with this module
     from interpreter.ruleset.model import Rule, Ruleset
 
 
-TEXT_FIELDS = frozenset({"title", "text", "label"})
+TEXT_FIELDS = frozenset({"title", "text", "label", "value_label"})
 NOT_TEXTS = frozenset({"examples", "probes", "inputs", "param_schema", "param_docs", "params"})
 
 TEXT_NAME = define(
@@ -107,6 +107,11 @@ def render_localized(rule: Rule, value: Any) -> Any:
     return value
 
 
+def fill_text(rule: Rule, text: str, lang: str = "ja") -> str:
+    """A plain text with ``rule``'s parameters filled in (as written when it cannot be filled)."""
+    return _fill(rule, text, lang)
+
+
 def _fill(rule: Rule, text: str, lang: str) -> str:
     if not has_placeholders(text):
         return text
@@ -116,11 +121,35 @@ def _fill(rule: Rule, text: str, lang: str) -> str:
         return text
 
 
+def render_value(rule: Rule, value: Any, lang: str = "ja") -> Any:
+    """A rule's result with the texts inside it filled: every ``text``, ``label``, ``title`` or
+    ``value_label`` (a ``{ja, en}`` text or a plain one) that has placeholders, at any depth (a
+    row's ``value.text``); the value itself when there is nothing to fill."""
+    if isinstance(value, list):
+        out = [render_value(rule, v, lang) for v in value]
+        return value if all(a is b for a, b in zip(out, value)) else out
+    if not isinstance(value, dict):
+        return value
+    changed: dict[Any, Any] = {}
+    for key, item in value.items():
+        if key in TEXT_FIELDS and isinstance(item, str):
+            new = _fill(rule, item, lang)
+        elif key in TEXT_FIELDS and _is_text(item):
+            new = render_localized(rule, item)
+        else:
+            new = render_value(rule, item, lang)
+        if new is not item and new != item:
+            changed[key] = new
+    return {**value, **changed} if changed else value
+
+
 def render_steps(rule: Rule, steps: list[Any]) -> None:
     """Fill the placeholders of the texts a rule's trace steps show (not those of nested rules)."""
     for step in steps:
         if "text" in step.detail:
             step.detail["text"] = render_localized(rule, step.detail["text"])
+        if step.kind != "rule" and isinstance(getattr(step, "value", None), (dict, list)):
+            step.value = render_value(rule, step.value)
         if step.kind != "rule":
             render_steps(rule, step.children)
 

@@ -1,30 +1,48 @@
-"""Edits a variant makes inside one rule document: rows replaced by id (or ``at: N``), added or
-removed; earlier layers' examples pinned to their values or dropped; examples and probes appended;
-the file positions of every moved value carried along so findings still point at their line."""
+"""Edits a variant makes inside one rule document, with the merge rule of
+``interpreter.ruleset.merge``: a document ``based_on`` another inherits every field it does not
+write; an override changes any field but ``id`` and ``kind`` (parameters by name, with new ones
+declared in ``param_schema``); earlier layers' examples are pinned to their values or dropped;
+the file positions of every moved value carried along so findings still point at their line.
+
+A rule's edits are folded once, after every layer is read (``fold``): a long list edited by
+many layers is split into items once and joined once."""
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass, field
 from typing import Any
 
-from rules_dsl.errors import Location, define, did_you_mean
-from rules_dsl.words import define_words, vocabulary
+from rules_dsl.errors import Hint, Location, define, did_you_mean
+from rules_dsl.words import define_word, word
 
-Item = tuple[Any, dict, str]  # a row, its positions (relative), the layer it came from
+from interpreter.ruleset.merge import MISSING, Marks, Patch, merge_list, merge_value
 
-NO_SUCH_ROW = define(
-    "MPR904", "rule {rule} has no row {row} to {action}{hint}",
-    "ルール {rule} に{action}する行 {row} はありません{hint}")
-AMBIGUOUS_ROW = define(
-    "MPR905", "rule {rule} has {count} rows with id {row!r} (rows {positions}); address one with at: N",
-    "ルール {rule} には id {row!r} の行が {count} 個あります（{positions} 行目）。at: N で1つを指定してください")
 NO_ROWS = define(
     "MPR906", "rule {rule} (kind {kind}) has no rows to override",
     "ルール {rule}（種別 {kind}）には上書きできる行がありません")
-ROW_WITHOUT_ADDRESS = define(
-    "MPR907", "a row override of rule {rule} needs an id (replace or add) or at: N (replace or remove row N)",
-    "ルール {rule} の行の上書きには id（置き換えまたは追加）か at: N（N 行目を置き換えまたは削除）が必要です")
-ROW_ACTIONS = define_words("variant.row_action", {"replace": "replace", "remove": "remove"},
-                           {"replace": "置き換え", "remove": "削除"})
+FIXED_FIELD = define(
+    "MPR919", "an override of rule {rule} cannot write {field}: a variant changes every field of a document but id and kind (to replace the document, write a document with 'replaces: {rule}')",
+    "ルール {rule} の上書きに {field} は書けません。変種は id と kind 以外のすべての項目を変えられます（文書を置き換えるには 'replaces: {rule}' と書いた文書を置いてください）")
+UNKNOWN_PARAM = define(
+    "MPR412", "rule {rule} has no parameter {name!r} to override{hint}",
+    "ルール {rule} に上書きできるパラメータ {name!r} はありません{hint}")
+NEW_PARAM = define_word(
+    "variant.new_param", " (to add a parameter, declare it in the same override's param_schema)",
+    "（パラメータを足すには、同じ上書きの param_schema で宣言してください）")
+
+
+class _NewParamHint(Hint):
+    """What to write to add a parameter, in the language of its message."""
+
+    def render(self, lang: str) -> str:
+        return word(NEW_PARAM, lang)
+
+FIXED = ("id", "kind", "replaces", "based_on", "abstract")  # fields an override never writes
+OWN = ("id", "replaces", "based_on", "abstract")  # fields a based_on document never inherits
+# Fields whose change leaves the rule's logic as it was: earlier layers' examples keep running.
+TEXT_FIELDS = frozenset({"params", "param_docs", "param_schema", "examples", "probes", "title",
+                         "text", "source", "optional"})
+LISTS = ("rows", "examples", "probes")  # top-level lists whose items' layers are kept
 
 
 def loc_of(positions: dict, path: tuple, file: str | None) -> Location:
@@ -50,17 +68,6 @@ def subtree(positions: dict, prefix: tuple) -> dict[tuple, Any]:
     return {key[n:]: pos for key, pos in positions.items() if key[:n] == prefix}
 
 
-def subtrees(positions: dict, prefix: tuple) -> dict[Any, dict[tuple, Any]]:
-    """The positions under ``prefix``, grouped by the next element of their path (one pass:
-    rows and entries are looked up in this instead of scanning every position per entry)."""
-    n = len(prefix)
-    groups: dict[Any, dict[tuple, Any]] = {}
-    for key, pos in positions.items():
-        if len(key) > n and key[:n] == prefix:
-            groups.setdefault(key[n], {})[key[n + 1:]] = pos
-    return groups
-
-
 def graft(rule: Any, positions: dict, prefix: tuple) -> None:
     """Place ``positions`` (relative paths) under ``prefix`` of the rule, replacing what was there."""
     n = len(prefix)
@@ -77,129 +84,261 @@ def row_key(row: Any, index: int) -> str:
     return f"#{index + 1}"
 
 
-def apply_rows(merge: Any, rule: Any, items: list[Item], entries: list, path: tuple,
-               layer: Any) -> list[Item]:
-    """The rows of ``rule`` after this layer's ``entries`` (``items`` as they stand before it)."""
-    slots: list[Item | None] = list(items)
-    count = len(items)
-    written = subtrees(layer.positions, path)
-    by_id: dict[Any, list[int]] = {}
-    for i, slot in enumerate(slots):
-        if slot is not None and isinstance(slot[0], dict) and slot[0].get("id") is not None:
-            by_id.setdefault(slot[0]["id"], []).append(i)
-    for index, entry in enumerate(entries):
-        if not isinstance(entry, dict):
-            continue  # the schema reports it
-        here = path + (index,)
-        loc = loc_of(layer.positions, here, layer.manifest_file)
-        row = {k: copy.deepcopy(v) for k, v in entry.items() if k not in ("at", "remove")}
-        remove = entry.get("remove") is True
-        action = vocabulary(ROW_ACTIONS, merge.out.lang)["remove" if remove else "replace"]
-        target: int | None = None
-        if "at" in entry:
-            at = entry["at"]
-            key = f"#{at}"
-            if not isinstance(at, int) or isinstance(at, bool) or not 1 <= at <= count \
-                    or slots[at - 1] is None:
-                merge.out.add(NO_SUCH_ROW, loc_of(layer.positions, here + ("at",), layer.manifest_file),
-                              rule=rule.id, row=key, action=action, hint=f" (1..{count})")
-                continue
-            target = at - 1
-        elif row.get("id") is not None:
-            key = str(row["id"])
-            matches = [i for i in by_id.get(row["id"], []) if (slot := slots[i]) is not None
-                       and isinstance(slot[0], dict) and slot[0].get("id") == row["id"]]
-            if len(matches) > 1:
-                merge.out.add(AMBIGUOUS_ROW, loc, rule=rule.id, row=key, count=len(matches),
-                              positions=", ".join(str(i + 1) for i in matches))
-                continue
-            target = matches[0] if matches else None
-            if target is None and remove:
-                ids = [s[0].get("id") for s in slots if s is not None and isinstance(s[0], dict)]
-                merge.out.add(NO_SUCH_ROW, loc, rule=rule.id, row=key, action=action,
-                              hint=did_you_mean(key, [i for i in ids if i is not None]))
-                continue
-        else:
-            merge.out.add(ROW_WITHOUT_ADDRESS, loc, rule=rule.id)
+@dataclass
+class Source:
+    """Where a patch stands: the layer, its positions and texts (paths from the patch's root,
+    ``path`` its place in the file's document) and the file."""
+
+    layer: str
+    data: dict
+    positions: dict
+    texts: dict
+    file: str | None
+    path: tuple = ()
+
+    def marks(self) -> Marks:
+        return Marks(subtree(self.positions, self.path) if self.path else dict(self.positions),
+                     subtree(self.texts, self.path) if self.path else dict(self.texts))
+
+    def loc(self, inner: tuple) -> Location:
+        return loc_of(self.positions, self.path + tuple(inner), self.file)
+
+    def key_loc(self, inner: tuple) -> Location:
+        return key_loc_of(self.positions, self.path + tuple(inner), self.file)
+
+
+@dataclass
+class State:
+    """A rule while its edits are folded: the document, its marks, the effective parameters with
+    the layer of each, and the layer of each item of ``rows``, ``examples`` and ``probes``."""
+
+    doc: dict
+    marks: Marks
+    params: dict
+    param_layers: dict[str, str]
+    origins: dict[str, list[str]] = field(default_factory=dict)
+    logic_changed: bool = False
+
+
+def state_of(rule: Any) -> State:
+    """The state of a rule as its own document wrote it."""
+    origins = {name: [rule.layer] * len(value) for name in LISTS
+               if isinstance(value := rule.doc.get(name), list)}
+    return State(rule.doc, Marks(rule.positions, rule.texts), rule.params, dict(rule.param_layers),
+                 origins)
+
+
+def inherit(base: State, rule: Any, source: Source, merge: Any) -> State:
+    """A document ``based_on`` the rule of ``base``: the base's fields, then the document's own
+    written over them with the merge rule (list items by id or name, mappings key by key)."""
+    kids = base.marks.split()
+    marks = Marks(dict(base.marks.pos), dict(base.marks.txt))
+    marks.kids = {k: v for k, v in kids.items() if k not in OWN}
+    doc = {k: v for k, v in base.doc.items() if k not in OWN}
+    state = State(doc, marks, {}, {}, {k: list(v) for k, v in base.origins.items()})
+    own = {k: v for k, v in source.data.items() if k not in OWN}
+    own_marks = source.marks()
+    patch = _patch(merge, rule.id, source, record=False)
+    inherited = _list(state.doc.get("examples"))
+    base_params = base.params
+    for name, value in own.items():
+        _field(state, name, value, own_marks.kid(name), patch, source, merge)
+    own_params = _dict(own.get("params"))
+    for name in own_params:  # the base's examples keep the base's values
+        if name in base_params and base_params[name] != _dict(state.doc.get("params")).get(name):
+            _pin(state, len(inherited), name, base_params[name])
+    if state.logic_changed:  # the base's examples tested the base's logic
+        drop_examples(state, source.layer, keep={e.get("name") for e in own.get("examples") or []
+                                                 if isinstance(e, dict)})
+    state.doc.update({k: source.data[k] for k in OWN if k in source.data})
+    for name in OWN:
+        if name in source.data:
+            marks.split()[name] = own_marks.kid(name)
+    params = _dict(state.doc.get("params"))
+    state.params = copy.deepcopy(params)
+    state.param_layers = {name: source.layer if name in own_params else
+                          base.param_layers.get(name, source.layer) for name in params}
+    return state
+
+
+def _dict(value: Any) -> dict:
+    return value if isinstance(value, dict) else {}
+
+
+def _list(value: Any) -> list:
+    return value if isinstance(value, list) else []
+
+
+def _patch(merge: Any, rule_id: str, source: Source, record: bool) -> Patch:
+    def write(address: tuple, value: Any, path: tuple) -> bool:
+        if not record:
+            return True
+        return merge.write(address, source.layer, value, source.loc(path))
+
+    def report(code: str, path: tuple, **args: Any) -> None:
+        merge.out.add(code, source.loc(path), **args)
+
+    return Patch(rule_id, source.layer, write, report, merge.out.lang)
+
+
+def _field(state: State, name: str, value: Any, value_marks: Marks, patch: Patch, source: Source,
+           merge: Any) -> None:
+    """One top-level field of a patch written over the state."""
+    kids = state.marks.split()
+    old = state.doc.get(name, MISSING)
+    wrote: list[bool] = []
+
+    def write(address: tuple, v: Any, path: tuple) -> bool:
+        done = patch.write(address, v, (name, *path))
+        wrote.append(done)
+        return done
+
+    scoped = Patch(patch.rule, patch.origin, write,
+                   lambda code, path, **args: patch.report(code, (name, *path), **args), patch.lang)
+    address = (patch.rule, name)
+    if name in LISTS and isinstance(old, list) and isinstance(value, list):
+        new, new_marks, origins = merge_list(old, kids.get(name) or Marks(), value, value_marks,
+                                             scoped, address, state.origins.get(name))
+        state.origins[name] = origins
+    else:
+        new, new_marks, _ = merge_value(old, kids.get(name) or Marks(), value, value_marks, scoped,
+                                        address)
+        if name in LISTS and isinstance(new, list) and new is not old:
+            state.origins[name] = [source.layer] * len(new)
+    if new is MISSING or not any(wrote):
+        return
+    state.doc[name] = new
+    kids[name] = new_marks
+    if name not in TEXT_FIELDS:
+        state.logic_changed = True
+
+
+def apply_override(state: State, rule: Any, source: Source, merge: Any) -> None:
+    """An override (a layer's ``overrides: {RULE: {...}}``) written over the state."""
+    patch = _patch(merge, rule.id, source, record=True)
+    data = source.data
+    marks = source.marks()
+    declared = _dict(data.get("param_schema"))
+    state.doc = dict(state.doc)  # the document read from the file stays as it was written
+    before_logic = state.logic_changed
+    state.logic_changed = False
+    for name, value in data.items():
+        if name in FIXED:
+            merge.out.add(FIXED_FIELD, source.key_loc((name,)), rule=rule.id, field=name)
             continue
-        if not merge.write((rule.id, "rows", key), layer.id, None if remove else row, loc):
+        if name == "params":
+            if isinstance(value, dict):
+                for param, given in value.items():
+                    _param(state, rule, param, given, marks.kid("params").kid(param), declared,
+                           source, merge)
             continue
-        positions = {k: v for k, v in written.get(index, {}).items()
-                     if not k or k[0] not in ("at", "remove")}
-        if remove:
-            slots[target] = None  # type: ignore[index]
-        elif target is None:
-            slots.append((row, positions, layer.id))
-        else:
-            slots[target] = (row, positions, layer.id)
-            if row.get("id") is not None and target not in by_id.get(row["id"], []):
-                by_id.setdefault(row["id"], []).append(target)
-    return [slot for slot in slots if slot is not None]
+        if name == "rows" and not isinstance(state.doc.get("rows"), list):
+            merge.out.add(NO_ROWS, source.key_loc((name,)), rule=rule.id, kind=rule.kind)
+            continue
+        _field(state, name, value, marks.kid(name), patch, source, merge)
+    if state.logic_changed:
+        drop_examples(state, source.layer)
+    state.logic_changed = state.logic_changed or before_logic
 
 
-def edit_rows(merge: Any, rule: Any, entries: list, path: tuple, layer: Any) -> bool:
-    """Replace rows by id (or by ``at: N``), add rows with new ids, remove rows (``remove: true``);
-    the earlier layers' examples of the rule give way. False when the rule has no rows."""
-    rows = rule.doc.get("rows")
-    if not isinstance(rows, list):
-        merge.out.add(NO_ROWS, key_loc_of(layer.positions, path, layer.manifest_file),
-                     rule=rule.id, kind=rule.kind)
-        return False
-    origins = merge.row_origins.setdefault(rule.id, [rule.layer] * len(rows))
-    before = subtrees(rule.positions, ("rows",))
-    items = [(row, before.get(i, {}), origins[i]) for i, row in enumerate(rows)]
-    items = apply_rows(merge, rule, items, entries, path, layer)
-    _replace_entries(rule, "rows", [(row, positions) for row, positions, _ in items])
-    merge.row_origins[rule.id] = [origin for _, _, origin in items]
-    rule._compiled.clear()
-    drop_examples(merge.example_layers, rule, layer.id)
-    return True
+def _param(state: State, rule: Any, name: str, value: Any, value_marks: Marks, declared: dict,
+           source: Source, merge: Any) -> None:
+    path = ("params", name)
+    if name not in state.params and name not in declared \
+            and name not in (state.doc.get("param_schema") or {}):
+        hint = did_you_mean(name, state.params) or _NewParamHint("")
+        merge.out.add(UNKNOWN_PARAM, source.key_loc(path), rule=rule.id, name=name, hint=hint)
+        return
+    old = state.params.get(name, MISSING)
+    patch = _patch(merge, rule.id, source, record=True)
+    wrote: list[bool] = []
+
+    def write(address: tuple, v: Any, inner: tuple) -> bool:
+        done = patch.write(address, v, path + inner)
+        wrote.append(done)
+        return done
+
+    scoped = Patch(patch.rule, patch.origin, write,
+                   lambda code, inner, **args: patch.report(code, path + inner, **args), patch.lang)
+    kids = state.marks.split()
+    params_marks = kids.setdefault("params", Marks())
+    new, new_marks, _ = merge_value(old, params_marks.kid(name), value, value_marks, scoped,
+                                    (rule.id, "params", name))
+    if not any(wrote):
+        return
+    if old is not MISSING:
+        pin_examples(state, name, old, source.layer)
+    state.params = dict(state.params)
+    state.params[name] = new
+    state.param_layers[name] = source.layer
+    params_marks.split()[name] = new_marks
 
 
-def drop_examples(example_layers: dict[str, list[str]], rule: Any, layer: str) -> None:
-    """Rows changed: earlier layers' examples tested rows that no longer stand, so they go."""
-    examples = rule.doc.get("examples") or []
-    origins = example_layers.get(rule.id, [])
-    before = subtrees(rule.positions, ("examples",))
-    kept = [(e, before.get(i, {}), o) for i, (e, o) in enumerate(zip(examples, origins))
-            if o == layer]
-    _replace_entries(rule, "examples", [(e, p) for e, p, _ in kept])
+def drop_examples(state: State, layer: str, keep: set | None = None) -> None:
+    """The rule's logic changed: earlier layers' examples tested what no longer stands, so they go
+    (with ``keep``, the names of the examples a document based on another wrote itself)."""
+    examples = state.doc.get("examples")
+    if not isinstance(examples, list):
+        return
+    origins = state.origins.get("examples") or [layer] * len(examples)
+    kids = state.marks.split()
+    old_marks = (kids.get("examples") or Marks()).split()
+    kept = [(e, old_marks.get(i) or Marks(), o) for i, (e, o) in enumerate(zip(examples, origins))
+            if (o == layer if keep is None else isinstance(e, dict) and e.get("name") in keep)]
     if not kept:
-        del rule.doc["examples"]
-    example_layers[rule.id] = [o for _, _, o in kept]
+        del state.doc["examples"]
+        kids.pop("examples", None)
+        state.origins.pop("examples", None)
+        return
+    new = Marks((kids.get("examples") or Marks()).pos, (kids.get("examples") or Marks()).txt)
+    new.kids = {i: m for i, (_, m, _) in enumerate(kept)}
+    state.doc["examples"] = [e for e, _, _ in kept]
+    kids["examples"] = new
+    state.origins["examples"] = [o for _, _, o in kept]
 
 
-def _replace_entries(rule: Any, name: str, entries: list[tuple[Any, dict]]) -> None:
-    """Set ``rule.doc[name]`` to ``entries`` (each with its relative positions) in one pass."""
-    kept = {k: v for k, v in rule.positions.items()
-            if not (len(k) > 1 and k[0] == name and isinstance(k[1], int))}
-    rule.positions.clear()
-    rule.positions.update(kept)
-    rule.doc[name] = [entry for entry, _ in entries]
-    for index, (_, positions) in enumerate(entries):
-        for key, pos in positions.items():
-            rule.positions[(name, index) + key] = pos
-
-
-def append_entries(example_layers: dict[str, list[str]], rule: Any, name: str, entries: list,
-                   path: tuple, layer: Any) -> None:
-    """Examples or probes a layer adds to a rule, their positions in the layer's manifest."""
-    current = rule.doc.setdefault(name, [])
-    written = subtrees(layer.positions, path)
-    for index, entry in enumerate(entries):
-        for key, pos in written.get(index, {}).items():
-            rule.positions[(name, len(current)) + key] = pos
-        current.append(copy.deepcopy(entry))
-        if name == "examples":
-            example_layers.setdefault(rule.id, []).append(layer.id)
-
-
-def pin_examples(example_layers: dict[str, list[str]], rule: Any, name: str, layer: str) -> None:
+def pin_examples(state: State, name: str, old: Any, layer: str) -> None:
     """Earlier layers' examples keep testing what their layer wrote: the old value of the
     parameter is pinned into each of them that does not set it itself."""
-    examples = rule.doc.get("examples") or []
-    for index, origin in enumerate(example_layers.get(rule.id, [])):
+    examples = state.doc.get("examples")
+    if not isinstance(examples, list):
+        return
+    origins = state.origins.get("examples") or []
+    pinned_any = False
+    new_examples = list(examples)
+    for index, origin in enumerate(origins):
         example = examples[index]
-        if origin != layer and isinstance(example, dict):
-            pinned = example.setdefault("params", {})
-            pinned.setdefault(name, copy.deepcopy(rule.params[name]))
+        if origin != layer and isinstance(example, dict) and name not in (example.get("params") or {}):
+            example = dict(example)
+            example["params"] = {**(example.get("params") or {}), name: copy.deepcopy(old)}
+            new_examples[index] = example
+            pinned_any = True
+    if pinned_any:
+        state.doc["examples"] = new_examples
+
+
+def _pin(state: State, count: int, name: str, old: Any) -> None:
+    """The first ``count`` examples (a base's, inherited) keep the base's value of ``name``."""
+    examples = state.doc.get("examples")
+    if not isinstance(examples, list):
+        return
+    new_examples = list(examples)
+    for index, example in enumerate(examples[:count]):
+        if isinstance(example, dict) and name not in (example.get("params") or {}):
+            new_examples[index] = {**example, "params": {**(example.get("params") or {}),
+                                                         name: copy.deepcopy(old)}}
+    state.doc["examples"] = new_examples
+
+
+def finish_rule(rule: Any, state: State) -> None:
+    """Write the folded state back into the rule (positions and texts joined once)."""
+    rule.doc = state.doc
+    rule.positions, rule.texts = (dict(d) for d in state.marks.flat())
+    rule.params = state.params
+    rule.param_layers = state.param_layers
+    rows = state.doc.get("rows")
+    origins = state.origins.get("rows") or []
+    rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
+                       for i, row in enumerate(rows)} if isinstance(rows, list) else {}
+    rule.example_layers = list(state.origins.get("examples") or [])
+    rule._compiled.clear()

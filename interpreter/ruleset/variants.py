@@ -13,8 +13,11 @@ from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 
 from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule, Ruleset
-from interpreter.ruleset.variant_edits import (append_entries, edit_rows, graft, key_loc_of, loc_of, pin_examples,
-                            row_key, subtree)
+from interpreter.ruleset.merge import Marks, Patch, is_list_patch, merge_list
+from interpreter.ruleset.variant_edits import (UNKNOWN_PARAM, Source, State, apply_override, finish_rule,
+                                               inherit, key_loc_of, loc_of, row_key, state_of)
+
+__all__ = ["row_key", "merge", "load_directory", "annotate_rows"]
 
 MANIFEST = "ruleset.yaml"
 PARAMETERS = "@parameters"  # the first element of the address of a ruleset-wide parameter
@@ -28,9 +31,7 @@ EXTENDS_MISSING = define(
 UNKNOWN_RULE_NAMED = define(
     "MPR411", "{where} names rule {rule!r}, which is not in the ruleset{hint}",
     "{where} がルール {rule!r} を指定していますが、ルールセットにありません{hint}")
-UNKNOWN_PARAM_OVERRIDE = define(
-    "MPR412", "rule {rule} has no parameter {name!r} to override{hint}",
-    "ルール {rule} に上書きできるパラメータ {name!r} はありません{hint}")
+UNKNOWN_PARAM_OVERRIDE = UNKNOWN_PARAM
 NOT_OPTIONAL = define(
     "MPR413", "rule {rule} is not optional (optional: false) and cannot be left out",
     "ルール {rule} は必須（optional: false）なので不採用にできません")
@@ -52,6 +53,18 @@ WRITTEN_TWICE = define(
 SAME_ID = define(
     "MPR908", "two rulesets of the extends graph have the id {id!r}: {first} and {second}",
     "extends でつながるルールセットのうち2つが同じ id {id!r} です: {first} と {second}")
+BASE_CYCLE = define(
+    "MPR920", "based_on forms a cycle: {chain}", "based_on が循環しています: {chain}")
+NO_BASE = define(
+    "MPR921", "rule {rule} is based_on {base!r}, which is not in the ruleset{hint}",
+    "ルール {rule} の based_on {base!r} はルールセットにありません{hint}")
+OTHER_KIND = define(
+    "MPR922", "rule {rule} is of kind {kind} but based_on {base}, of kind {base_kind}; leave kind out to inherit it",
+    "ルール {rule} は種別 {kind} ですが、based_on の {base} は種別 {base_kind} です。kind を書かなければ受け継ぎます")
+REPLACED = define(
+    "MPR923", "rule {old} is replaced by {new} (ruleset {layer}); the id {old} reaches it",
+    "ルール {old} はルールセット {layer} の {new} に置き換えられています。ID {old} でもそのルールに届きます",
+    severity="info")
 TOO_MANY_LAYERS = define(
     "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
 
@@ -187,15 +200,19 @@ def _where(loc: Location) -> str:
 
 @dataclass
 class Merge:
-    """Applies the layers of a graph in order to one ``Ruleset``; ``finish`` reports conflicts."""
+    """Applies the layers of a graph in order to one ``Ruleset``: each layer's documents are
+    added at once, its overrides kept per rule and folded by ``finish`` (bases first), which
+    then reports conflicts between independent layers."""
 
     ruleset: Ruleset
     graph: Graph
     out: Any
     writes: dict[tuple, list[Write]] = field(default_factory=dict)
     defined: dict[str, Location] = field(default_factory=dict)
-    example_layers: dict[str, list[str]] = field(default_factory=dict)
-    row_origins: dict[str, list[str]] = field(default_factory=dict)
+    sources: dict[str, Source] = field(default_factory=dict)  # rule -> its document as written
+    pending: dict[str, list[Source]] = field(default_factory=dict)  # rule -> its overrides, in order
+    states: dict[str, State] = field(default_factory=dict)  # folded rules
+    replaced: dict[str, tuple[str, str, Location]] = field(default_factory=dict)  # old -> (new, layer, where)
 
     def write(self, address: tuple, layer: str, value: Any, loc: Location) -> bool:
         """Record a write; a second write of the same field by the same layer is a finding."""
@@ -208,15 +225,18 @@ class Merge:
         return True
 
     def add_documents(self, layer: Any) -> None:
-        """A layer's rule documents: new ids are added; an id of an earlier layer needs ``replaces``."""
+        """A layer's rule documents: new ids are added; an id of an earlier layer needs ``replaces``.
+        A document ``based_on`` another, or ``abstract``, is checked by its kind's schema once
+        merged (``finish``)."""
         # start-up: interpreter.documents.schema loads only when add_documents() runs
         from interpreter.documents.schema import validate_document
 
         here: dict[str, Location] = {}
         for doc in layer.documents:
-            problems = validate_document(doc, "rule.json", self.out.lang)
-            self.out.findings.extend(problems)
             data = doc.data
+            partial = isinstance(data, dict) and ("based_on" in data or data.get("abstract") is True)
+            problems = [] if partial else validate_document(doc, "rule.json", self.out.lang)
+            self.out.findings.extend(problems)
             if not isinstance(data, dict) or not isinstance(data.get("id"), str):
                 continue
             rule_id, loc = data["id"], doc.loc("id")
@@ -236,10 +256,9 @@ class Merge:
                 params=plain_copy(params), param_layers={k: layer.id for k in params},
                 adopted=True, layer=layer.id, file=doc.file, positions=dict(doc.positions),
                 texts=dict(doc.texts))
-            examples = written_examples if isinstance(written_examples := data.get("examples"), list) else []
-            self.example_layers[rule_id] = [layer.id] * len(examples)
-            rows = written_rows if isinstance(written_rows := data.get("rows"), list) else []
-            self.row_origins[rule_id] = [layer.id] * len(rows)
+            self.sources[rule_id] = Source(layer.id, data, doc.positions, doc.texts, doc.file)
+            self.pending[rule_id] = []
+            self.states.pop(rule_id, None)
 
     def _may_define(self, data: dict, doc: Any, layer: Any, loc: Location) -> bool:
         rule_id, target = data["id"], data.get("replaces")
@@ -255,6 +274,7 @@ class Merge:
             self.out.add(REPLACES_NOTHING, doc.loc("replaces"), target=target,
                          hint=did_you_mean(str(target), rules))
             return False
+        self.replaced[target] = (rule_id, layer.id, doc.loc("replaces"))
         if target != rule_id:
             if rule_id in rules:
                 self.out.add(REDEFINED, loc, id=rule_id, layer=rules[rule_id].layer,
@@ -262,6 +282,9 @@ class Merge:
                 return False
             self.write((target,), layer.id, None, doc.loc("replaces"))
             del rules[target]
+            for old, (new, by, where) in list(self.replaced.items()):
+                if new == target:  # replaced again: the first id reaches the last document
+                    self.replaced[old] = (rule_id, by, where)
         return True
 
     def apply_manifest(self, layer: Any) -> None:
@@ -281,7 +304,9 @@ class Merge:
             for rule_id, override in overrides.items():
                 rule = self._named(rule_id, ("overrides", rule_id), layer)
                 if rule is not None and isinstance(override, dict):
-                    self._override(rule, override, ("overrides", rule_id), layer)
+                    self.pending[rule.id].append(Source(
+                        layer.id, override, layer.positions, getattr(layer, "texts", {}),
+                        layer.manifest_file, ("overrides", rule_id)))
         adopt = manifest.get("adopt")
         if isinstance(adopt, dict):
             for rule_id, adopted in adopt.items():
@@ -301,25 +326,43 @@ class Merge:
 
     def _parameters(self, into: dict, values: dict, path: tuple, layer: Any,
                     prefix: str = PARAMETERS, where: dict[str, Location] | None = None) -> None:
-        """Ruleset-wide parameters (and the campaign wiring) merge by group: a mapping merges key
-        by key, anything else replaces; ``where`` records the location of each value written."""
+        """Ruleset-wide parameters (and the campaign wiring) merge with the one merge rule: a
+        mapping merges key by key, a list keyed by id or name item by item, anything else
+        replaces; ``where`` records the location of each value written."""
         for key, value in values.items():
             here = path + (key,)
             if isinstance(value, dict) and isinstance(into.get(key), dict):
                 self._parameters(into[key], value, here, layer, prefix, where)
                 continue
             loc = loc_of(layer.positions, here, layer.manifest_file)
-            if self.write((prefix,) + here[1:], layer.id, value, loc):
+            if is_list_patch(into.get(key), value):
+                source = Source(layer.id, {}, layer.positions, {}, layer.manifest_file, here)
+
+                def write(address: tuple, v: Any, inner: tuple, s: Source = source) -> bool:
+                    return self.write(address, layer.id, v, s.loc(inner))
+
+                def report(code: str, inner: tuple, s: Source = source, **args: Any) -> None:
+                    self.out.add(code, s.loc(inner), **args)
+
+                edit = Patch(prefix, layer.id, write, report, self.out.lang)
+                into[key], _, _ = merge_list(into[key], Marks(), value, Marks(), edit,
+                                             (prefix,) + here[1:], None)
+            elif self.write((prefix,) + here[1:], layer.id, value, loc):
                 into[key] = copy.deepcopy(value)
-                if where is not None:
-                    where[".".join(map(str, here[1:]))] = loc
+            else:
+                continue
+            if where is not None:
+                where[".".join(map(str, here[1:]))] = loc
 
     def _named(self, rule_id: Any, path: tuple, layer: Any) -> Rule | None:
-        rule = self.ruleset.rules.get(str(rule_id))
+        rules = self.ruleset.rules
+        rule = rules.get(str(rule_id))
+        if rule is None and str(rule_id) in self.replaced:
+            rule = rules.get(self.replaced[str(rule_id)][0])  # a replaced rule keeps its id
         if rule is None:
             self.out.add(UNKNOWN_RULE_NAMED, key_loc_of(layer.positions, path, layer.manifest_file),
                          where=f"{MANIFEST} {path[0]}", rule=str(rule_id),
-                         hint=did_you_mean(str(rule_id), self.ruleset.rules))
+                         hint=did_you_mean(str(rule_id), rules))
         return rule
 
     def _adopt(self, rule_id: Any, adopted: bool, path: tuple, layer: Any) -> None:
@@ -332,38 +375,51 @@ class Merge:
         elif self.write((rule.id, "adopted"), layer.id, adopted, loc):
             rule.adopted = adopted
 
-    def _override(self, rule: Rule, override: dict, path: tuple, layer: Any) -> None:
-        changed_shape = False
-        params = override.get("params")
-        if isinstance(params, dict):
-            for name, value in params.items():
-                self._param(rule, name, value, path + ("params", name), layer)
-        if isinstance(override.get("rows"), list):
-            changed_shape |= edit_rows(self, rule, override["rows"], path + ("rows",), layer)
-        for field_ in ("examples", "probes"):
-            if isinstance(override.get(field_), list):
-                append_entries(self.example_layers, rule, field_, override[field_], path + (field_,), layer)
-                changed_shape = True
-        if changed_shape:
-            self._revalidate(rule)
-
-    def _param(self, rule: Rule, name: str, value: Any, path: tuple, layer: Any) -> None:
-        positions, file = layer.positions, layer.manifest_file
-        if name not in rule.params:
-            self.out.add(UNKNOWN_PARAM_OVERRIDE, key_loc_of(positions, path, file), rule=rule.id,
-                         name=name, hint=did_you_mean(name, rule.params))
-            return
-        if not self.write((rule.id, "params", name), layer.id, value, loc_of(positions, path, file)):
-            return
-        pin_examples(self.example_layers, rule, name, layer.id)
-        rule.params[name] = copy.deepcopy(value)
-        rule.param_layers[name] = layer.id
-        rule._compiled.clear()
-        graft(rule, subtree(positions, path), ("params", name))
-        for key in [k for k in rule.texts if k[:2] == ("params", name)]:
-            del rule.texts[key]
-        for key, text in subtree(getattr(layer, "texts", {}), path).items():
-            rule.texts[("params", name) + key] = text
+    def _fold(self, rule_id: str, chain: tuple[str, ...] = ()) -> State | None:
+        """The rule after its base (``based_on``) and every override, folded once."""
+        if rule_id in self.states:
+            return self.states[rule_id]
+        rule = self.ruleset.rules[rule_id]
+        source = self.sources[rule_id]
+        base_id = rule.doc.get("based_on")
+        state: State | None
+        if base_id is None:
+            state = state_of(rule)
+        else:
+            base_id = str(base_id)
+            if base_id in self.replaced and base_id not in self.ruleset.rules:
+                base_id = self.replaced[base_id][0]
+            loc = loc_of(source.positions, ("based_on",), source.file)
+            if base_id == rule_id or base_id in chain:
+                path = [*chain[chain.index(base_id):], rule_id, base_id] if base_id in chain \
+                    else [rule_id, base_id]
+                self.out.add(BASE_CYCLE, loc, chain=" -> ".join(path))
+                self.states[rule_id] = state = None  # type: ignore[assignment]
+                self.out.skip.add(rule_id)
+                return None
+            if base_id not in self.ruleset.rules:
+                self.out.add(NO_BASE, loc, base=base_id, rule=rule_id,
+                             hint=did_you_mean(base_id, self.ruleset.rules))
+                self.out.skip.add(rule_id)
+                self.states[rule_id] = None  # type: ignore[assignment]
+                return None
+            base = self._fold(base_id, (*chain, rule_id))
+            if base is None:
+                self.out.skip.add(rule_id)
+                self.states[rule_id] = None  # type: ignore[assignment]
+                return None
+            kind = source.data.get("kind")
+            if kind is not None and kind != base.doc.get("kind"):
+                self.out.add(OTHER_KIND, loc_of(source.positions, ("kind",), source.file),
+                             rule=rule_id, kind=kind, base=base_id, base_kind=base.doc.get("kind"))
+                self.out.skip.add(rule_id)
+                self.states[rule_id] = None  # type: ignore[assignment]
+                return None
+            state = inherit(base, rule, source, self)
+        for override in self.pending.get(rule_id, []):
+            apply_override(state, rule, override, self)
+        self.states[rule_id] = state
+        return state
 
     def _revalidate(self, rule: Rule) -> None:
         # start-up: interpreter.documents.schema loads only when _revalidate() runs
@@ -375,7 +431,28 @@ class Merge:
             self.out.skip.add(rule.id)
 
     def finish(self) -> None:
-        """Conflicts between independent layers, and each rule's row provenance."""
+        """Fold every rule (bases first), check each merged document by its kind's schema, keep
+        abstract bases apart, record which rule answers to a replaced id; then the conflicts
+        between independent layers."""
+        ruleset = self.ruleset
+        for rule_id in list(ruleset.rules):
+            state = self._fold(rule_id)
+            rule = ruleset.rules[rule_id]
+            changed = state is not None and (self.pending.get(rule_id) or "based_on" in rule.doc)
+            if state is not None:
+                finish_rule(rule, state)
+                rule.kind = str(rule.doc.get("kind", ""))
+            if changed and rule.doc.get("abstract") is not True:
+                self._revalidate(rule)
+        for rule_id in [r for r, rule in ruleset.rules.items() if rule.doc.get("abstract") is True]:
+            ruleset.bases[rule_id] = ruleset.rules.pop(rule_id)
+            ruleset.rules.aliases.pop(rule_id, None)
+        for old, (new, layer, where) in self.replaced.items():
+            if new in ruleset.rules:
+                ruleset.rules[new].replaced[old] = layer
+                if old != new:
+                    ruleset.rules.aliases[old] = new
+                self.out.add(REPLACED, where, old=old, new=new, layer=layer)
         reported: set[tuple] = set()
         for address, writes in self.writes.items():
             above = [w for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], [])]
@@ -389,11 +466,6 @@ class Merge:
                     reported.add(pair)
                     self.out.add(CONFLICT, mine.loc, field=field_name(address), layer=mine.layer,
                                  other=other.layer, where=_where(other.loc))
-        for rule in self.ruleset.rules.values():
-            origins = self.row_origins.get(rule.id, [])
-            rows = written_rows if isinstance(written_rows := rule.doc.get("rows"), list) else []
-            rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
-                               for i, row in enumerate(rows)}
 
     def _resolved(self, address: tuple, a: str, b: str) -> bool:
         return any(self.graph.descends_from_both(w.layer, a, b)
@@ -404,9 +476,14 @@ def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
     """Apply every layer of ``graph`` to ``ruleset``: each layer's documents, then its manifest."""
     work = Merge(ruleset, graph, out)
     for layer in graph.layers:
+        ruleset.file_layers[str(layer.manifest_file)] = layer.id
+        for doc in layer.documents:
+            ruleset.file_layers[str(doc.file)] = layer.id
         work.add_documents(layer)
         work.apply_manifest(layer)
     work.finish()
+    for rule in [*ruleset.rules.values(), *ruleset.bases.values()]:
+        rule.file_layers = ruleset.file_layers
     return ruleset
 
 

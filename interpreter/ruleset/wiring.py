@@ -63,6 +63,9 @@ def _targets(wiring: Mapping[str, Any]) -> Iterator[tuple[str, str, Any]]:
 
 def _successor(ruleset: Any, rule_id: Any) -> Any:
     """``rule_id``, or the id of the rule that ``replaces`` it under a new id."""
+    aliases = getattr(ruleset.rules, "aliases", {})
+    if isinstance(rule_id, str) and rule_id in aliases:
+        return aliases[rule_id]
     if not isinstance(rule_id, str) or rule_id in ruleset.rules:
         return rule_id
     return next((r.id for r in ruleset.rules.values() if r.doc.get("replaces") == rule_id), rule_id)

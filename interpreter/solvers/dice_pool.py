@@ -294,3 +294,79 @@ def explain(fold: PoolFold, values: Sequence[int], lang: str) -> list[str]:
         lines.append(f"  {name}: {quantifier[fold.quantifier(condition)]} {condition.text}{guard}"
                      f" → {held[fold.holds(i, state)]}")
     return lines
+
+
+def _folded_weights(fold: PoolFold, rolled: int) -> dict[tuple, int]:
+    """The states after ``rolled`` dice, one die at a time, in whole-number weights (any values)."""
+    states: dict[tuple, int] = {fold.initial: 1}
+    for _ in range(rolled):
+        after: dict[tuple, int] = {}
+        for state, weight in states.items():
+            for face in range(1, fold.rules.faces + 1):
+                new = fold.step(state, face)
+                after[new] = after.get(new, 0) + weight
+        states = after
+    return states
+
+
+def state_weights(fold: PoolFold, rolled: int) -> dict[tuple, int]:
+    """How many of the ``faces ** rolled`` rolls end in each state of the fold (whole numbers).
+
+    The state depends only on which faces the dice show, never on their order or how many show
+    each: every condition is "all dice lie in a set of faces" (``all``) or its negation (``any``),
+    and the value is the best candidate shown, so "the value is at most v" is "all dice lie in the
+    faces whose candidate is at most v (or none)". A set of c faces holds all ``rolled`` dice in
+    c ** rolled rolls; inclusion and exclusion over the conditions then counts each state exactly.
+    Work: (distinct values + 1) * (conditions * 2 ** conditions), whatever the number of dice.
+    """
+    candidates = fold.candidate
+    if any(c is not None and type(c) is not int for c in candidates):  # values a sort may not order
+        return _folded_weights(fold, rolled)
+    m = len(fold.conditions)
+    full = (1 << m) - 1
+    alls = [fold.quantifier(c) == "all" for c in fold.conditions]
+    masks = []  # bit i: the face keeps condition i's event "all dice lie in ..." possible
+    for face in range(fold.rules.faces):
+        truth = fold.truth[face]
+        masks.append(sum(1 << i for i in range(m) if truth[i] == alls[i]))
+    highest = (_DUAL[fold.rules.extreme] if fold.dual else fold.rules.extreme) == "highest"
+    levels: dict[int | None, list[int]] = {None: []}
+    for level in sorted({c for c in candidates if c is not None}, reverse=not highest):
+        levels[level] = []
+    for face, candidate in enumerate(candidates):
+        levels[candidate].append(masks[face])
+    powers = [c ** rolled for c in range(fold.rules.faces + 1)]
+    exact = [0] * (1 << m)  # faces allowed so far, by their mask
+    below = [0] * (1 << m)  # rolls within the levels before, by the set of events that hold
+    out: dict[tuple, int] = {}
+    for value, faces in levels.items():
+        for mask in faces:
+            exact[mask] += 1
+        ways = exact[:]  # ways[T]: allowed faces keeping every event of T
+        for i in range(m):
+            bit = 1 << i
+            for t in range(1 << m):
+                if not t & bit:
+                    ways[t] += ways[t | bit]
+        held = [powers[c] for c in ways]
+        for i in range(m):  # from "at least the events T" to "exactly the events T"
+            bit = 1 << i
+            for t in range(1 << m):
+                if not t & bit:
+                    held[t] -= held[t | bit]
+        for events in range(full + 1):
+            weight = held[events] - below[events]
+            if weight:
+                flags = tuple(bool(events >> i & 1) == alls[i] for i in range(m))
+                out[flags + (value,)] = weight
+        below = held
+    return out
+
+
+def verdict_weights(fold: PoolFold, rolled: int) -> dict[Verdict, int]:
+    """How many of the ``faces ** rolled`` rolls give each verdict."""
+    out: dict[Verdict, int] = {}
+    for state, weight in state_weights(fold, rolled).items():
+        verdict = fold.verdict(state)
+        out[verdict] = out.get(verdict, 0) + weight
+    return out

@@ -16,7 +16,7 @@ from rules_dsl.errors import Location, MprError, define
 from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 from rules_dsl.words import localized
 
-from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
+from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold, verdict_weights
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -217,11 +217,13 @@ def success_distribution(spec: CheckSpec, *, faces: int | None = None,
     rules = _rules(rules, faces)
     fold = _fold_of(spec, rules)
     # start-up: exact distributions (and fractions) load only when odds are asked for
-    from rules_dsl.distribution import Distribution
+    from fractions import Fraction  # start-up: as above
+    from rules_dsl.distribution import Distribution  # start-up: as above
 
-    die = Distribution.die(rules.faces)
-    states = Distribution.fold([die] * dice_rolled(spec, rules), fold.initial, fold.step)
-    return states.map(fold.verdict)
+    rolled = dice_rolled(spec, rules)
+    total = rules.faces ** rolled
+    return Distribution({verdict: Fraction(weight, total)
+                         for verdict, weight in verdict_weights(fold, rolled).items()})
 
 
 def success_probability(spec: CheckSpec, *, faces: int | None = None,

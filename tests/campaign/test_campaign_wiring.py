@@ -140,7 +140,7 @@ def test_a_replaced_rule_keeps_its_wiring(tmp_path):
     root.mkdir()
     (root / "ruleset.yaml").write_text('id: v\nversion: "0.1.0"\ntitle: {en: v}\nextends: magipunk\n',
                                        encoding="utf-8")
-    text = (rulesets_dir() / "magipunk" / "rest.yaml").read_text(encoding="utf-8").split("---")[0]
+    text = (rulesets_dir() / "magipunk" / "rest.yaml").read_text(encoding="utf-8").split("---")[1]
     (root / "nap.yaml").write_text("replaces: rest.short\n" + text.replace("id: rest.short", "id: rest.nap"),
                                    encoding="utf-8")
     chars = tmp_path / "chars.yaml"

@@ -82,7 +82,7 @@ def test_dispatch_is_up_to_date_and_names_every_kind() -> None:
     kinds = {json.loads(p.read_text(encoding="utf-8"))["properties"]["kind"]["const"]
              for p in (schemas_dir() / "kinds").glob("*.json")}
     assert set(generated["properties"]["kind"]["enum"]) == kinds
-    assert len(generated["allOf"]) == len(kinds) + 1
+    assert len(generated["else"]["allOf"]) == len(kinds) + 1
 
 
 def test_write_dispatch_regenerates_from_kind_schemas(tmp_path: Path) -> None:
@@ -96,7 +96,7 @@ def test_write_dispatch_regenerates_from_kind_schemas(tmp_path: Path) -> None:
     target = write_dispatch(root)
     rule = json.loads(target.read_text(encoding="utf-8"))
     assert rule["properties"]["kind"]["enum"] == ["Tally"]
-    assert rule["allOf"][0]["then"] == {"$ref": "kinds/tally.json"}
+    assert rule["else"]["allOf"][0]["then"] == {"$ref": "kinds/tally.json"}
     (root / "kinds" / "broken.json").write_text("{}", encoding="utf-8")
     with pytest.raises(ValueError, match="properties.kind.const"):
         dispatch_schema(root)

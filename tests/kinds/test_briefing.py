@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from interpreter.engine import runner as engine
 from interpreter.kinds import package
 from interpreter.ruleset.model import Rule
-from interpreter.documents.resources import bundled_ruleset, rulesets_dir
+from interpreter.documents.resources import rulesets_dir
 from interpreter.checks.loading import load_ruleset as _load_ruleset
 from rules_dsl.errors import MprError
 
@@ -27,8 +27,10 @@ def load_ruleset(path=None):
 
 
 def _documents(name: str) -> dict[str, dict]:
-    text = (bundled_ruleset() / name).read_text(encoding="utf-8")
-    return {doc["id"]: doc for doc in yaml.safe_load_all(text)}
+    """The rules of a bundled file as loaded (a tier based_on a shared base has its fields)."""
+    ruleset = _load_ruleset()
+    return {rule.id: {**rule.doc, "params": rule.params} for rule in ruleset.rules.values()
+            if rule.file and Path(rule.file).name == name}
 
 
 BRIEFING = _documents("briefing.yaml")

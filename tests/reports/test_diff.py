@@ -131,7 +131,7 @@ def test_added_removed_and_not_adopted(tmp_path):
     (root / "ruleset.yaml").write_text(
         'id: v\nversion: "0.1.0"\ntitle: {en: v}\nextends: magipunk\nnot_adopted: [combat.cover]\n',
         encoding="utf-8")
-    text = (BASE / "rest.yaml").read_text(encoding="utf-8").split("---")[0]
+    text = (BASE / "rest.yaml").read_text(encoding="utf-8").split("---")[1]
     (root / "nap.yaml").write_text("replaces: rest.short\n" + text.replace("id: rest.short", "id: rest.nap"),
                                    encoding="utf-8")
     diff = compare(load_ruleset(BASE), load_ruleset(root)).to_json()

@@ -131,7 +131,7 @@ DOC_CASES = [  # (variant, what the handout shows, what it must not)
 
 @pytest.mark.parametrize("variant, shown, hidden", DOC_CASES)
 def test_doc_reads_in_words(variant: str, shown: list[str], hidden: list[str]) -> None:
-    page = handout(_path(variant))
+    page = handout(_path(variant), gm=True)
     for text in shown:
         assert text in page, (text, page)
     for text in hidden:

@@ -55,7 +55,7 @@ def test_html_toc_links_resolve_and_print_css(path) -> None:
 
 
 def test_a_quoted_text_the_variant_makes_untrue_is_marked() -> None:
-    md = handout(EXAMPLES / "long_rest_sleep")
+    md = handout(EXAMPLES / "long_rest_sleep", gm=True)
     section = md.split("## R1 睡眠による魔煌の循環")[1].split("\n## ")[0]
     assert "★4（基本: 1）時間以上の睡眠" in section
     assert "min_sleep_hours は 1 ではなく 4" in section

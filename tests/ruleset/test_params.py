@@ -116,7 +116,7 @@ def test_the_trace_lists_a_moved_material_under_its_new_rarity():
     item = {"item": {"materials": ["合成樹脂"], "quality": "標準"}}
     labels = _trace_labels(engine.run(ruleset, "procurement.rarity", item))
     assert "合成樹脂" in labels["material_2"] and "合成樹脂" not in labels["material_1"]
-    assert labels["material_2"] == "素材パーツが魔銀糸、魔殻、合成樹脂"
+    assert labels["material_2"] == "素材パーツが〈魔銀糸〉〈魔殻〉〈合成樹脂〉"
 
 
 def test_the_base_trace_renders_the_same_labels_from_its_own_values():

@@ -149,7 +149,7 @@ def test_a_folder_is_known_unchanged_by_its_time(cache, ruleset_copy, monkeypatc
     load_ruleset(ruleset_copy)
     before = ruleset_copy.stat()
     if change == "a file added":
-        text = (ruleset_copy / "rest.yaml").read_text(encoding="utf-8").split("---")[0]
+        text = (ruleset_copy / "rest.yaml").read_text(encoding="utf-8").split("---")[1]
         (ruleset_copy / "nap.yaml").write_text(text.replace("id: rest.short", "id: rest.nap"), encoding="utf-8")
         if keep_time:
             os.utime(ruleset_copy, ns=(before.st_atime_ns, before.st_mtime_ns))

@@ -147,10 +147,13 @@ def test_rows_of_a_kind_without_rows(tree):
     assert "MPR906" in errors(root)
 
 
-def test_replaces_under_a_new_id_removes_the_old_one(tree):
+def test_replaces_under_a_new_id_keeps_answering_to_the_old_one(tree):
     root = variant(tree, "v", "", {"x.yaml": "replaces: t.two\n" + TABLE.format(id="t.twin")})
     ruleset = load_ruleset(root)
-    assert "t.two" not in ruleset.rules and ruleset.rule("t.twin").layer == "v"
+    assert list(ruleset.rules).count("t.twin") == 1 and "t.two" not in list(ruleset.rules)
+    assert ruleset.rule("t.two") is ruleset.rule("t.twin") and ruleset.rule("t.twin").layer == "v"
+    assert ruleset.rule("t.twin").replaced == {"t.two": "v"}
+    assert [d.code for d in collect(root)[1]] == ["MPR923"]
 
 
 # -- layer graphs: conflicts between independent layers, diamonds, cycles -------------------
