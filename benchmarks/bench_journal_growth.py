@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -24,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.campaign import commands  # noqa: E402
 from interpreter.campaign.store import Store  # noqa: E402
+from interpreter.documents.resources import bundled_ruleset  # noqa: E402
 
 CHARACTERS = """\
 characters:
@@ -48,7 +50,10 @@ def main() -> int:
     chars.write_text(CHARACTERS, encoding="utf-8")
     path = str(folder / "c.db")
     ranks = [str(n) for n in range(1, args.cards // 4 + 1)]
-    commands.init(path, str(chars), seed=1, param_overrides={"cards.deck": {"ranks": ranks, "jokers": []}})
+    rules = folder / "rules"  # a copy: edits of the checkout meanwhile are no change of the pinned ruleset
+    shutil.copytree(bundled_ruleset(), rules)
+    commands.init(path, str(chars), ruleset=str(rules), seed=1,
+                  param_overrides={"cards.deck": {"ranks": ranks, "jokers": []}})
     start = time.perf_counter()
     with Store.open(path) as store:
         for n in range(args.commands):
