@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import Location, MprError, define, did_you_mean
-from rules_dsl.words import LANGS, bilingual, define_word, localized
+from rules_dsl.words import LANGS, LIST_SEPARATOR, bilingual, define_word, localized, word
 
 from interpreter.solvers.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
@@ -59,7 +59,7 @@ REPIN_DECK_CHANGED = define(
 HOW_RESTART = define_word("campaign.how.restart", "start over with a new campaign file from the export",
                           "書き出したファイルから新しいキャンペーンファイルを作ってやり直してください")
 UNKNOWN_OPTION = define(
-    "MPR660", "{message[en]} (options: {known})", "{message[ja]}（選択肢: {known}）")
+    "MPR660", "{message[en]} (options: {known_en})", "{message[ja]}（選択肢: {known_ja}）")
 OVER_ALLOWANCE = define(
     "MPR661", "{message[en]} (in this briefing, {rule}): refused",
     "{message[ja]}（このブリーフィング、{rule}）: 行えません")
@@ -392,7 +392,8 @@ def _refuse(report: dict[str, Any], rule_id: str, options: list[str], codes: dic
     if report["code"] in (codes["over_allowance"], codes["mirrored_over_allowance"]):
         raise MprError(OVER_ALLOWANCE, Location(path="PC"), message=report["message"], rule=rule_id)
     if report["code"] == codes["unknown_option"]:
-        raise MprError(UNKNOWN_OPTION, where, message=report["message"], known=", ".join(options))
+        raise MprError(UNKNOWN_OPTION, where, message=report["message"],  # each language its list
+                       **{f"known_{lang}": word(LIST_SEPARATOR, lang).join(options) for lang in LANGS})
     raise MprError(REFUSED_BY_DOCUMENT, where, message=report["message"], rule=rule_id,
                    given=report["code"])
 

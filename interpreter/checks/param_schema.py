@@ -38,9 +38,6 @@ NOT_FINITE = define(
 BAD_SCHEMA = define(
     "MPR424", "the schema of parameter {name} is not a valid JSON Schema: {detail}",
     "パラメータ {name} のスキーマが JSON Schema として正しくありません: {detail}")
-TRAP = define(
-    "MPR425", "the value of {name}: YAML reads {text} as {value}; write it in quotes if you mean the text: '{text}'",
-    "{name} の値: YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'")
 EMPTY_PARAM = define(
     "MPR426", "{name}= gives no value: write a YAML value after =",
     "{name}= に値がありません。= の後に YAML の値を書いてください")
@@ -66,18 +63,13 @@ def parse_param_value(raw: str, name: str, given_as: str = CALLER_LAYER) -> Writ
     """The value of a caller's parameter ``NAME=RAW`` (the layer ``given_as``) read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
     # start-up: PyYAML loads only when a parameter value is given on the command line
-    from interpreter.documents.loader import load_text, number_trap
-    from interpreter.documents.schema_messages import value as shown
+    from interpreter.documents.loader import heed, load_text
 
     docs = load_text(raw, f"{given_as} {name}")
     if not docs:
         raise MprError(EMPTY_PARAM, Location(path=f"{given_as} {name}"), name=name)
     doc = docs[0]
-    trap = number_trap(doc)
-    if trap is not None:
-        _, text, read = trap
-        raise MprError(TRAP, Location(path=f"{given_as} {name}"), name=name, text=text,
-                       value=shown(read))
+    heed(doc)
     return Written(doc.data, dict(doc.texts))
 
 

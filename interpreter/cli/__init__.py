@@ -21,7 +21,7 @@ from rules_dsl.errors import EXIT_INTERNAL, EXIT_OK, EXIT_STATE, EXIT_USAGE, Loc
 from interpreter import __version__
 from interpreter.cli._i18n import localize, usage_error_text, use_language
 from interpreter.cli.output import (PipeClosed, flush_stdout, is_lost_output, lost_output, print_error,
-                                    require_stdout, settle_stdout)
+                                    print_heard, require_stdout, settle_stdout)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -212,6 +212,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
+    loader = sys.modules.get("interpreter.documents.loader")
+    if loader is not None:
+        loader.heard()  # what an earlier call in this process read is not this command's
     verb_flags = None  # the flags of the inputs the verb's library names (its module's FLAGS)
     try:
         parser = build_parser(lang, verbs_needed(argv), argv)
@@ -227,11 +230,13 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         require_stdout()
         status = int(args.handler(args) or 0)
+        print_heard(lang)
         flush_stdout()
         return status
     except MprError as error:
         from interpreter.cli._wording import for_command_line  # start-up: only when an error is shown
 
+        print_heard(lang)
         print_error(for_command_line(error, verb_flags), lang)
         return error.exit_code
     except KeyboardInterrupt:

@@ -84,7 +84,7 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
         if not sep or not name.strip():
             raise MprError(BAD_VAR, Location(path=where), detail=f"no NAME= in {pair!r}")
         try:
-            value = plain(_yaml_value(text, where)) if text.strip() else ""
+            value = plain(_yaml_value(text, f"--var {name.strip()}")) if text.strip() else ""
         except MprError as error:
             raise MprError(BAD_VAR, Location(path=where),
                            detail=f"{error.code} {error.message('en')}") from None
@@ -98,14 +98,14 @@ def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
     # start-up: interpreter.documents.loader loads only when _yaml_value() runs
-    from interpreter.documents.loader import load_text, refuse_number_traps
+    from interpreter.documents.loader import heed, load_text
 
     docs = load_text(text, where)
     if len(docs) > 1:
         raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
                        detail=f"{len(docs)} YAML documents, expected one")
     if docs:
-        refuse_number_traps(docs[0])
+        heed(docs[0])
     return docs[0].data if docs else None
 
 

@@ -175,7 +175,7 @@ def _cards(text: str | None) -> list[str] | None:
 
 def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict]]:
     # start-up: interpreter.documents.loader loads only when _switches() runs
-    from interpreter.documents.loader import load_text, refuse_number_traps, single_document
+    from interpreter.documents.loader import heed, load_text, single_document
 
     adopt: dict[str, bool] = {}
     for text in args.adopt:
@@ -197,8 +197,7 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
             raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
                            expected=bilingual(PARAM), text=text)
         doc = single_document(load_text(value, "--param"), "--param")
-        if doc is not None:
-            refuse_number_traps(doc)
+        heed(doc)
         params.setdefault(rule, {})[param] = None if doc is None else doc.data
     return adopt, params
 
@@ -300,11 +299,11 @@ def _checked(report: dict[str, Any], args: argparse.Namespace) -> int:
 
 
 def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
-    # start-up: yaml loads only when _export() runs
-    import yaml
+    # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
+    from interpreter.documents.yaml_readings import dump
 
     text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
-        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+        dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0

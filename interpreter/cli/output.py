@@ -108,6 +108,22 @@ def print_error(error: MprError, lang: str) -> None:
         pass  # stderr itself is gone: the exit status still says what happened
 
 
+def print_heard(lang: str) -> None:
+    """On standard error, the warnings the command's data (inputs, characters, ``--var``,
+    ``--param``) gave while it was read: values YAML readers read differently (MPR325)."""
+    loader = sys.modules.get("interpreter.documents.loader")  # never imported just for this
+    if loader is None:
+        return
+    try:
+        for note in loader.heard(lang):
+            argument = (note.file or "").startswith("-") and note.line == 1 and note.column == 1
+            where = note.file if argument else ":".join(
+                str(p) for p in (note.file, note.line, note.column) if p)
+            print(f"{where}: {note.code} {note.message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr itself is gone
+
+
 def colour_enabled(stream: Any = None) -> bool:
     stream = sys.stdout if stream is None else stream
     if os.environ.get("NO_COLOR"):

@@ -10,6 +10,7 @@ without ``die``). A pool rolled "keeping the worse" (the zero-dice policy) uses 
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from rules_dsl.frozen import Frozen
@@ -51,19 +52,37 @@ def _field_error(name: str, expected: str, expected_ja: str, value: Any) -> MprE
                     expected_ja=expected_ja, value=value)
 
 
-def _expression(text: Any, name: str, known: frozenset[str]) -> Any:
+# A sample of the names every expression of the check may use (all of them numbers), to learn what
+# an expression gives: a condition must give true or false, a value a number.
+_SAMPLE = {"die": 1, "target": 10, "challenge": 0, "dice": 1, "rolled": 1}
+_WANTED = {"boolean": ("a condition (an expression that is true or false)",
+                       "条件（true か false になる式）"),
+           "number": ("an expression that gives a number", "数になる式")}
+
+
+def _expression(text: Any, name: str, known: frozenset[str], want: str = "boolean") -> Any:
     # start-up: rules_dsl loads only when _expression() runs
     from rules_dsl import compile_expression
 
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         raise _field_error(name, "an expression", "式", text)
     try:
-        return compile_expression(str(text), names=set(known))
+        compiled = compile_expression(str(text), names=set(known))
     except MprError as error:
         # the column inside the expression stays; the field path says where the expression is
         where = error.loc or Location()
         error.loc = Location(where.file, where.line, where.column, _where(name).path)
         raise error from None
+    try:
+        sample = compiled.evaluate({k: v for k, v in _SAMPLE.items() if k in known})
+    except (MprError, ArithmeticError):  # e.g. a division by zero at this sample: no verdict
+        return compiled
+    fractions = sys.modules.get("fractions")  # a Fraction was made by a module already loaded
+    is_number = not isinstance(sample, bool) and (isinstance(sample, (int, float)) or (
+        fractions is not None and isinstance(sample, fractions.Fraction)))
+    if (want == "boolean" and not isinstance(sample, bool)) or (want == "number" and not is_number):
+        raise _field_error(name, *_WANTED[want], text)
+    return compiled
 
 
 def _text(value: Any, name: str) -> dict[str, str]:
@@ -138,7 +157,8 @@ class Special(Frozen):
         if tag is not None and (not isinstance(tag, str) or not tag):
             raise _field_error(f"{name}.tag", "a text or null", "文字列か null", tag)
         value_text = data.get("value")
-        value = None if value_text is None else _expression(value_text, f"{name}.value", POOL_NAMES)
+        value = None if value_text is None else _expression(value_text, f"{name}.value", POOL_NAMES,
+                                                            "number")
         return cls(key, tag, _text(data.get("label", tag or key), f"{name}.label"),
                    Condition.parse(data.get("when"), f"{name}.when"), effect, precedence, over,
                    None if value_text is None else str(value_text), value)
@@ -202,7 +222,7 @@ class PoolRules(Frozen):
             _whole(section, "zero_dice_roll", 1), keep,
             Condition.parse(section.get("success"), "success"), extreme, str(value[extreme]),
             str(where_text), {k: _text(words[k], f"words.{k}") for k in EFFECTS}, tuple(specials),
-            _expression(value[extreme], f"value.{extreme}", DIE_NAMES),
+            _expression(value[extreme], f"value.{extreme}", DIE_NAMES, "number"),
             _expression(where_text, "value.where", DIE_NAMES))
 
     def special(self, tag: str | None) -> Special | None:
