@@ -426,8 +426,7 @@ def undo(store: Store) -> dict[str, Any]:
         if entry is None:
             raise MprError(NOTHING_TO_UNDO, Location(path="undo"))
         now = store.load()
-        assert entry.before is not None  # last_undoable() selects entries with a state before them
-        restored = State.from_dump(entry.before)  # a state saved before pins kept the wiring gets it
+        restored = store.state_before(entry)  # a state saved before pins kept the wiring gets it
         restored = restored.evolve(pin=with_manifest_wiring(restored.pin, store.path))
         store.save(restored)
         result: dict[str, Any] = {"command": "undo", "seed": None, "undone": {"seq": entry.seq, "command": entry.command},

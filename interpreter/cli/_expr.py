@@ -2,6 +2,7 @@
 error shown with a caret under its column, probability rows as aligned text, and value display."""
 from __future__ import annotations
 
+import errno
 import re
 import sys
 import unicodedata
@@ -9,7 +10,7 @@ from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.functions import exact, is_fraction
-from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
+from interpreter.documents.limits import MAX_INPUT_FILE_BYTES, MAX_YAML_DEPTH
 
 from interpreter.cli.output import print_error
 from interpreter.reports.bars import bar
@@ -59,7 +60,10 @@ def plain(value: Any) -> Any:
 
 
 def _set_path(target: dict[str, Any], dotted: str, value: Any, where: str) -> None:
-    keys = dotted.split(".")
+    keys = dotted.split(".", MAX_YAML_DEPTH)
+    if len(keys) > MAX_YAML_DEPTH:  # as deep as a YAML value may be
+        raise MprError(BAD_VAR, Location(path=where[:80]),
+                       detail=f"more than {MAX_YAML_DEPTH} dotted names (the nesting of a YAML value)")
     if not all(k.strip() for k in keys):
         raise MprError(BAD_VAR, Location(path=where), detail=f"empty name in {dotted!r}")
     node = target
@@ -105,12 +109,21 @@ def _yaml_value(text: str, where: str) -> Any:
     return docs[0].data if docs else None
 
 
+def _stdin_closed() -> bool:
+    # start-up: the parent package is loaded already (it runs every command)
+    from interpreter.cli import CLOSED_STDIN
+
+    return CLOSED_STDIN[0]
+
+
 def load_input(file: str | None) -> dict[str, Any]:
     """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent."""
     if file is None:
         return {}
     try:
         if file == "-":
+            if sys.stdin is None or _stdin_closed():
+                raise OSError(errno.EBADF, "standard input is closed")
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
             # start-up: interpreter.documents.loader loads only when load_input() runs

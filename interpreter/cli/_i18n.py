@@ -195,6 +195,8 @@ HELP_JA: dict[str, str] = {
     "revert the last command": "最後のコマンドを取り消す",
     "the state as YAML (in the shape of chars.yaml)": "状態を YAML で書き出す（chars.yaml の形）",
     "pin the ruleset as it is on disk now": "ディスク上の今のルールセットで固定し直す",
+    "check every page of the file and every journal entry (read only)":
+        "ファイルの全ページと全記録を検査する（読むだけ）",
 }
 
 define_translations(ARGPARSE_JA)

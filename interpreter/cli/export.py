@@ -62,7 +62,7 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.reports.export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
     from interpreter.checks.loading import load_ruleset
     from interpreter.cli._expr import parse_vars
-    from interpreter.cli.output import refuse_special_file, write_file
+    from interpreter.cli.output import refuse_input, refuse_special_file, write_file
 
     if args.output is not None:
         refuse_special_file(args.output, "--output", CANNOT_WRITE)
@@ -99,5 +99,7 @@ def handle(args: argparse.Namespace) -> int:
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
+    reads = [*ruleset.files, *([args.characters] if getattr(args, "characters", None) else [])]
+    refuse_input(args.output, "--output", reads)
     write_file(args.output, text, "--output", CANNOT_WRITE)
     return EXIT_OK

@@ -44,10 +44,11 @@ def handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.solvers, interpreter.cli._expr, interpreter.cli.output load only when handle() runs
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli._expr import load_input, parse_vars
-    from interpreter.cli.output import refuse_special_file
+    from interpreter.cli.output import refuse_input, refuse_special_file
 
     if args.svg is not None:
         refuse_special_file(args.svg, "--svg", SVG_UNWRITABLE)
+        refuse_input(args.svg, "--svg", [args.input] if args.input not in (None, "-") else [])
     if core_check.is_notation(args.target):
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
@@ -55,7 +56,10 @@ def handle(args: argparse.Namespace) -> int:
         # start-up: interpreter.checks.loading loads only when handle() runs
         from interpreter.checks.loading import load_ruleset
 
-        return _rule(args, load_ruleset(args.ruleset), env)
+        ruleset = load_ruleset(args.ruleset)
+        if args.svg is not None:
+            refuse_input(args.svg, "--svg", getattr(ruleset, "files", ()))
+        return _rule(args, ruleset, env)
     return _expression(args, env)
 
 

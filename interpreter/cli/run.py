@@ -67,6 +67,12 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
 
     if name == "-":
+        # start-up: the parent package is loaded already (it runs every command)
+        from interpreter.cli import CLOSED_STDIN
+        from interpreter.cli._expr import INPUT_UNREADABLE
+
+        if sys.stdin is None or CLOSED_STDIN[0]:
+            raise MprError(INPUT_UNREADABLE, Location(file="-"), file="-", reason="standard input is closed")
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
         if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
@@ -156,7 +162,7 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.checks.loading import load_ruleset
     from interpreter.checks.param_schema import caller_notes
     from interpreter.engine.trace import render_tree
-    from interpreter.cli.output import print_heard, print_json
+    from interpreter.cli.output import print_heard, print_json, refuse_huge_output
 
     overrides = parse_params(args.param)
     data, positions, file, texts = read_input(args.input)
@@ -173,9 +179,8 @@ def handle(args: argparse.Namespace) -> int:
             check_inputs(ruleset.rule(args.rule), data, positions, file, args.lang, texts)
         raise
     if isinstance(dice, ScriptedDice) and dice.unused:
-        warning = MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
-                           values=",".join(map(str, dice.unused)), used=len(dice.rolled))
-        print(f"{dice.loc}: {warning.code} {warning.message(args.lang)}", file=sys.stderr)
+        raise MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),  # as eval and check: exit 1
+                       values=",".join(map(str, dice.unused)), used=len(dice.rolled))
     if args.format == "json":
         print_json(result.to_json())
     else:
@@ -183,6 +188,7 @@ def handle(args: argparse.Namespace) -> int:
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
+        refuse_huge_output(value)
         if isinstance(value, dict) and value:
             labels = result_labels(ruleset, args.rule)
             for key, item in value.items():
