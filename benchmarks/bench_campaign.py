@@ -56,9 +56,15 @@ def install_kind(mprules: list[str], env: dict[str, str]) -> str:
         with open(mprules[0], "rb") as script:
             first = script.readline().decode("utf-8", "replace")
         python = first[2:].strip() if first.startswith("#!") else python
-    done = subprocess.run([python, "-c", INSTALL_KIND], capture_output=True, text=True, env=env)
+    if len(mprules) > 1:  # python -m interpreter: the checkout it runs from
+        done = subprocess.run([python, "-c", INSTALL_KIND], capture_output=True, text=True, env=env)
+    else:  # not from here: python -c puts the current folder (a checkout?) first on sys.path
+        done = subprocess.run([python, "-I", "-c", INSTALL_KIND], capture_output=True, text=True,
+                              env=env, cwd=tempfile.gettempdir())
     kind, _, where = done.stdout.strip().partition(" ")
-    label = {"installed": "installed", "checkout": "checkout (editable)"}.get(kind, "unknown")
+    label = {"installed": "installed (pip install .)",
+             "checkout": "checkout (python -m interpreter)" if len(mprules) > 1 else "editable install (a checkout)",
+             }.get(kind, "unknown")
     return f"{label}: {where or done.stderr.strip()[-200:]}"
 
 

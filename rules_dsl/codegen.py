@@ -333,7 +333,7 @@ def _function(node: ast.Node, speculate: bool, fallback: Fn,
     generator = Generator(speculate)
     result = generator.value(node, 2)
     body = "\n".join(generator.lines)
-    start = "    _rounds = 0\n" if "_rounds" in body else ""
+    start = ("    _rounds = 0\n" if "_rounds" in body else "") + ("    _held = 0\n" if "_held" in body else "")
     again = "dice"
     if dice:
         start = ("    if type(dice) not in _SOURCES: return _generic(env, dice)\n"

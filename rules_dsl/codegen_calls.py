@@ -8,7 +8,7 @@ Python; ``for`` clauses become Python loops whose rounds are counted once per li
 from __future__ import annotations
 
 from . import ast
-from .limits import MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
+from .limits import MAX_ELEMENTS_HELD, MAX_INT_BITS, MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
 from .generated import BINARY_NAME
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -55,7 +55,20 @@ def loops(g: Generator, node: ast.Comprehension, d: int,
 def emit_comprehension(g: Generator, node: ast.Comprehension, d: int) -> str:
     t = g.temp()
     g.emit(d, f"{t} = []")
-    loops(g, node, d, lambda code, depth: g.emit(depth, f"{t}.append({code})"))
+
+    def element(code: str, depth: int) -> None:
+        if g.bits(code) is not None or code in g.booleans or code in ("True", "False", "None"):
+            g.emit(depth, f"{t}.append({code})")  # a number or a truth value: no list in it
+            return
+        if not code.isidentifier():
+            value = g.temp()
+            g.emit(depth, f"{value} = {code}")
+            code = value
+        g.emit(depth, f"{t}.append({code})")
+        g.emit(depth, f"if type({code}) is list:")  # a list, maybe: its elements count
+        g.emit(depth + 1, f"_held += len({code})")  # counted over the whole evaluation
+        g.emit(depth + 1, f"if _held > {MAX_ELEMENTS_HELD}: raise _Fallback")
+    loops(g, node, d, element)
     g.emit(d, f"if len({t}) > {MAX_LIST_LENGTH}: raise _Fallback")
     return t
 

@@ -13,6 +13,7 @@ MAX_INT_BITS = 256  # size of any integer an expression produces (checked before
 MAX_EXPONENT = 64  # right operand of **
 MAX_STRING_LENGTH = 10_000  # characters of a string an expression produces
 MAX_LIST_LENGTH = 10_000  # elements of a list an expression produces
+MAX_ELEMENTS_HELD = 1_000_000  # elements a list made by `for` holds, its elements' own elements counted
 MAX_LOOP_NESTING = 4  # `for` clauses around any part of an expression (nested comprehensions too)
 MAX_LOOP_ITERATIONS = 100_000  # rounds of all `for` clauses together in one evaluation
 MAX_DISTRIBUTION_SIZE = 100_000  # distinct outcomes of one exact distribution

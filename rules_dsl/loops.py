@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Mapping
 from . import ast
 from .errors import Location, MprError, define
 from .functions import KIND_JA, kind
-from .limits import MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
+from .limits import MAX_ELEMENTS_HELD, MAX_LIST_LENGTH, MAX_LOOP_ITERATIONS
 from .operators import TOO_LONG, truth
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -23,6 +23,11 @@ if TYPE_CHECKING:
 NOT_A_LIST = define(
     "MPR128", "'for' goes through a list, got {kind}{hint}",
     "'for' で回せるのはリストです（{kind_ja}でした）{hint_ja}")
+TOO_MUCH_HELD = define(
+    "MPR161", "the lists made by 'for' would hold more than {limit} elements in one evaluation (the "
+              "elements of the lists they hold): refused before they are made",
+    "'for' で作るリストが、1回の評価で上限 {limit} 個を超える要素（中に入れるリストの要素）を持つことに"
+    "なります。作る前に止めました")
 TOO_MANY_ROUNDS = define(
     "MPR134", "the 'for' clauses go round more than {limit} times in one evaluation",
     "'for' の繰り返しが1回の評価で上限 {limit} 回を超えました")
@@ -45,7 +50,7 @@ class Scope(_Names):
     def __init__(self, outer: Mapping[str, Any]) -> None:
         super().__init__()
         self.outer = outer
-        self[BUDGET] = [0]
+        self[BUDGET] = [0, 0]  # rounds of `for` clauses, elements of the lists `for` holds
 
     def __missing__(self, key: str) -> Any:
         return self.outer[key]
@@ -82,7 +87,7 @@ def _rounds(env: Any) -> list[int]:
     try:
         return dict.__getitem__(env, BUDGET)
     except (KeyError, TypeError):
-        return [0]
+        return [0, 0]
 
 
 class LoopCompiler:
@@ -153,10 +158,15 @@ class LoopCompiler:
 
         def comprehension(env: Any, dice: Any) -> Any:
             out: list[Any] = []
+            budget = _rounds(env)
             for value in each(env, dice):
                 out.append(value)
                 if len(out) > MAX_LIST_LENGTH:
                     raise MprError(TOO_LONG, loc, op="for", limit=MAX_LIST_LENGTH)
+                if type(value) is list:  # what the lists of one evaluation hold, counted together
+                    budget[1] += len(value)
+                    if budget[1] > MAX_ELEMENTS_HELD:
+                        raise MprError(TOO_MUCH_HELD, loc, limit=MAX_ELEMENTS_HELD)
             return out
         return comprehension
 

@@ -22,6 +22,7 @@ from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
 from .normalize import at
 from .words import bilingual
 from .prob_estimate import estimated_work
+from . import prob_pools
 
 BOOL_NUMBER_CLASH = define(
     "MPR190", "the outcomes mix true/false with the numbers 1/0, which a distribution cannot tell "
@@ -201,6 +202,12 @@ class _Prob:
             return _Weights.constant(freeze(closure(self.scope, None)))
         if isinstance(node, ast.Dice):
             return self._dice(node.count, node.faces)
+        if isinstance(node, (ast.Call, ast.Index)):
+            shape = self._shape(node)
+            if shape is not None:
+                pooled = self._pool(node, shape)
+                if pooled is not None:
+                    return pooled
         if isinstance(node, ast.D66):
             die = self._dice(1, 6)
             return self._combine(die, die, lambda tens, units: 10 * tens + units)
@@ -225,6 +232,15 @@ class _Prob:
             if len(node.args) >= 2 and node.name in ("min", "max"):
                 return self._folded(node, node.args, lambda a, b: ast.replace(node, args=(a, b)))
         return self._lifted(node)
+
+    def _shape(self, node: ast.Node) -> prob_pools.Shape | None:
+        """The pool shape of a node (``rules_dsl.prob_pools``), looked at once per computation."""
+        key = ("shape", id(node))
+        if key not in self.compiled:
+            self.compiled[key] = prob_pools.let_shape(node, self.random) if isinstance(
+                node, ast.Let) else prob_pools.recognise(node, self.random)
+        found: prob_pools.Shape | None = self.compiled[key]
+        return found
 
     def _dice(self, count: int, faces: int) -> _Weights:
         """The sum of ``count`` dice of ``faces`` faces: the ways to reach each total, one die at a
@@ -272,7 +288,7 @@ class _Prob:
                 finally:
                     _unset(scope, name, old)
 
-            return self._map(self.of(node.value), value)
+            return self._map(self._let_value(node), value)
 
         def body(key: Hashable) -> _Weights:
             old = scope.get(name, _MISSING)
@@ -282,7 +298,93 @@ class _Prob:
             finally:
                 _unset(scope, name, old)
 
-        return self._bind(self.of(node.value), body)
+        return self._bind(self._let_value(node), body)
+
+    def _let_value(self, node: ast.Let) -> _Weights:
+        """The distribution of a let's value: ``sorted`` of a pool by the values its body reads."""
+        shape = self._shape(node)
+        if shape is not None:
+            pooled = self._sorted_pool(shape)
+            if pooled is not None:
+                return pooled
+        return self.of(node.value)
+
+    # --- pools: one dice expression written n times, read by an order-free function ---------------
+    def _single(self, node: ast.Call, shape: prob_pools.Shape) -> Callable[[Hashable], Hashable]:
+        """The function of the call on a list of one item: how one item's value counts."""
+        def build() -> tuple[ast.Name, Closure]:
+            placeholder = self._placeholder(shape.item)
+            listed = ast.ListLiteral(span=node.span, items=(placeholder,))
+            args = (listed,) if shape.kind != "count_value" else (listed, node.args[1])
+            return placeholder, self.compile_node(ast.replace(node, args=args))
+
+        placeholder, closure = self._cached("pool", node, build)
+        scope = self.scope
+
+        def one(x: Hashable) -> Hashable:
+            scope[placeholder.name] = thaw(x)
+            return freeze(closure(scope, None))
+
+        return one
+
+    def _pool(self, node: ast.Call | ast.Index, shape: prob_pools.Shape) -> _Weights | None:
+        """A recognised pool by counts (``rules_dsl.prob_pools``), or None to go the general way."""
+        if shape.kind == "sorted":
+            listed = self._sorted_pool(shape)
+            if listed is None or not isinstance(node, ast.Index):
+                return listed
+            return self._lifted(node, {id(node.target): listed})
+        assert isinstance(node, ast.Call)
+        item = self.of(shape.item)
+        n, total = shape.n, item.total
+        self._charge(prob_pools.work(shape, len(item)))
+        if shape.kind in ("max", "min") and prob_pools.ordered(list(item.weights)) is not None \
+                and not any(type(x) is str for x in item.weights):
+            counted: dict[Hashable, Hashable] = {x: x for x in item.weights}  # numbers: themselves
+        elif shape.kind in ("count", "any", "all") and all(x is TRUE or x is FALSE for x in item.weights):
+            counted = {x: (x is TRUE) + 0 for x in item.weights}  # true/false: as they count
+        else:  # the function of each value on its own: the language's values and errors
+            one = self._single(node, shape)
+            counted = {x: one(x) for x in item.weights}
+        if shape.kind in ("max", "min"):
+            values = prob_pools.ordered(list(counted.values()))
+            if values is None:
+                return None
+            merged: dict[Hashable, int] = {}
+            for x, w in item.weights.items():
+                merged[counted[x]] = merged.get(counted[x], 0) + w
+            outcomes = [(v, merged[v]) for v in (reversed(values) if shape.kind == "max" else values)]
+            return _Weights({key[0]: w for key, w in prob_pools.nearest(outcomes, n, 1).items()},
+                            total ** n)
+        yes = sum(w for x, w in item.weights.items() if counted[x] == 1 or counted[x] is TRUE)
+        if shape.kind == "any":
+            return _Weights({k: w for k, w in ((TRUE, total ** n - (total - yes) ** n),
+                                               (FALSE, (total - yes) ** n)) if w}, total ** n)
+        if shape.kind == "all":
+            return _Weights({k: w for k, w in ((TRUE, yes ** n), (FALSE, total ** n - yes ** n)) if w},
+                            total ** n)
+        counts: dict[Hashable, int] = {k: w for k, w in prob_pools.binomial(yes, total - yes, n).items()}
+        return _Weights(counts, total ** n)
+
+    def _sorted_pool(self, shape: prob_pools.Shape) -> _Weights | None:
+        """The sorted list of a pool, as far as ``shape.depth`` values from one end (null beyond)."""
+        item = self.of(shape.item)
+        values = prob_pools.ordered(list(item.weights))
+        if values is None:  # sorted() refuses them: the general way gives its error
+            return None
+        self._charge(prob_pools.work(shape, len(item)))
+        n, depth = shape.n, shape.depth
+        order = list(reversed(values)) if shape.top else values
+        out: dict[Hashable, int] = {}
+        for met, w in prob_pools.nearest([(v, item.weights[v]) for v in order], n, depth).items():
+            if depth == n:
+                key: tuple[Any, ...] = tuple(reversed(met)) if shape.top else met
+            elif shape.top:
+                key = (None,) * (n - depth) + tuple(reversed(met))
+            else:
+                key = met + (None,) * (n - depth)
+            out[key] = w
+        return _Weights(out, item.total ** n)
 
     def _comprehension(self, node: ast.Comprehension,
                        wrap: Callable[[ast.Comprehension], ast.Node]) -> _Weights:
@@ -356,8 +458,9 @@ class _Prob:
             state = self._combine(state, self.of(item), step)
         return state
 
-    def _lifted(self, node: ast.Node) -> _Weights:
-        """Any other node: its random children as placeholders, evaluated on every combination."""
+    def _lifted(self, node: ast.Node, known: dict[int, _Weights] | None = None) -> _Weights:
+        """Any other node: its random children as placeholders, evaluated on every combination
+        (``known``: the distributions of some children, by id, already computed)."""
         def build() -> tuple[list[str], Closure]:
             names: list[str] = []
 
@@ -378,7 +481,8 @@ class _Prob:
             return names, self.compile_node(ast.replace(node, **changes))
 
         names, closure = self._cached("lifted", node, build)
-        parts = [self.of(child) for child in node.children() if id(child) in self.random]
+        parts = [known[id(child)] if known and id(child) in known else self.of(child)
+                 for child in node.children() if id(child) in self.random]
         scope = self.scope
         if len(parts) == 1:
             (k,) = names

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from . import ast
+from . import ast, prob_pools
 from .limits import MAX_DISTRIBUTION_SIZE
 
 _CAP = MAX_DISTRIBUTION_SIZE  # more outcomes than this is refused anyway
@@ -77,6 +77,10 @@ class Estimator:
                         node.count * node.faces)
         if isinstance(node, ast.D66):
             return Size(36, 36, 11, 66)
+        if isinstance(node, (ast.Call, ast.Index)):
+            shape = prob_pools.recognise(node, self.random)
+            if shape is not None:
+                return self._pool(shape)
         if isinstance(node, ast.Conditional):
             c, t, e = self.of(node.condition), self.of(node.then), self.of(node.otherwise)
             low = None if None in (t.low, e.low) else min(t.low, e.low)  # type: ignore[type-var]
@@ -87,7 +91,9 @@ class Estimator:
             a, b = self.of(node.left), self.of(node.right)
             return Size(2, a.work + b.work + a.outcomes * (1 + 2 * b.outcomes))
         if isinstance(node, ast.Let):
-            v, body = self.of(node.value), self.of(node.body)
+            shape = prob_pools.let_shape(node, self.random)
+            v = self.of(node.value) if shape is None else self._pool(shape)
+            body = self.of(node.body)
             if id(node.body) not in self.random:
                 return Size(v.outcomes, v.work + v.outcomes)
             return Size(_capped(v.outcomes * body.outcomes),
@@ -109,6 +115,17 @@ class Estimator:
             if items is not None:
                 return self._folded(node.name, items)
         return self._lifted(node)
+
+    def _pool(self, shape: prob_pools.Shape) -> Size:
+        """A pool counted by its outcomes (``rules_dsl.prob_pools``)."""
+        item = self.of(shape.item)
+        outcomes = _capped(prob_pools.result_outcomes(shape, item.outcomes))
+        work = item.work + prob_pools.work(shape, item.outcomes)
+        if shape.kind in ("max", "min") or shape.index is not None:
+            return Size(outcomes, work + outcomes, item.low, item.high)
+        if shape.kind in ("count", "count_value"):
+            return Size(outcomes, work, 0, shape.n)
+        return Size(outcomes, work)
 
     def _folded(self, name: str, items: Iterable[ast.Node]) -> Size:
         sizes = [self.of(item) for item in items]

@@ -67,3 +67,30 @@ def dump(path: str) -> dict[str, Any]:
 
 def holders(path: str) -> dict[str, list[str]]:
     return dump(path)["cards"]["holders"]
+
+
+def as_version_2(path: str) -> None:
+    """Rewrite a campaign file as mprules wrote it at schema version 2, each journal entry keeping
+    the whole state before its command (version 3 keeps what changed): the chain of entries not
+    undone is walked back from the campaign's state. An undone entry keeps the state its patch
+    gives from the next one's (it is never undone again)."""
+    import sqlite3
+
+    from interpreter.campaign import delta
+
+    with Store.open(path) as store:
+        base = store.load().dump()
+    conn = sqlite3.connect(path)
+    try:
+        rows = conn.execute("SELECT seq, before, undone_by FROM journal WHERE before IS NOT NULL "
+                            "ORDER BY seq DESC").fetchall()
+        for seq, kept, undone_by in rows:
+            before = delta.apply(base, json.loads(kept)["@patch"])
+            conn.execute("UPDATE journal SET before = ? WHERE seq = ?",
+                         (json.dumps(before, ensure_ascii=False, sort_keys=True), seq))
+            if undone_by is None:
+                base = before
+        conn.execute("DELETE FROM schema_version WHERE version > 2")
+        conn.commit()
+    finally:
+        conn.close()

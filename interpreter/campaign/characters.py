@@ -61,8 +61,10 @@ EXPECTED_MINUTES = define_word(
 EXPECTED_MAPPING = define_word("campaign.expected.mapping", "a mapping", "マッピング")
 EXPECTED_GIVEN = define_word("campaign.expected.given", "given", "値")
 EXPECTED_ID = define_word(
-    "campaign.expected.id", "a name without spaces or commas (1-{limit} characters)",
-    "空白とカンマを含まない名前（1〜{limit} 文字）")
+    "campaign.expected.id", "a name without spaces, commas or invisible characters (control, "
+    "zero-width, direction marks), 1-{limit} characters, that can be typed again",
+    "空白・カンマ・見えない文字（制御文字、ゼロ幅文字、文字の向きの指定）を含まない、もう一度打ち込める名前"
+    "（1〜{limit} 文字）")
 EXPECTED_COUNT = define_word("campaign.expected.count", "a whole number, 0 or more", "0 以上の整数")
 EXPECTED_TEXT = define_word("campaign.expected.text", "text", "文字列")
 
@@ -72,9 +74,12 @@ def _expected(key: str, **values: object) -> dict[str, str]:
     return {lang: text.format(**values) for lang, text in bilingual(key).items()}
 
 def is_id(value: str) -> bool:
-    """An id: 1 to ``MAX_ID_LENGTH`` characters, none of them blank or a comma (a plain test, not
-    a regular expression: every campaign command checks its ids, and compiling one costs more)."""
-    return 0 < len(value) <= MAX_ID_LENGTH and "," not in value and not any(c.isspace() for c in value)
+    """An id: 1 to ``MAX_ID_LENGTH`` characters, none of them blank, a comma or invisible (NUL and
+    other controls, zero-width characters, bidi marks: what ``str.isprintable`` refuses), so the GM
+    can type it again (a plain test, not a regular expression: every campaign command checks its
+    ids, and compiling one costs more)."""
+    return (0 < len(value) <= MAX_ID_LENGTH and "," not in value and value.isprintable()
+            and not any(c.isspace() for c in value))
 
 
 CHARACTER_FIELDS = ("id", "name", "hand", "hand_size", "items")
@@ -130,13 +135,13 @@ class Roster(Frozen):
 def load_roster(path: str) -> Roster:
     """Read and check ``chars.yaml``; cards are checked against the deck when dealt."""
     # start-up: interpreter.documents.loader loads only when load_roster() runs
-    from interpreter.documents.loader import load_file, refuse_number_traps, single_document
+    from interpreter.documents.loader import heed, load_file, single_document
 
     doc = single_document(load_file(path, max_bytes=MAX_INPUT_FILE_BYTES), path)
     if doc is None:
         raise MprError(BAD_SHAPE, Location(path, 1, 1), field="the file",
                        expected=_expected(EXPECTED_MAPPING_WITH_CHARACTERS))
-    refuse_number_traps(doc)
+    heed(doc)
     return parse_roster(doc.data, doc.loc)
 
 

@@ -5,19 +5,20 @@ from __future__ import annotations
 
 from rules_dsl.dice import SeededDice
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define, did_you_mean
-from rules_dsl.words import bilingual, define_word, localized
+from rules_dsl.words import LANGS, LIST_SEPARATOR, bilingual, define_word, localized, word
 
 from interpreter.solvers.circulation import ordered
 from interpreter.solvers.cards import DeckSpec, fresh_state
 from interpreter.ruleset.wiring import require, wired
-from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, minutes_of_day, pin_ruleset,
+from interpreter.campaign.pin import (check_pin, clock_text, dawn_of, load, minutes_of_day, pin_ruleset,
                                       pinned_path, with_manifest_wiring)
 from interpreter.campaign.state import Pin, State
 from interpreter.campaign.files import shown_path
 from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
-from interpreter.campaign.timeline import (NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours, check_minutes,
-                       next_dawn, pass_time, rule_params, wired_rule)
+from interpreter.campaign.timeline import (ALL_KEPT, check_constraints, NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours,
+                                           check_minutes, keep_of, next_dawn, pass_time, rule_params, run_of,
+                                           wired_rule)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -69,11 +70,18 @@ HOW_EXPORTED_RULESET = define_word(
 HOW_RESTART = define_word("campaign.how.restart", "start over with a new campaign file from the export",
                           "書き出したファイルから新しいキャンペーンファイルを作ってやり直してください")
 UNKNOWN_OPTION = define(
-    "MPR660", "{option!r} is not an option of {rule}{hint} (options: {known})",
-    "{option!r} は {rule} の選択肢にありません{hint}（選択肢: {known}）")
+    "MPR660", "{message[en]} (options: {known_en})", "{message[ja]}（選択肢: {known_ja}）")
 OVER_ALLOWANCE = define(
-    "MPR661", "{pc} has already used {used} of {allowed} in this briefing ({rule}): refused",
-    "{pc} はこのブリーフィング（{rule}）で既に {allowed} 回中 {used} 回使っています: 行えません")
+    "MPR661", "{message[en]} (in this briefing, {rule}): refused",
+    "{message[ja]}（このブリーフィング、{rule}）: 行えません")
+REFUSED_BY_DOCUMENT = define(
+    "MPR782", "{message[en]} (in this briefing, {rule}; {given}): refused",
+    "{message[ja]}（このブリーフィング、{rule}。{given}）: 行えません")
+EFFECT_RAN = define(
+    "MPR789", "{rule}: effect {effect} ran {target}: {field} {amount}",
+    "{rule}: 効果 {effect} で {target} を実行しました: {field} {amount}", severity="info")
+DOCUMENT_NOTE = define(
+    "MPR783", "{message[en]} ({rule}; {given})", "{message[ja]}（{rule}。{given}）", severity="info")
 NOT_A_PLAN = define(
     "MPR666", "{rule} has no plan section: it cannot record uses",
     "{rule} には plan の項目がないため、使用回数を記録できません")
@@ -246,21 +254,36 @@ def advance(store: Store, minutes: Any, *, seed: int | None = None) -> dict[str,
 
 def rest(store: Store, tier: str, *, seed: int | None = None) -> dict[str, Any]:
     """Advance the clock by the wired package's duration and apply its effects (an effect
-    whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed."""
+    whose type ``runs`` a slot runs it for every character), in time order with the dawns crossed.
+    A package that runs rules for its effects or has constraints is run by the engine (its
+    refusal refuses the rest); the others are read off the pin."""
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         rule_id = _package(out.state, "rest", RESTS, tier)
         rule = out.state.pin.rules[rule_id]
-        params = rule["params"]
-        minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
         types = rule.get("effect_types") or {}
-        runs = []
-        for effect in params.get("effects") or []:
+        params = rule["params"]
+        effects = params.get("effects") or []
+        if rule.get("constraints") or any("rule" in (types.get(e.get("effect")) or {}) for e in effects):
+            done = _document_run(_pinned(store, out.state.pin), rule_id, {}, dice)
+            params, effects = {**params, **done}, done["effects"]
+        minutes = check_minutes(params.get("duration_minutes", 0), f"{rule_id}.duration_minutes")
+        runs, elapsed = [], 0
+        for i, effect in enumerate(effects):
             kind = types.get(effect.get("effect")) or {}
+            field = f"{rule_id}.effects[{i}].{kind.get('amount')}"
             if not kind.get("runs"):
                 out.note(NO_SUCH_EFFECT_SLOT, rule=rule_id, effect=effect.get("effect"))
                 continue
-            amount = check_hours(effect.get(kind["amount"], 0), f"{rule_id}.effects.{kind['amount']}")
-            runs += [(kind["runs"], pc.id, amount) for pc in out.state.characters]
+            amount = effect.get(kind["amount"], 0)
+            if "rule" in kind:
+                out.note(EFFECT_RAN, rule=rule_id, effect=effect.get("effect"), target=kind["rule"],
+                         field=kind["amount"], amount=amount)
+                if amount == 0:
+                    continue
+            runs += [run_of(out.state, kind["runs"], pc.id, amount, elapsed, field)
+                     for pc in out.state.characters]
+            if isinstance(amount, (int, float)):
+                elapsed += amount * kind.get("minutes_per_unit", 0)
         pass_time(out, minutes, dice, runs)
         return {"rule": rule_id, "minutes": minutes}
     return _run(store, "rest", {"tier": tier}, seed, body)
@@ -301,24 +324,61 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
         result = ordered(state.cards, state.deck_spec(), who, dice, take_all=take_all,
                          count=count, selection=selection, cards=cards,
                          allowed=params.get("selection", ["random", "player", "gm"]),
-                         rule_id=rule_id)
+                         rule_id=rule_id, keep=keep_of(state, rule_id, dice))
         if result.reason == "no_cards":
             out.note(NO_CARDS, holder=who)
+        elif result.reason == "kept":
+            out.note(ALL_KEPT, holder=who, rule=rule_id)
         elif result.reason == "none_chosen":
             out.note(NONE_CHOSEN, holder=who)
+        given = {"holder": who, "all": take_all, "count": count, "selection": selection, "cards": cards}
+        check_constraints(state, rule_id, {k: v for k, v in given.items() if v is not None}, result)
         out.absorb(result)
         return {"holder": who, "selection": "all" if take_all else selection}
     inputs = {"holder": holder, "all": take_all, "count": count, "select": selection, "cards": cards}
     return _run(store, "circulate", inputs, seed, body)
 
 
+def _document_run(ruleset: Any, rule_id: str, inputs: dict[str, Any], dice: SeededDice,
+                  lang: str = "en") -> Any:
+    """The value of the pinned ruleset's rule ``rule_id`` run by the engine: the document's own
+    logic, messages and ``constraints`` (a refusal of the rule rises as the engine's error). The
+    input is the command's own, built from the campaign's checked data."""
+    # start-up: the engine runs only for commands that run a document
+    from interpreter.engine.runner import run as run_rule
+
+    return run_rule(ruleset, rule_id, inputs, dice, lang=lang, check_input=False).value
+
+
+def _pinned(store: Store, pin: Pin) -> Any:
+    """The pinned ruleset (from the ruleset cache while none of its files changed)."""
+    return load(pinned_path(pin, store.path), pin.adopt, pin.param_overrides)
+
+
+def _verdicts(ruleset: Any, rule_id: str, inputs: dict[str, Any]) -> dict[str, Any]:
+    """The package's verdict on a plan in Japanese and in English."""
+    return {lang: _document_run(ruleset, rule_id, inputs, SeededDice(0), lang) for lang in LANGS}
+
+
+def _new_reports(before: dict[str, Any], after: dict[str, Any], key: str) -> list[dict[str, Any]]:
+    """The reports (``errors`` or ``notes``) of the verdict after a use that were not there
+    before it, each with its message in both languages."""
+    known = {(r["code"], r["path"], r["message"]) for r in before.get(key) or []}
+    reports = zip(*(after[lang].get(key) or [] for lang in LANGS))  # the last is English, as before
+    return [{**texts[-1], "message": {lang: text["message"] for lang, text in zip(LANGS, texts)}}
+            for texts in reports
+            if (texts[-1]["code"], texts[-1]["path"], texts[-1]["message"]) not in known]
+
+
 def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
           seed: int | None = None) -> dict[str, Any]:
     """Record one use of an option by a character in the current briefing (the package the
-    wiring gives the tier, as its first side) and refuse the use past the tier's allowance. A new
-    briefing starts with ``new``, or when the tier changes."""
+    wiring gives the tier, as its first side). The package runs on the briefing's plan before
+    and after the use (its allowance, counting, options, messages and constraints): a report
+    the use brings is refused in the document's words, a note is shown. A new briefing starts
+    with ``new``, or when the tier changes."""
     # start-up: the package kind's counting is only for briefings (1.7M instructions)
-    from interpreter.kinds.package import Side, allowance_of, counting_of, option_ids, uses_counted
+    from interpreter.kinds.package import MESSAGE_CODES, Side, allowance_of, counting_of, option_ids, uses_counted
 
     def body(out: Outcome, dice: SeededDice) -> dict[str, Any]:
         state = out.state
@@ -329,9 +389,6 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
         if not (rule.get("plan") or {}).get("sides"):
             raise MprError(NOT_A_PLAN, Location(path="TIER"), rule=rule_id)
         options = option_ids(params.get("options") or [])
-        if options and option not in options:
-            raise MprError(UNKNOWN_OPTION, Location(path="OPTION"), option=option, rule=rule_id,
-                           hint=did_you_mean(option, options), known=", ".join(options))
         if not options:
             out.note(OPTIONS_UNLISTED, rule=rule_id)
         number = state.briefing
@@ -342,18 +399,38 @@ def brief(store: Store, tier: str, pc: str, option: str, *, new: bool = False,
             if b == number:
                 uses.setdefault(by, []).append(chosen)
         side = Side.of(rule["plan"]["sides"][0])
-        env = {side.plan: uses, "params": params, **({side.members: list(uses)} if side.members else {})}
+        members = {side.members: list(uses)} if side.members else {}
+        ruleset = _pinned(store, state.pin)
+        before = _document_run(ruleset, rule_id, {side.plan: uses, **members}, SeededDice(0))
+        after_uses = {**uses, who: [*uses.get(who, []), option]}
+        after = _verdicts(ruleset, rule_id, {side.plan: after_uses, **members})
+        errors = _new_reports(before, after, "errors")
+        if errors:
+            _refuse(errors[0], rule_id, options, MESSAGE_CODES)
+        for note in _new_reports(before, after, "notes"):
+            out.note(DOCUMENT_NOTE, rule=rule_id, given=note["code"], message=note["message"])
+        env = {side.plan: uses, "params": params, **members}
         allowed = allowance_of(params.get("allowance"), env, rule_id)
         used = uses_counted(uses.setdefault(who, []), counting_of(params.get("counting"), rule_id), option)
-        if allowed is not None and used >= allowed:
-            raise MprError(OVER_ALLOWANCE, Location(path="PC"), pc=who, used=used, allowed=allowed,
-                           rule=rule_id)
         out.state = state.evolve(briefing=number, briefing_tier=rule_id,
                                  briefing_uses=state.briefing_uses + ((number, rule_id, who, option),))
         return {"rule": rule_id, "pc": who, "option": option, "briefing": number,
                 "used": used + 1, "allowed": allowed}
     return _run(store, "brief", {"tier": tier, "pc": pc, "option": option, "new": new}, seed, body,
                 random=False)
+
+
+def _refuse(report: dict[str, Any], rule_id: str, options: list[str], codes: dict[str, str]) -> None:
+    """Refuse a use with the first report it brings, in the document's words: past the allowance
+    (MPR661), an option not listed (MPR660) or any other report, a constraint's (MPR782)."""
+    where = Location(path="OPTION" if report["code"] == codes["unknown_option"] else "PC")
+    if report["code"] in (codes["over_allowance"], codes["mirrored_over_allowance"]):
+        raise MprError(OVER_ALLOWANCE, Location(path="PC"), message=report["message"], rule=rule_id)
+    if report["code"] == codes["unknown_option"]:
+        raise MprError(UNKNOWN_OPTION, where, message=report["message"],  # each language its list
+                       **{f"known_{lang}": word(LIST_SEPARATOR, lang).join(options) for lang in LANGS})
+    raise MprError(REFUSED_BY_DOCUMENT, where, message=report["message"], rule=rule_id,
+                   given=report["code"])
 
 
 def repin(store: Store) -> dict[str, Any]:
@@ -384,8 +461,7 @@ def undo(store: Store) -> dict[str, Any]:
         if entry is None:
             raise MprError(NOTHING_TO_UNDO, Location(path="undo"))
         now = store.load()
-        assert entry.before is not None  # last_undoable() selects entries with a state before them
-        restored = State.from_dump(entry.before)  # a state saved before pins kept the wiring gets it
+        restored = store.state_before(entry)  # a state saved before pins kept the wiring gets it
         restored = restored.evolve(pin=with_manifest_wiring(restored.pin, store.path))
         store.save(restored)
         result: dict[str, Any] = {"command": "undo", "seed": None, "undone": {"seq": entry.seq, "command": entry.command},

@@ -18,7 +18,8 @@ except ImportError:  # a Python whose SQLite module is not CPython's C one
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 from rules_dsl.words import bilingual, define_word
-from interpreter.campaign.limits import CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES
+from interpreter.campaign.limits import (CAMPAIGN_BUSY_TIMEOUT_SECONDS, MAX_CAMPAIGN_FILE_BYTES,
+                                        QUICK_CHECK_MAX_BYTES)
 
 from interpreter.campaign import wal
 
@@ -73,6 +74,15 @@ NOT_UTF8 = define(
     "{what} {path} の名前が UTF-8 ではありません。キャンペーンはこれを文字列として保存します。名前を変えてください",
     exit_code=EXIT_STATE)
 
+TOO_LARGE = define(
+    "MPR689", "{file}: this command would make the campaign file larger than its limit of {limit} bytes "
+              "(it is {size} bytes now); nothing was changed. Reading and exporting still work: export "
+              "the campaign and start a new one from the export, whose journal begins again",
+    "{file}: このコマンドでキャンペーンファイルが上限の {limit} バイトを超えてしまいます（いまは {size} "
+    "バイト）。何も変更していません。読み出しと書き出しはこれまでどおりできます。キャンペーンを書き出して、"
+    "その書き出しから新しいキャンペーンを始めてください（記録はそこから始まります）",
+    exit_code=EXIT_STATE)
+
 APPLICATION_ID = 0x4D505243  # "MPRC": marks an mprules campaign among SQLite files
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -103,9 +113,13 @@ def connect_readonly(path: str) -> sqlite3.Connection:
     """A connection that never writes, nor leaves a -wal or -shm behind: ``immutable`` when no
     command is writing (no -wal: the last writer folded it into the file when it closed), else
     read-only through the WAL the writer keeps."""
-    if os.path.exists(f"{os.fspath(path)}-wal"):
+    try:
+        logged = os.stat(f"{os.fspath(path)}-wal").st_size > 0
+    except OSError:
+        logged = False
+    if logged:
         return connect(path, "ro")
-    return connect(path, "ro&immutable=1")
+    return connect(path, "ro&immutable=1")  # an empty -wal holds nothing (a writer stopped at opening it)
 
 
 def busy(path: str) -> MprError:
@@ -129,23 +143,72 @@ def connect(path: str, mode: str) -> sqlite3.Connection:
     conn.execute("PRAGMA foreign_keys = ON")
     # WAL with synchronous FULL: a committed command survives a killed process and a power cut.
     conn.execute("PRAGMA synchronous = FULL")
+    if not mode.startswith("ro"):  # a write may not grow the file past its limit (SQLITE_FULL)
+        conn.execute(f"PRAGMA max_page_count = {limit_pages(conn)}")
     return conn
+
+
+def limit_pages(conn: sqlite3.Connection) -> int:
+    """The pages of ``MAX_CAMPAIGN_FILE_BYTES`` at the file's page size."""
+    return MAX_CAMPAIGN_FILE_BYTES // conn.execute("PRAGMA page_size").fetchone()[0]
+
+
+_ROOM_BYTES = 1 << 20  # less free space than this where the file is: the disk is full
+
+
+def disk_full(path: str) -> bool:
+    """Whether the file system holding ``path`` has (almost) no room left."""
+    try:
+        info = os.statvfs(os.path.dirname(os.path.abspath(path)) or ".")
+    except (OSError, AttributeError):
+        return False
+    return info.f_bavail * info.f_frsize < _ROOM_BYTES
+
+
+def too_large(path: str) -> MprError:
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = MAX_CAMPAIGN_FILE_BYTES
+    return MprError(TOO_LARGE, Location(path), file=path, limit=MAX_CAMPAIGN_FILE_BYTES, size=size)
+
+
+def at_limit(conn: sqlite3.Connection) -> bool:
+    """Whether a write that SQLite refused as full met the file's size limit, not a full disk:
+    the limit is the connection's own (not one a test set) and its pages are used up."""
+    try:
+        limit = limit_pages(conn)
+        return conn.execute("PRAGMA max_page_count").fetchone()[0] == limit
+    except sqlite3.Error:
+        return False
 
 
 def sqlite_error(path: str, exc: sqlite3.Error) -> MprError:
     text = str(exc)
     if "locked" in text or "busy" in text:
         return busy(path)
+    if _io_error(exc) and disk_full(path):
+        return MprError(NOT_SAVED, Location(path), file=path, detail="the disk is full")
     return MprError(IO_ERROR, Location(path), file=path, detail=text)
 
 
-def not_saved(path: str, exc: sqlite3.Error) -> MprError:
-    """A write that failed inside a command's transaction (rolled back): busy, or not saved."""
+def _io_error(exc: sqlite3.Error) -> bool:
+    """SQLITE_IOERR (any of its extended codes), SQLITE_FULL or SQLITE_CANTOPEN."""
+    return getattr(exc, "sqlite_errorcode", 0) & 0xFF in (10, 13, 14) or "disk I/O" in str(exc)
+
+
+def not_saved(path: str, exc: sqlite3.Error, conn: sqlite3.Connection | None = None) -> MprError:
+    """A write that failed inside a command's transaction (rolled back): busy, the file's size
+    limit (``conn``: the connection that wrote), or not saved."""
     text = str(exc)
     if "locked" in text or "busy" in text:
         return busy(path)
     code = getattr(exc, "sqlite_errorcode", None)
-    if code == 13 or "full" in text:  # SQLITE_FULL
+    if (code == 13 or "full" in text) and conn is not None and at_limit(conn) and not disk_full(path):
+        return too_large(path)
+    if _io_error(exc) and disk_full(path):
+        text = "the disk is full"
+    elif code == 13 or "full" in text:  # SQLITE_FULL
         text = "the disk is full"
     elif code in (778, 1034, 1546):  # SQLITE_IOERR_WRITE, _FSYNC, _TRUNCATE
         text = "the disk could not be written: it is full, or a file size limit was reached"
@@ -277,9 +340,8 @@ def examine(path: str, known_version: int) -> tuple[int, sqlite3.Connection]:
             header = stream.read(len(SQLITE_HEADER))
     except OSError as exc:
         raise MprError(IO_ERROR, Location(path), file=path, detail=exc.strerror or str(exc)) from None
-    if header != SQLITE_HEADER or size > MAX_CAMPAIGN_FILE_BYTES:
-        raise MprError(NOT_SQLITE, Location(path), file=path,
-                       detail="no SQLite header" if header != SQLITE_HEADER else "too large")
+    if header != SQLITE_HEADER:
+        raise MprError(NOT_SQLITE, Location(path), file=path, detail="no SQLite header")
     wal.check(path)  # before SQLite reads a -wal that another campaign file left
     conn = None
     try:
@@ -287,9 +349,10 @@ def examine(path: str, known_version: int) -> tuple[int, sqlite3.Connection]:
         app_id = conn.execute("PRAGMA application_id").fetchone()[0]
         if app_id != APPLICATION_ID:
             raise MprError(FOREIGN, Location(path), file=path)
-        check = conn.execute("PRAGMA quick_check").fetchone()[0]
-        if check != "ok":
-            raise MprError(NOT_SQLITE, Location(path), file=path, detail=check)
+        if size <= QUICK_CHECK_MAX_BYTES:  # larger: SQLite finds damage in what it reads
+            check = conn.execute("PRAGMA quick_check").fetchone()[0]
+            if check != "ok":
+                raise MprError(NOT_SQLITE, Location(path), file=path, detail=check)
         version = conn.execute("SELECT max(version) FROM schema_version").fetchone()[0]
         if not isinstance(version, int) or version < 1:
             raise MprError(NOT_SQLITE, Location(path), file=path, detail="no schema version")
@@ -302,5 +365,64 @@ def examine(path: str, known_version: int) -> tuple[int, sqlite3.Connection]:
             raise
         if "locked" in str(exc) or "busy" in str(exc):
             raise busy(path) from None
+        if _io_error(exc) and disk_full(path):
+            raise MprError(NOT_SAVED, Location(path), file=path, detail="the disk is full") from None
         raise MprError(NOT_SQLITE, Location(path), file=path, detail=str(exc)) from None
     return version, conn
+
+
+def integrity_check(path: str) -> list[str]:
+    """SQLite's full ``integrity_check`` of the file (every page, index and constraint), read
+    only: the problems it finds (none: ``[]``)."""
+    conn = connect_readonly(path)
+    try:
+        found = [row[0] for row in conn.execute("PRAGMA integrity_check(100)")]
+    finally:
+        conn.close()
+    return [] if found == ["ok"] else found
+
+
+_PID_TEMP = None  # the pattern of a temporary campaign file (compiled when first used)
+
+
+def clean_temporaries(path: str) -> list[str]:
+    """Remove what killed writers left of a new campaign for ``path`` (``Store.build``'s
+    ``.NAME.PID.XXXXXXXX.tmp`` with its ``-wal``, ``-shm`` and ``-journal``) when that process is
+    gone; the names removed. A temporary of a process still running is left alone."""
+    global _PID_TEMP
+    folder = os.path.dirname(os.path.abspath(path)) or "."
+    prefix = f".{os.path.basename(path)}."
+    try:
+        names = [n for n in os.listdir(folder) if n.startswith(prefix) and ".tmp" in n]
+    except OSError:
+        return []
+    if not names:
+        return []
+    if _PID_TEMP is None:
+        # start-up: re only when a temporary is there
+        import re
+
+        _PID_TEMP = re.compile(r"(\d+)\.[0-9a-f]{8}\.tmp(?:-wal|-shm|-journal)?")
+    removed = []
+    for name in names:
+        match = _PID_TEMP.fullmatch(name[len(prefix):])
+        if match is None or _alive(int(match.group(1))):
+            continue
+        try:
+            os.unlink(os.path.join(folder, name))
+            removed.append(name)
+        except OSError:
+            pass  # another command removed it, or the folder is read-only
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's process, or a number no process has: leave it alone
+    return True

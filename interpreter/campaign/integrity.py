@@ -11,6 +11,7 @@ from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 from interpreter.solvers.cards import DeckState, invariant_problems
 from interpreter.campaign.files import NOT_SQLITE, sqlite3
+from interpreter.campaign.delta import is_patch
 from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
@@ -129,7 +130,47 @@ def read_state(conn: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
     try:
         return _read(conn, path)
     except sqlite3.Error as exc:
-        raise damaged(path, str(exc)) from None
+        raise damaged(path, describe(conn, exc)) from None
+
+
+def describe(conn: sqlite3.Connection, exc: sqlite3.Error) -> str:
+    """What SQLite said, and for text that is not UTF-8 (which SQLite stores as it was given),
+    the table, row and column that hold it."""
+    if "decode" not in str(exc):
+        return str(exc)
+    where = undecodable(conn)
+    return f"{where} is not UTF-8 text" if where else str(exc)
+
+
+def undecodable(conn: sqlite3.Connection) -> str | None:
+    """The first ``table row N, column C`` whose text is not UTF-8 (``None``: none is found)."""
+    try:
+        tables = {name: [row[1] for row in conn.execute(f'PRAGMA table_info("{name}")')]
+                  for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                                              "AND name NOT LIKE 'sqlite_%' ORDER BY name").fetchall()}
+    except sqlite3.Error:
+        return None
+    factory = conn.text_factory
+    conn.text_factory = bytes
+    try:
+        for table, columns in tables.items():
+            for row in conn.execute(f'SELECT rowid, * FROM "{table}"'):
+                for column, value in zip(columns, row[1:]):
+                    if isinstance(value, bytes) and not _utf8(value):
+                        return f"{table} row {row[0]}, column {column}"
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.text_factory = factory
+    return None
+
+
+def _utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
@@ -197,14 +238,14 @@ def read_entry(row: tuple, path: str) -> Entry:
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
         raise damaged(path, f"{where}: the seed is {seed!r}")
     state = None if before is None else parse_json(before, path, f"{where} (the state before it)")
-    if state is not None:
-        _checked(lambda: State.from_dump(state), path, f"{where} (the state before it)")
+    if state is not None and not is_patch(state):  # a whole state: kept before version 3
+        checked(lambda: State.from_dump(state), path, f"{where} (the state before it)")
     return Entry(seq, text(command, path, where), parse_json(inputs, path, where),
                  seed, parse_json(choices, path, where, list), parse_json(result, path, where),
                  undone_by, state)
 
 
-def _checked(make: Callable[[], Any], path: str, where: str) -> Any:
+def checked(make: Callable[[], Any], path: str, where: str) -> Any:
     try:
         return make()
     except (KeyError, TypeError, ValueError, AttributeError):

@@ -106,6 +106,7 @@ def _pinned_rule(rule: Any) -> dict[str, Any]:
     return {"kind": rule.kind, "adopted": rule.adopted, "params": copy.deepcopy(rule.params),
             "title": rule.doc.get("title"), "circulation": rule.doc.get("circulation"),
             "deck": rule.doc.get("deck"), "threshold": rule.doc.get("threshold"),
+            "keep": rule.doc.get("keep"), "constraints": copy.deepcopy(rule.doc.get("constraints")),
             "plan": copy.deepcopy(rule.doc.get("plan")),
             "effect_types": copy.deepcopy(rule.doc.get("effect_types"))}
 

@@ -1,6 +1,7 @@
 """Text output of the campaign commands: what changed (cards out, cards in), the clock, the notes."""
 from __future__ import annotations
 
+import re
 
 from rules_dsl.words import define_word, define_words, vocabulary, word
 
@@ -52,24 +53,73 @@ LOG = define_words(
      "sep": "、", "seed": "シード {seed}", "undone": "#{seq} で取り消し", "open": "（", "close": "）"})
 
 
+# What each command did, as a sentence of its inputs ({name} is an input; an input the sentence
+# does not use follows it, named by INPUTS); a command not listed is shown by its name.
+COMMANDS = define_words(
+    "campaign.log.command",
+    {"init": "started the campaign from {characters}", "sleep": "{pc} slept {hours} hours",
+     "dawn": "dawn came", "circulate": "{holder}'s cards circulated", "rest": "the {tier} rest taken",
+     "advance": "{minutes} minutes passed", "brief": "{pc} took {option} in the {tier} briefing",
+     "undo": "#{seq} undone", "repin": "the ruleset pinned again"},
+    {"init": "{characters} からキャンペーンを始めた", "sleep": "{pc}が {hours} 時間眠った",
+     "dawn": "夜明けを迎えた", "circulate": "{holder}の札を循環させた", "rest": "休息（{tier}）をとった",
+     "advance": "{minutes} 分が過ぎた", "brief": "{pc}がブリーフィング（{tier}）で {option} を選んだ",
+     "undo": "#{seq} を取り消した", "repin": "ルールセットを固定し直した"})
+INPUTS = define_words(
+    "campaign.log.input",
+    {"cards": "cards {value}", "count": "{value} cards", "all": "all cards", "select": "chosen by {value}",
+     "ruleset": "ruleset {value}", "start": "from {value}", "adopt": "adopted {value}",
+     "param_overrides": "parameters {value}", "new": "a new briefing"},
+    {"cards": "{value} を指定", "count": "{value} 枚", "all": "すべての札", "select": "選び方 {value}",
+     "ruleset": "ルールセット {value}", "start": "開始 {value}", "adopt": "採用 {value}",
+     "param_overrides": "パラメータ {value}", "new": "新しいブリーフィング"})
+_HOLDER_INPUTS = ("pc", "holder")
+
+
 def log_lines(result: dict[str, Any], lang: str) -> list[str]:
-    """``campaign log`` as a log: one line per command with its arguments and seed, then one
-    sentence per holder whose cards changed, holders shown by name when they have one."""
+    """``campaign log`` as sentences: one per command (what it did, its other inputs, its seed),
+    then one per holder whose cards changed, holders shown by name when they have one."""
     words = vocabulary(LOG, lang)
     names = result.get("names") or {}
     characters = set(result.get("characters") or ())
     lines = []
     for entry in result["entries"]:
-        parts = [_argument(key, value, words["sep"]) for key, value in entry["inputs"].items()
-                 if value not in (None, False, [], {}, "")]
         extra = [words["seed"].format(seed=entry["seed"])] if entry["seed"] is not None else []
         if entry["undone_by"]:
             extra.append(words["undone"].format(seq=entry["undone_by"]))
         tail = f"{words['open']}{words['sep'].join(extra)}{words['close']}" if extra else ""
-        lines.append(f"#{entry['seq']} {entry['command']} {words['sep'].join(parts)}".rstrip() + tail)
+        lines.append(f"#{entry['seq']} {_command_sentence(entry, names, words, lang)}" + tail)
         for change in entry["changes"]:
             lines.append("    " + _sentence(change, names, words, characters))
     return lines
+
+
+def _command_sentence(entry: dict[str, Any], names: dict[str, str], words: dict[str, str],
+                      lang: str) -> str:
+    """``リンが 7 時間眠った`` / ``リンの札を循環させた（SA、HQ を指定、2 枚）``."""
+    inputs = {key: value for key, value in entry["inputs"].items()
+              if value not in (None, False, [], {}, "")}
+    shown = {key: names.get(value, value) if key in _HOLDER_INPUTS and isinstance(value, str)
+             else _value(value, words["sep"]) for key, value in inputs.items()}
+    template = vocabulary(COMMANDS, lang).get(entry["command"])
+    used = set(re.findall(r"\{(\w+)\}", template)) if template else set()
+    if template is None or not used <= set(shown):
+        head, used = entry["command"], set()
+    else:
+        head = template.format(**shown)
+    labels = vocabulary(INPUTS, lang)
+    rest = [labels[key].format(value=shown[key]) if key in labels else _argument(key, inputs[key],
+                                                                                 words["sep"])
+            for key in shown if key not in used]
+    return head + (f"{words['open']}{words['sep'].join(rest)}{words['close']}" if rest else "")
+
+
+def _value(value: Any, sep: str) -> str:
+    if isinstance(value, list):
+        return sep.join(map(str, value))
+    if isinstance(value, dict):
+        return sep.join(f"{k}={v}" for k, v in value.items())
+    return str(value)
 
 
 def _argument(key: str, value: Any, sep: str) -> str:

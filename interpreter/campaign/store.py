@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 
 from rules_dsl.words import bilingual
-from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 
 from interpreter.solvers.cards import invariant_problems
-from interpreter.campaign import files, wal
+from interpreter.campaign import delta, files, wal
 from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_REPLACE, MISSING, NOT_SQLITE, busy as _busy,
                     connect as _connect,
                     examine, existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
 from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, check_schema, damaged,
-                                            read_entry, read_state)
+                                            describe, parse_json, read_entry, read_state,
+                                            checked as _checked)
+from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
 _RULES_MARKER = "\0mprules: the pin's rules\0"  # their place in a state's JSON text (_state_json)
@@ -63,9 +66,17 @@ CREATE TABLE journal (seq INTEGER PRIMARY KEY AUTOINCREMENT, command TEXT NOT NU
     before TEXT, undone_by INTEGER);
 """),
     (2, ""),  # the file's token in the header (``wal``): set by ``_migrate``, no table changes
+    (3, ""),  # journal entries keep what changed (``delta``): rewritten by ``_migrate``
 ]
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 TOKEN_VERSION = 2
+PATCH_VERSION = 3
+
+NOT_UNDOABLE = define(
+    "MPR687", "{file}: journal entry #{seq} ({command}) was written for another state of the campaign than "
+              "the one it holds now, so it cannot be taken back; nothing was changed",
+    "{file}: 記録 #{seq}（{command}）は、いまのキャンペーンとは別の状態に対して書かれているため、"
+    "取り消せません。何も変更していません", exit_code=EXIT_STATE)
 
 
 class Store:
@@ -96,6 +107,7 @@ class Store:
         if old is not None and not force:
             raise MprError(EXISTS, Location(path), file=path, how=bilingual(HOW_REPLACE))
         wal.check(path, replacing=True)
+        files.clean_temporaries(path)
         folder = os.path.dirname(os.path.abspath(path)) or "."
         temp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
         try:
@@ -146,8 +158,11 @@ class Store:
 
     @classmethod
     def _open_once(cls, path: str, readonly: bool) -> "Store":
-        if _existing(path) is None:
+        info = _existing(path)
+        if info is None:
             raise MprError(MISSING, Location(path), file=path, how=bilingual(HOW_CREATE))
+        if not readonly:
+            files.clean_temporaries(path)
         version, examined = examine(path, SCHEMA_VERSION)
         if version >= TOKEN_VERSION and wal.file_token(path)[1] == 0:
             examined.close()
@@ -155,6 +170,8 @@ class Store:
         readonly = readonly and version == SCHEMA_VERSION
         if not readonly:
             examined.close()
+        if not readonly and info.st_size > files.MAX_CAMPAIGN_FILE_BYTES:
+            raise files.too_large(path)  # a file past its limit is only read
         store = None
         try:
             conn = examined if readonly else _connect(path, "rw")
@@ -183,6 +200,8 @@ class Store:
                     self.conn.execute(statement)
                 if number == TOKEN_VERSION:
                     self.conn.execute(f"PRAGMA user_version = {wal.new_token()}")
+                if number == PATCH_VERSION and version:
+                    self._compact_journal()
                 self.conn.execute("INSERT INTO schema_version (version) VALUES (?)", (number,))
 
     def close(self) -> None:
@@ -219,7 +238,7 @@ class Store:
         try:
             self.conn.execute("COMMIT")
         except sqlite3.Error as exc:
-            raise _not_saved(self.path, exc) from None
+            raise _not_saved(self.path, exc, self.conn) from None
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -292,14 +311,61 @@ class Store:
 
     def journal(self, command: str, inputs: dict[str, Any], seed: int | None, choices: list[Any],
                 result: dict[str, Any], before: State | None) -> int:
+        """Journal a command whose state was saved (``save``) in this transaction; ``before``:
+        the state before it (for undo), kept as what changed (``delta``)."""
         if seed is not None and not -SQLITE_MAX <= seed <= SQLITE_MAX:
             raise MprError(BAD_SEED, Location(path="seed"), seed=seed, limit=SQLITE_MAX)
+        kept = None
+        if before is not None:
+            after = self.load()  # the state saved in this transaction
+            kept = _json(delta.entry_before(after.dump(), before.dump(), self._state_json(after)))
         cursor = self.conn.execute(
             "INSERT INTO journal (command, inputs, seed, choices, result, before) VALUES (?, ?, ?, ?, ?, ?)",
-            (command, _json(inputs), seed, _json(choices), _json(result),
-             None if before is None else self._state_json(before)))
+            (command, _json(inputs), seed, _json(choices), _json(result), kept))
         assert cursor.lastrowid is not None  # set by every INSERT
         return cursor.lastrowid
+
+    def state_before(self, entry: Entry) -> State:
+        """The state before ``entry``'s command, which must be the newest not yet undone: its
+        patch applied to the state the campaign holds now (checked to be the one it was written
+        for), or the whole state a file made before version 3 kept."""
+        kept = entry.before
+        assert kept is not None  # only entries with a state before them are undone
+        if not delta.is_patch(kept):
+            return State.from_dump(kept)
+        now = self.load()
+        if delta.digest(self._state_json(now)) != kept[delta.BASE]:
+            raise MprError(NOT_UNDOABLE, Location(self.path), file=self.path, seq=entry.seq,
+                           command=entry.command)
+        where = f"journal entry #{entry.seq} (the state before it)"
+        try:
+            data = delta.apply(now.dump(), kept[delta.PATCH])
+        except (ValueError, TypeError):
+            raise damaged(self.path, f"{where} does not fit the campaign") from None
+        return _checked(lambda: State.from_dump(data), self.path, where)
+
+    def _compact_journal(self) -> None:
+        """The migration to version 3: every whole state kept before a command becomes the patch
+        from the state after it. The entries not undone form a chain (the state after each is the
+        state before the next, and after the newest it is the campaign's own), so each one's base
+        is known; an undone entry is never undone again, and is patched from the next base."""
+        rows = self.conn.execute("SELECT seq, before, undone_by FROM journal WHERE before IS NOT NULL "
+                                 "ORDER BY seq DESC").fetchall()
+        if not rows:
+            return
+        base = read_state(self.conn, self.path)[0]
+        base_dump, base_text = base.dump(), self._state_json(base)
+        for seq, kept, undone_by in rows:
+            where = f"journal entry #{seq} (the state before it)"
+            data = parse_json(kept, self.path, where)
+            if delta.is_patch(data):
+                continue
+            before = _checked(partial(State.from_dump, data), self.path, where)
+            before = before.evolve(pin=with_manifest_wiring(before.pin, self.path))
+            self.conn.execute("UPDATE journal SET before = ? WHERE seq = ?",
+                              (_json(delta.entry_before(base_dump, before.dump(), base_text)), seq))
+            if undone_by is None:
+                base_dump, base_text = before.dump(), self._state_json(before)
 
     def _text_of_rules(self, pin: Pin) -> str:
         """``_json(pin.rules)``: the text read with them when they are the rules read (a pin that
@@ -324,19 +390,52 @@ class Store:
     def entries(self, last: int | None = None) -> list[Entry]:
         """The journal in order; ``last``: only its newest ``last`` entries (only those are read)."""
         if last is None:
-            rows = self.conn.execute("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
-                                     "FROM journal ORDER BY seq").fetchall()
+            rows = self._rows("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                              "FROM journal ORDER BY seq")
         else:
-            rows = self.conn.execute("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
-                                     "FROM journal ORDER BY seq DESC LIMIT ?", (max(last, 0),)).fetchall()[::-1]
+            rows = self._rows("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                              "FROM journal ORDER BY seq DESC LIMIT ?", (max(last, 0),))[::-1]
         return [read_entry(row, self.path) for row in rows]
 
     def last_undoable(self) -> Entry | None:
-        row = self.conn.execute(
+        rows = self._rows(
             "SELECT seq, command, inputs, seed, choices, result, undone_by, before FROM journal "
             "WHERE undone_by IS NULL AND before IS NOT NULL AND command != 'undo' "
-            "ORDER BY seq DESC LIMIT 1").fetchone()
-        return None if row is None else read_entry(row, self.path)
+            "ORDER BY seq DESC LIMIT 1")
+        return read_entry(rows[0], self.path) if rows else None
+
+    def _rows(self, query: str, arguments: tuple = ()) -> list[tuple]:
+        """The rows of a query of the journal; what SQLite cannot read (text that is not UTF-8, a
+        damaged page) is the damaged file it is (MPR620), saying where."""
+        try:
+            return self.conn.execute(query, arguments).fetchall()
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, describe(self.conn, exc)) from None
+
+    def check(self) -> dict[str, Any]:
+        """``campaign check``: SQLite's full ``integrity_check`` of every page (the opening of a
+        large file runs none, ``files.examine``), and every journal entry read and checked;
+        MPR620 saying what is wrong, else what was checked."""
+        try:
+            found = [row[0] for row in self.conn.execute("PRAGMA integrity_check(20)")]
+        except sqlite3.DatabaseError as exc:
+            raise damaged(self.path, describe(self.conn, exc)) from None
+        if found != ["ok"]:
+            raise damaged(self.path, "; ".join(found))
+        count, last = 0, 0
+        while True:  # every entry, a thousand at a time
+            rows = self._rows("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
+                              "FROM journal WHERE seq > ? ORDER BY seq LIMIT 1000", (last,))
+            if not rows:
+                break
+            for row in rows:
+                read_entry(row, self.path)
+            count, last = count + len(rows), rows[-1][0]
+        state = self.load()
+        return {"file": files.shown_path(self.path), "ok": True, "bytes": os.stat(self.path).st_size,
+                "entries": count, "characters": len(state.characters), "items": len(state.items),
+                "cards": len(state.cards.deck) + len(state.cards.discard)
+                + sum(len(c) for _, c in state.cards.holders)}
 
     def mark_undone(self, seq: int, by: int) -> None:
         self.conn.execute("UPDATE journal SET undone_by = ? WHERE seq = ?", (by, seq))
@@ -384,7 +483,9 @@ class _Transaction:
 
     def _fail(self, exc: BaseException) -> None:
         """Roll back; raise the error that stands for ``exc`` when it is one of the file's."""
-        self.store._rollback()
+        store = self.store
+        limit = isinstance(exc, sqlite3.DatabaseError) and files.at_limit(store.conn)
+        store._rollback()
         if isinstance(exc, sqlite3.DatabaseError) and \
                 not isinstance(exc, (sqlite3.IntegrityError, sqlite3.ProgrammingError)):
-            raise _not_saved(self.store.path, exc) from None
+            raise _not_saved(store.path, exc, store.conn if limit else None) from None

@@ -33,6 +33,18 @@ FOREIGN_WAL = define(
     "もう一度実行してください",
     exit_code=EXIT_STATE)
 
+STRAY_JOURNAL = define(
+    "MPR688", "{journal} beside {file} is a rollback journal, which mprules never writes (a campaign file "
+              "keeps a write-ahead log): it is what another program left of an unfinished change, to "
+              "{file} or to another file of that name. SQLite would roll it back into {file} and could "
+              "destroy it. Nothing was changed or deleted. Move {journal} out of this folder, then run "
+              "the command again",
+    "{file} の隣にある {journal} はロールバックジャーナルです。mprules はこれを書きません（キャンペーン"
+    "ファイルは先行書き込みログを使います）。別のプログラムが {file}、または同じ名前の別のファイルへの変更を"
+    "終えずに残したものです。このままでは SQLite がそれを {file} に巻き戻して、ファイルを壊すおそれが"
+    "あります。何も変更・削除していません。{journal} をこのフォルダから移してから、もう一度実行してください",
+    exit_code=EXIT_STATE)
+
 TOKEN_OFFSET = 60  # the database header's user_version: 4 bytes, big-endian
 _HEADER = 32
 _FRAME_HEADER = 24
@@ -141,11 +153,57 @@ def _commits(fd: int, verify: bool) -> Commits:
     return Commits(count, tuple(tokens), unnamed)
 
 
+def check_journal(path: str) -> None:
+    """Refuse (``MPR688``, nothing changed or deleted) a rollback journal beside ``path`` that
+    SQLite would play back into it: a ``-journal`` that is not empty and whose header is not
+    zeroed (SQLite's "hot journal"). mprules keeps campaigns in WAL mode and never leaves one, so
+    any such journal is another program's, or an old copy's."""
+    journal = f"{path}-journal"
+    try:
+        fd = os.open(journal, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        return
+    except OSError:
+        raise MprError(STRAY_JOURNAL, Location(path), file=path, journal=journal) from None
+    try:
+        hot = not stat.S_ISREG(os.fstat(fd).st_mode) or any(os.pread(fd, 28, 0))
+    finally:
+        os.close(fd)
+    if hot and not _writing(path):
+        raise MprError(STRAY_JOURNAL, Location(path), file=path, journal=journal)
+
+
+_PENDING_BYTE = 0x40000000  # SQLite's lock bytes: PENDING, then RESERVED (os_unix.c)
+
+
+def _writing(path: str) -> bool:
+    """Whether another process holds SQLite's PENDING or RESERVED lock on ``path``: then the
+    journal is that writer's own, live (``init`` replacing a campaign takes it out of WAL mode),
+    and SQLite itself waits for it."""
+    # start-up: fcntl only when a rollback journal is there
+    import fcntl
+    import struct
+
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        query = struct.pack("hhqqi4x", fcntl.F_WRLCK, 0, _PENDING_BYTE, 2, 0)
+        answer = fcntl.fcntl(fd, fcntl.F_GETLK, query)
+        return struct.unpack("hhqqi4x", answer)[0] != fcntl.F_UNLCK
+    except (OSError, struct.error):
+        return False
+    finally:
+        os.close(fd)
+
+
 def check(path: str, *, replacing: bool = False) -> None:
     """Refuse (``MPR686``, nothing changed or deleted) a ``-wal`` beside ``path`` whose committed
     changes were not written for it. ``replacing``: ``path`` is about to be replaced by a new
     campaign (``init``), so a log with any committed change is another campaign's, unless ``path``
     is that campaign itself. A file without a token (made before tokens) is not checked."""
+    check_journal(path)
     wal = f"{path}-wal"
     if not os.path.exists(wal):
         return

@@ -48,15 +48,35 @@ def _with_params(ruleset: Ruleset, rule: Rule, index: int,
     findings about unknown parameter names."""
     params = rule.doc["examples"][index].get("params") or {}
     copy = dataclasses.replace(ruleset, rules=ruleset.rules.copy_rules())
+    # The positions are copied (and the example's params placed) only for an example with params:
+    # a copy for each example of a rule with thousands of them is quadratic work.
     view = copy.rules[rule.id] = dataclasses.replace(
         rule, params=dict(rule.params), adopted=True, param_layers=dict(rule.param_layers),
-        positions=dict(rule.positions), _compiled=dict(rule._compiled))
+        positions=dict(rule.positions) if params else rule.positions, _compiled=dict(rule._compiled))
     problems = apply_caller(copy, {rule.id: params}, None, lang)
-    prefix = ("examples", index)
-    for path, position in rule.positions.items():
-        if path[:3] == (*prefix, "params") and path[3:4] and path[3] in params:
-            view.positions[path[2:]] = position
+    for path, position in _by_example(rule).get(index, ()):
+        if path[:1] == ("params",) and path[1:2] and path[1] in params:
+            view.positions[path] = position
     return copy, problems
+
+
+_INDEXED: dict[int, tuple[Any, dict[int, list[tuple[tuple, Any]]]]] = {}
+
+
+def _by_example(rule: Rule) -> dict[int, list[tuple[tuple, Any]]]:
+    """The positions of ``rule``'s examples, by example index (``(path after the index,
+    position)``), made once per rule: every example looks up its own in constant time."""
+    known = _INDEXED.get(id(rule.positions))
+    if known is not None and known[0] is rule.positions:
+        return known[1]
+    index: dict[int, list[tuple[tuple, Any]]] = {}
+    for key, position in rule.positions.items():
+        if key[:1] == ("examples",) and len(key) > 1 and isinstance(key[1], int):
+            index.setdefault(key[1], []).append((key[2:], position))
+    if len(_INDEXED) > 4096:  # a long-lived process (tests, a language server) keeps the newest
+        _INDEXED.clear()
+    _INDEXED[id(rule.positions)] = (rule.positions, index)
+    return index
 
 
 def _dice(example: dict[str, Any], rule: Rule, index: int) -> DiceSource:
@@ -70,9 +90,7 @@ def _dice(example: dict[str, Any], rule: Rule, index: int) -> DiceSource:
 
 
 def _positions(rule: Rule, index: int) -> dict:
-    prefix = ("examples", index, "input")
-    return {key[len(prefix):]: pos for key, pos in rule.positions.items()
-            if key[:len(prefix)] == prefix}
+    return {path[1:]: pos for path, pos in _by_example(rule).get(index, ()) if path[:1] == ("input",)}
 
 
 def _diff(expected: Any, actual: Any) -> str:

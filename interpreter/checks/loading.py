@@ -276,6 +276,18 @@ def collect_cached(path: str | Path, lang: str = "en") -> tuple[Ruleset | None, 
         return None, found
 
 
+def collect_findings(path: str | Path, lang: str = "en") -> list[Diagnostic]:
+    """``collect(path)[1]``, kept in the ruleset cache while none of the ruleset's files changed
+    (a ruleset with errors is read and checked each time): a warm ``validate`` only stats files."""
+    def build() -> tuple[Ruleset | None, list[Diagnostic]]:
+        ruleset, findings = collect(path, lang)
+        clean = ruleset is not None and not any(d.severity == "error" for d in findings)
+        return (ruleset if clean else None), findings
+
+    found: list[Diagnostic] = ruleset_cache.kept(path, f"validate {lang}", build)
+    return found
+
+
 def _sorted(findings: list[Diagnostic]) -> list[Diagnostic]:
     unique = list(dict.fromkeys(findings))
     return sorted(unique, key=lambda d: (d.file or "", d.line or 0, d.column or 0, d.code))

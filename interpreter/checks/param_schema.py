@@ -14,15 +14,10 @@ from __future__ import annotations
 import json
 import math
 import re
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, UnknownType
-from referencing.exceptions import Unresolvable
-
-from rules_dsl.frozen import replace
+from rules_dsl.frozen import Frozen, replace
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
 from interpreter.checks.annotations import _resolve, kind_schema_file, schema_file
@@ -43,9 +38,6 @@ NOT_FINITE = define(
 BAD_SCHEMA = define(
     "MPR424", "the schema of parameter {name} is not a valid JSON Schema: {detail}",
     "パラメータ {name} のスキーマが JSON Schema として正しくありません: {detail}")
-TRAP = define(
-    "MPR425", "the value of {name}: YAML reads {text} as {value}; write it in quotes if you mean the text: '{text}'",
-    "{name} の値: YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'")
 EMPTY_PARAM = define(
     "MPR426", "{name}= gives no value: write a YAML value after =",
     "{name}= に値がありません。= の後に YAML の値を書いてください")
@@ -56,31 +48,28 @@ READ_AS_NUMBER = define(
 
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(Frozen):
     """A parameter value read from YAML text, with the written text of each scalar that YAML read
     as a number, a boolean or null (so a wrong type can say "write it in quotes")."""
 
+    __slots__ = ("value", "texts")
+    _factories = {"texts": dict}
+    _uncompared = frozenset({"texts"})
     value: Any
-    texts: dict = field(default_factory=dict, compare=False)
+    texts: dict
 
 
 def parse_param_value(raw: str, name: str, given_as: str = CALLER_LAYER) -> Written:
     """The value of a caller's parameter ``NAME=RAW`` (the layer ``given_as``) read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
     # start-up: PyYAML loads only when a parameter value is given on the command line
-    from interpreter.documents.loader import load_text, number_trap
-    from interpreter.documents.schema_messages import value as shown
+    from interpreter.documents.loader import heed, load_text
 
     docs = load_text(raw, f"{given_as} {name}")
     if not docs:
         raise MprError(EMPTY_PARAM, Location(path=f"{given_as} {name}"), name=name)
     doc = docs[0]
-    trap = number_trap(doc)
-    if trap is not None:
-        _, text, read = trap
-        raise MprError(TRAP, Location(path=f"{given_as} {name}"), name=name, text=text,
-                       value=shown(read))
+    heed(doc)
     return Written(doc.data, dict(doc.texts))
 
 
@@ -140,6 +129,9 @@ def _kind_params(kind: str, doc: dict[str, Any]) -> tuple[list[str], frozenset[s
     uris: list[str] = []
     declared: frozenset[str] = frozenset()
     for condition, uri in _kind_params_options(kind):
+        # start-up: jsonschema loads only when a kind's parameters depend on the document
+        from jsonschema import Draft202012Validator
+
         if condition is not None and not Draft202012Validator(condition).is_valid(doc):
             continue
         if uri is not None:
@@ -185,11 +177,33 @@ def parameters_schema(ruleset: Ruleset) -> dict[str, Any]:
 
 def _meta(schema: Any, name: str, loc: Location, lang: str) -> list[Diagnostic]:
     try:
+        text = json.dumps(schema, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError):  # not JSON: asked each time
+        detail = _meta_problem(schema)
+    else:
+        detail = _meta_problem_of(text, schema)
+    return [] if detail is None else [diagnostic(BAD_SCHEMA, loc, lang, name=name, detail=detail)]
+
+
+_META: dict[str, str | None] = {}  # a schema's JSON text -> its problem: each schema checked once
+
+
+def _meta_problem_of(text: str, schema: Any) -> str | None:
+    if text not in _META:
+        _META[text] = _meta_problem(schema)
+    return _META[text]
+
+
+def _meta_problem(schema: Any) -> str | None:
+    """What the draft 2020-12 meta-schema finds wrong in ``schema``, or None."""
+    # start-up: jsonschema loads only when a parameter schema is checked
+    from jsonschema import Draft202012Validator
+
+    try:
         Draft202012Validator.check_schema(schema)
     except Exception as error:  # SchemaError and the errors a malformed schema raises inside it
-        detail = getattr(error, "message", None) or str(error)
-        return [diagnostic(BAD_SCHEMA, loc, lang, name=name, detail=detail)]
-    return []
+        return str(getattr(error, "message", None) or str(error))
+    return None
 
 
 def _non_finite(value: Any, path: tuple, loc_of: Any, lang: str) -> list[Diagnostic]:
@@ -316,6 +330,8 @@ def read_fullwidth_numbers(data: Any, schema: dict[str, Any], prefix: tuple
     A text that is no number stays, and the schema's check reports it."""
     # start-up: the schema validators (and PyYAML) load only when parameters are checked
     from interpreter.documents.schema import instance_validator, passes
+    from jsonschema.exceptions import SchemaError, UnknownType  # start-up: as above
+    from referencing.exceptions import Unresolvable  # start-up: as above
 
     if not isinstance(data, dict) or not data or passes(data, schema):
         return []

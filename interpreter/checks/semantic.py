@@ -29,6 +29,7 @@ from interpreter.ruleset.texts import check_texts as texts
 from interpreter.ruleset.quotes import check_order, check_quotes
 from interpreter.ruleset.wiring import check_wiring
 from interpreter.checks.rule_graph import check_cycles
+from interpreter.kinds._plan_checks import check_constraints
 from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
 
 UNKNOWN_REFERENCE = define(
@@ -114,10 +115,13 @@ def check_kind(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
         yield diagnostic(UNKNOWN_KIND, rule.loc("kind"), lang, kind=rule.kind,
                          hint=did_you_mean(rule.kind, kinds.registry()))
         return
-    if kind.check is None:
+    if kind.check is None and not rule.doc.get("constraints"):
         return
     try:
-        yield from kind.check(rule, ruleset, lang)
+        if kind.check is not None:
+            yield from kind.check(rule, ruleset, lang)
+        if rule.doc.get("constraints") and not kind.own_constraints:
+            yield from check_constraints(rule, ruleset, lang)
     except MprError as error:
         yield error.at(rule.loc()).diagnostic(lang)
     except (KeyError, IndexError, TypeError, ValueError) as error:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from rules_dsl.errors import Diagnostic, Location, diagnostic
 
-from interpreter.checks.loading import DIRECTORY_NOT_FILE, MANIFEST, collect, display_path
+from interpreter.checks.loading import DIRECTORY_NOT_FILE, MANIFEST, collect_findings, display_path
 from interpreter.documents.resources import bundled_relative, rulesets_dir
 from interpreter.documents.resources import shown_path as shown_path  # the one path style
 
@@ -133,7 +133,7 @@ def validate_paths(paths: Sequence[str | Path], lang: str = "en", *,
     findings = [diagnostic(DIRECTORY_NOT_FILE, Location(display_path(path)), lang,
                            path=display_path(path), name=path.name) for path in refused]
     for root, only in targets:
-        findings.extend(d for d in collect(root, lang)[1] if only is None or d.file in only)
+        findings.extend(d for d in collect_findings(root, lang) if only is None or d.file in only)
     if not include_bundled:
         named = list(paths if asked is None else asked)
         findings = [d for d in findings if asked_for(d, named)]

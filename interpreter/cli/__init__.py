@@ -9,18 +9,19 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import errno
 import gc
 import os
 import re
 import sys
 
 from rules_dsl import cachefile
-from rules_dsl.errors import EXIT_INTERNAL, EXIT_USAGE, Location, MprError, default_lang, define, render
+from rules_dsl.errors import EXIT_INTERNAL, EXIT_OK, EXIT_STATE, EXIT_USAGE, Location, MprError, default_lang, define, render
 
 from interpreter import __version__
 from interpreter.cli._i18n import localize, usage_error_text, use_language
-from interpreter.cli.output import (flush_stdout, is_lost_output, lost_output, print_error, require_stdout,
-                     settle_stdout)
+from interpreter.cli.output import (PipeClosed, flush_stdout, is_lost_output, lost_output, print_error,
+                                    print_heard, require_stdout, settle_stdout)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -30,6 +31,11 @@ INTERNAL = define(
     "MPR000", "internal error: {detail}. Please report this as a bug (run with --debug for details).",
     "内部エラー: {detail}。不具合として報告してください（詳細は --debug で表示）。",
     exit_code=EXIT_INTERNAL)
+PATH_TOO_LONG = define(
+    "MPR072", "the path {path} is too long for the file system (a name of more than 255 bytes, or a path "
+              "of more than 4,096): nothing was read or written",
+    "パス {path} がファイルシステムには長すぎます（255 バイトを超える名前か、4,096 バイトを超えるパス）。"
+    "何も読み書きしていません", exit_code=EXIT_STATE)
 USAGE = define("MPR001", "{detail}", "コマンドラインの誤り（mprules --help を参照）: {detail}", exit_code=EXIT_USAGE)
 
 
@@ -88,9 +94,15 @@ class _Parser(argparse.ArgumentParser):
 
     def _parse_optional(self, arg_string: str) -> Any:
         if arg_string[:1] == "-" and arg_string not in self._option_string_actions \
-                and re.match(_EXPRESSION, arg_string):
+                and (re.match(_EXPRESSION, arg_string) or _negated(arg_string, self._option_string_actions)):
             return None
         return super()._parse_optional(arg_string)
+
+
+def _negated(arg: str, options: Any) -> bool:
+    """``-x``, ``-min(1,2)``: one dash and no option's letter after it is an expression (the
+    options of one letter, ``-h`` ``-o`` ``-v``, and their attached values stay options)."""
+    return arg[1:2] not in ("", "-") and arg[:2] not in options
 
 
 def verbs_needed(argv: list[str], names: tuple[str, ...] = VERBS) -> tuple[str, ...]:
@@ -162,11 +174,48 @@ def _lang_in(argv: list[str]) -> str | None:
     return None
 
 
+def _settle_streams() -> None:
+    """Standard streams a command can always use: text that the terminal's encoding cannot show
+    (Japanese help on an ASCII terminal) is written escaped, and a closed standard input or error
+    gets the null device in its place, so that no file the command opens later takes its number
+    (an error would be written into it) and no error goes to standard output."""
+    for name in ("stdout", "stderr"):
+        stream = getattr(sys, name)
+        if stream is not None and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="backslashreplace")
+            except (ValueError, OSError):
+                pass
+    for fd, name in ((0, "stdin"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+            continue  # open, though Python found it closed at start
+        except OSError:
+            pass
+        null = os.open(os.devnull, os.O_RDWR)
+        if null != fd:
+            os.dup2(null, fd)
+            os.close(null)
+        if name == "stderr":
+            sys.stderr = open(fd, "w", encoding="utf-8", errors="backslashreplace", closefd=False)  # noqa: SIM115
+        else:
+            CLOSED_STDIN[0] = True
+
+
+CLOSED_STDIN = [False]  # standard input was closed when the command started (``--input -`` refused)
+
+
 def main(argv: list[str] | None = None) -> int:
     _skip_the_last_collection()
+    _settle_streams()
     argv = sys.argv[1:] if argv is None else argv
     lang = _lang_in(argv) or default_lang()  # known before parsing, for usage errors too
     debug = "--debug" in argv
+    loader = sys.modules.get("interpreter.documents.loader")
+    if loader is not None:
+        loader.heard()  # what an earlier call in this process read is not this command's
     verb_flags = None  # the flags of the inputs the verb's library names (its module's FLAGS)
     try:
         parser = build_parser(lang, verbs_needed(argv), argv)
@@ -182,18 +231,30 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         require_stdout()
         status = int(args.handler(args) or 0)
+        print_heard(lang)
         flush_stdout()
         return status
     except MprError as error:
         from interpreter.cli._wording import for_command_line  # start-up: only when an error is shown
 
+        print_heard(lang)
         print_error(for_command_line(error, verb_flags), lang)
         return error.exit_code
     except KeyboardInterrupt:
         return 130
+    except PipeClosed:
+        return EXIT_OK  # the reader of the output went away (`| head`): as shells expect
     except OSError as error:
+        if error.errno == errno.ENAMETOOLONG:
+            path = os.fsdecode(error.filename) if error.filename is not None else "?"
+            shown = path if len(path) <= 80 else path[:80] + "…"
+            print_error(MprError(PATH_TOO_LONG, Location(path=shown), path=shown), lang)
+            return EXIT_STATE
         if not is_lost_output(error):
             return _internal(error, debug, lang)
+        if error.errno == errno.EPIPE:
+            settle_stdout()
+            return EXIT_OK
         lost = lost_output(error)
         print_error(lost, lang)
         return lost.exit_code

@@ -2,6 +2,7 @@
 error shown with a caret under its column, probability rows as aligned text, and value display."""
 from __future__ import annotations
 
+import errno
 import re
 import sys
 import unicodedata
@@ -9,7 +10,7 @@ from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.functions import exact, is_fraction
-from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
+from interpreter.documents.limits import MAX_INPUT_FILE_BYTES, MAX_YAML_DEPTH
 
 from interpreter.cli.output import print_error
 from interpreter.reports.bars import bar
@@ -59,7 +60,10 @@ def plain(value: Any) -> Any:
 
 
 def _set_path(target: dict[str, Any], dotted: str, value: Any, where: str) -> None:
-    keys = dotted.split(".")
+    keys = dotted.split(".", MAX_YAML_DEPTH)
+    if len(keys) > MAX_YAML_DEPTH:  # as deep as a YAML value may be
+        raise MprError(BAD_VAR, Location(path=where[:80]),
+                       detail=f"more than {MAX_YAML_DEPTH} dotted names (the nesting of a YAML value)")
     if not all(k.strip() for k in keys):
         raise MprError(BAD_VAR, Location(path=where), detail=f"empty name in {dotted!r}")
     node = target
@@ -80,7 +84,7 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
         if not sep or not name.strip():
             raise MprError(BAD_VAR, Location(path=where), detail=f"no NAME= in {pair!r}")
         try:
-            value = plain(_yaml_value(text, where)) if text.strip() else ""
+            value = plain(_yaml_value(text, f"--var {name.strip()}")) if text.strip() else ""
         except MprError as error:
             raise MprError(BAD_VAR, Location(path=where),
                            detail=f"{error.code} {error.message('en')}") from None
@@ -94,15 +98,22 @@ def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
     # start-up: interpreter.documents.loader loads only when _yaml_value() runs
-    from interpreter.documents.loader import load_text, refuse_number_traps
+    from interpreter.documents.loader import heed, load_text
 
     docs = load_text(text, where)
     if len(docs) > 1:
         raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
                        detail=f"{len(docs)} YAML documents, expected one")
     if docs:
-        refuse_number_traps(docs[0])
+        heed(docs[0])
     return docs[0].data if docs else None
+
+
+def _stdin_closed() -> bool:
+    # start-up: the parent package is loaded already (it runs every command)
+    from interpreter.cli import CLOSED_STDIN
+
+    return CLOSED_STDIN[0]
 
 
 def load_input(file: str | None) -> dict[str, Any]:
@@ -111,6 +122,8 @@ def load_input(file: str | None) -> dict[str, Any]:
         return {}
     try:
         if file == "-":
+            if sys.stdin is None or _stdin_closed():
+                raise OSError(errno.EBADF, "standard input is closed")
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
             # start-up: interpreter.documents.loader loads only when load_input() runs

@@ -127,6 +127,10 @@ HELP_JA: dict[str, str] = {
     "(BCDice notation nMPmCx).":
         "基本判定: 能力値 m に対してダイスを n 個振り、挑戦値は x（BCDice の記法 nMPmCx）。",
     "e.g. 3MP15C10, MP12, 0MP15C5": "例: 3MP15C10、MP12、0MP15C5",
+    "e.g. 3MP15C10, MP12, 0MP15C5, 3MP(10+5)C; BCDice's reading: a label may follow after a space "
+    "('3MP15C10 label')":
+        "例: 3MP15C10、MP12、0MP15C5、3MP(10+5)C。BCDice と同じ読み方で、空白のあとはラベルです"
+        "（'3MP15C10 ラベル'）",
     "print the exact success probability": "成功の正確な確率を表示します",
     # eval
     "evaluate an expression, e.g. '2d6 + safety' --var safety=1":
@@ -212,6 +216,8 @@ HELP_JA: dict[str, str] = {
     "revert the last command": "最後のコマンドを取り消す",
     "the state as YAML (in the shape of chars.yaml)": "状態を YAML で書き出す（chars.yaml の形）",
     "pin the ruleset as it is on disk now": "ディスク上の今のルールセットで固定し直す",
+    "check every page of the file and every journal entry (read only)":
+        "ファイルの全ページと全記録を検査する（読むだけ）",
 }
 
 define_translations(ARGPARSE_JA)

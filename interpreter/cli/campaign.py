@@ -1,5 +1,5 @@
 """``mprules campaign``: keep a campaign's card deck, clock and briefings in one SQLite file
-(init, show, sleep, dawn, circulate, rest, advance, brief, log, undo, export, repin)."""
+(init, show, sleep, dawn, circulate, rest, advance, brief, log, undo, export, repin, check)."""
 from __future__ import annotations
 
 import argparse
@@ -11,7 +11,7 @@ import unicodedata
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, MESSAGES, Location, MprError, define, render
 
 from interpreter.cli import common
-from rules_dsl.words import bilingual, define_word
+from rules_dsl.words import bilingual, define_word, word
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -38,17 +38,24 @@ MINUTES = define_word("cli.minutes", "a whole number of minutes", "分数（整�
 ADOPT = define_word("cli.adopt", "RULE, RULE=yes or RULE=no", "RULE、RULE=yes、RULE=no のどれか")
 NOT_ADOPTED = define_word("cli.not_adopted", "a rule not also adopted with --adopt",
                           "--adopt で採用していないルール")
+CHECKED = define_word("cli.campaign.checked",
+                      "ok: {file}: every page and all {entries} journal entries are whole ({bytes} bytes; "
+                      "{characters} characters, {items} items, {cards} cards)",
+                      "問題ありません: {file}: すべてのページと {entries} 件の記録が無事です（{bytes} バイト、"
+                      "キャラクター {characters}、アイテム {items}、カード {cards} 枚）")
+THE_CAMPAIGN = define_word("cli.the_campaign", "the campaign file (or a file of SQLite's beside it)",
+                           "キャンペーンファイル（またはその隣の SQLite のファイル）")
 PARAM = define_word("cli.param", "RULE.NAME=YAML", "RULE.NAME=YAML の形")
 # The flag of each input of the campaign commands (the library names inputs, not flags).
 FLAGS = {"force": "--force", "hours": "--hours", "minutes": "--minutes",
          "start": "--start", "all": "--all", "count": "--count", "cards": "--cards",
          "selection": "--select", "caller": "--param"}
-READ_ONLY = ("show", "log", "export")  # commands that never write the campaign
+READ_ONLY = ("show", "log", "export", "check")  # commands that never write the campaign
 
 
 # The commands of ``campaign``, in the order the help lists them.
 SUBCOMMANDS = ("init", "show", "sleep", "dawn", "circulate", "rest", "advance", "brief", "log", "undo",
-               "export", "repin")
+               "export", "repin", "check")
 
 
 def register(subparsers: Any, needed: tuple[str, ...] = SUBCOMMANDS) -> None:
@@ -115,6 +122,8 @@ def register(subparsers: Any, needed: tuple[str, ...] = SUBCOMMANDS) -> None:
         p.add_argument("--output", default=None, metavar="OUT")
     if "repin" in needed:
         add("repin", "pin the ruleset as it is on disk now")
+    if "check" in needed:
+        add("check", "check every page of the file and every journal entry (read only)")
 
 
 def _usage(parser: argparse.ArgumentParser) -> int:
@@ -166,7 +175,7 @@ def _cards(text: str | None) -> list[str] | None:
 
 def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict]]:
     # start-up: interpreter.documents.loader loads only when _switches() runs
-    from interpreter.documents.loader import load_text, refuse_number_traps, single_document
+    from interpreter.documents.loader import heed, load_text, single_document
 
     adopt: dict[str, bool] = {}
     for text in args.adopt:
@@ -188,8 +197,7 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
             raise MprError(BAD_SWITCH, Location(path="--param"), option="--param",
                            expected=bilingual(PARAM), text=text)
         doc = single_document(load_text(value, "--param"), "--param")
-        if doc is not None:
-            refuse_number_traps(doc)
+        heed(doc)
         params.setdefault(rule, {})[param] = None if doc is None else doc.data
     return adopt, params
 
@@ -203,6 +211,8 @@ def _handle(args: argparse.Namespace) -> int:
         from interpreter.campaign import views
 
         with Store.open(args.file, readonly=True) as store:
+            if args.command == "check":
+                return _checked(store.check(), args)
             if args.command == "show":
                 result = views.show(store)
             elif args.command == "log":
@@ -276,17 +286,31 @@ def _print(result: dict[str, Any], args: argparse.Namespace) -> int:
     return 0
 
 
+def _checked(report: dict[str, Any], args: argparse.Namespace) -> int:
+    """``check``: what was checked, as JSON or one line."""
+    # start-up: interpreter.cli.output loads only when _checked() runs
+    from interpreter.cli.output import print_json
+
+    if args.format == "json":
+        print_json(report)
+    else:
+        print(word(CHECKED, args.lang).format(**report))
+    return 0
+
+
 def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
-    # start-up: yaml loads only when _export() runs
-    import yaml
+    # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
+    from interpreter.documents.yaml_readings import dump
 
     text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
-        yaml.safe_dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+        dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0
     # start-up: interpreter.cli.output loads only when _export() runs
-    from interpreter.cli.output import write_file
+    from interpreter.cli.output import refuse_input, write_file
 
+    refuse_input(args.output, "--output", [args.file + s for s in ("", "-wal", "-shm", "-journal")],
+                 bilingual(THE_CAMPAIGN))
     write_file(args.output, text, "--output", CANNOT_WRITE)
     return 0

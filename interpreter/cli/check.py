@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "check", help="roll or resolve the check nMPmCx (e.g. 3MP15C10), or its exact odds",
         description="The check of BCDice notation nMPmCx: n dice against the value m, with the "
                     "challenge value x; its rules come from the ruleset's parameters.core_check.")
-    parser.add_argument("notation", metavar="NOTATION", help="e.g. 3MP15C10, MP12, 0MP15C5")
+    parser.add_argument("notation", metavar="NOTATION",
+                        help="e.g. 3MP15C10, MP12, 0MP15C5, 3MP(10+5)C; BCDice's reading: a label "
+                             "may follow after a space ('3MP15C10 label')")
     parser.add_argument("--dice", metavar="LIST", help="the dice rolled at the table, e.g. 9,4,18")
     parser.add_argument("--seed", type=int, metavar="N", help="roll with this seed")
     parser.add_argument("--prob", action="store_true",
@@ -106,6 +108,9 @@ def handle(args: argparse.Namespace) -> int:
     lang = args.lang if args.lang_given else "ja"
     if args.format == "json":
         out = {**outcome.to_json(), "line": outcome.text(lang)}
+        label = core_check.read_command(args.notation).label
+        if label:  # a chat palette line's label, after the command (BCDice leaves it out of its line)
+            out["label"] = label
         if args.verbose:
             out["explanation"] = outcome.explanation(lang)
         print_json(out)

@@ -6,6 +6,10 @@ import argparse
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, define
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 UNWRITABLE = define(
     "MPR960", "cannot write the handout {file}: {reason}", "ハンドアウト {file} を書き込めません: {reason}",
     exit_code=EXIT_STATE)
@@ -35,7 +39,7 @@ def handle(args: argparse.Namespace) -> int:
     # start-up: these modules load only when handle() runs
     from interpreter.reports.handout import handout
     from interpreter.documents.resources import bundled_ruleset
-    from interpreter.cli.output import refuse_special_file, write_file
+    from interpreter.cli.output import refuse_input, refuse_special_file, write_file
 
     if args.output is not None:
         refuse_special_file(args.output, "--output", UNWRITABLE)
@@ -44,5 +48,17 @@ def handle(args: argparse.Namespace) -> int:
     if args.output is None:
         print(text, end="")
         return EXIT_OK
+    refuse_input(args.output, "--output", _read_files(args.path or bundled_ruleset(), args.base))
     write_file(args.output, text, "--output", UNWRITABLE)
     return EXIT_OK
+
+
+def _read_files(path: Any, base: str | None) -> list[str]:
+    """Every file the handout was made from (the ruleset's, and those of ``base``)."""
+    # start-up: interpreter.checks.loading loads only when a handout is written to a file
+    from interpreter.checks.loading import load_ruleset
+
+    files = list(load_ruleset(path).files)
+    if base is not None:
+        files += load_ruleset(base).files
+    return files

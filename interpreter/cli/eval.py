@@ -30,7 +30,7 @@ def handle(args: argparse.Namespace) -> int:
 
     # start-up: interpreter.cli._expr, interpreter.cli.output load only when handle() runs
     from interpreter.cli._expr import parse_vars, show_exact, show_expression_error
-    from interpreter.cli.output import print_json
+    from interpreter.cli.output import print_json, refuse_huge_output
 
     env = parse_vars(args.var)
     dice = source_from_args(args.seed, args.dice)
@@ -42,6 +42,7 @@ def handle(args: argparse.Namespace) -> int:
     if isinstance(dice, ScriptedDice) and dice.unused:
         raise MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
                        values=",".join(map(str, dice.unused)), used=len(dice.rolled))
+    refuse_huge_output(value)
     if args.format == "json":
         print_json({"value": value, "dice": dice.values})
     else:

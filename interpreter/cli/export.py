@@ -5,11 +5,16 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rules_dsl.errors import EXIT_OK, EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_OK, EXIT_STATE, EXIT_USAGE, Location, MprError, define
 from rules_dsl.words import define_word, word
 from interpreter.cli import common  # the parent package, already loaded
 
 LEFT_OUT = define_word("cli.left_out", "left out: ", "省いた判定: ")
+SEVERAL_CHARACTERS = define(
+    "MPR327", "{file} has {count} characters ({ids}): a CCFOLIA chat palette is one character's; "
+    "give --character ID for each",
+    "{file} にはキャラクターが {count} 人います（{ids}）。CCFOLIA のチャットパレットは1人分です。"
+    "--character ID で1人ずつ書き出してください", exit_code=EXIT_USAGE)
 OUTSIDE_DICE = define_word(
     "cli.outside_dice", "rows no roll of {dice} gives, written on the nearest line as reached by a "
     "change of the roll: {rows}; --shift N writes the table of the roll changed by N",
@@ -57,7 +62,7 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.reports.export import NO_SUCH_CHARACTER, bcdice_table, ccfolia_palette, load_characters
     from interpreter.checks.loading import load_ruleset
     from interpreter.cli._expr import parse_vars
-    from interpreter.cli.output import refuse_special_file, write_file
+    from interpreter.cli.output import refuse_input, refuse_special_file, write_file
 
     if args.output is not None:
         refuse_special_file(args.output, "--output", CANNOT_WRITE)
@@ -79,11 +84,22 @@ def handle(args: argparse.Namespace) -> int:
                                character=args.character, file=args.characters or "-",
                                known=", ".join(c.id for c in characters or []) or "-")
             characters = chosen
-        text, notes = ccfolia_palette(ruleset, characters, parse_vars(args.var), args.lang)
-        for note in notes:
-            print(word(LEFT_OUT, args.lang) + note, file=sys.stderr)
+        if characters is not None and len(characters) > 1:
+            raise MprError(SEVERAL_CHARACTERS, Location(path="--characters"), file=args.characters,
+                           count=len(characters), ids=", ".join(c.id for c in characters))
+        character = characters[0] if characters else None
+        # The palette is pasted into a Japanese table (CCFOLIA): its labels are Japanese, as a
+        # Japanese character sheet names its abilities, unless --lang asks for another language.
+        palette_lang = args.lang if getattr(args, "lang_given", True) else "ja"
+        text, notes = ccfolia_palette(ruleset, character, parse_vars(args.var), palette_lang,
+                                      args.lang)
+        for palette_note in notes:
+            print((word(LEFT_OUT, args.lang) if palette_note.left_out else "") + palette_note.text,
+                  file=sys.stderr)
     if args.output is None:
         sys.stdout.write(text)
         return EXIT_OK
+    reads = [*ruleset.files, *([args.characters] if getattr(args, "characters", None) else [])]
+    refuse_input(args.output, "--output", reads)
     write_file(args.output, text, "--output", CANNOT_WRITE)
     return EXIT_OK

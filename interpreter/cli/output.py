@@ -9,6 +9,8 @@ import stat
 import sys
 
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.words import bilingual, define_word
+from interpreter.reports.limits import MAX_OUTPUT_BYTES
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -34,7 +36,26 @@ NOT_A_FILE_TO_WRITE = define(
     "{option} に指定した {file} は{what_ja}で、通常のファイルではありません。書き込むファイルのパスを"
     "指定してください。何も書き込んでいません", exit_code=EXIT_STATE)
 
+OUTPUT_IS_INPUT = define(
+    "MPR070", "{option} {file} is {what[en]} this command reads: writing there would replace what it reads; "
+              "give the path of another file; nothing was written",
+    "{option} に指定した {file} は、このコマンドが読む{what[ja]}です。書き込むと読んだものを置き換えて"
+    "しまいます。別のファイルのパスを指定してください。何も書き込んでいません", exit_code=EXIT_STATE)
+
+TOO_MUCH_OUTPUT = define(
+    "MPR071", "the result would print more than {limit} bytes: nothing was printed; ask for a smaller "
+              "part of it",
+    "結果を表示すると上限の {limit} バイトを超えます。何も表示していません。もっと小さな部分を求めてください",
+    exit_code=1)
+
+A_READ_FILE = define_word("cli.a_read_file", "a file", "ファイル")
+
 _LOST = (errno.EPIPE, errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EBADF, errno.EFBIG)
+
+
+class PipeClosed(Exception):
+    """Standard output is a pipe whose reader has gone (``mprules ... | head``): the command ends
+    with 0, as shells expect, its output dropped (a campaign command was saved all the same)."""
 
 
 def print_json(data: Any) -> None:
@@ -42,7 +63,41 @@ def print_json(data: Any) -> None:
     import json
     from rules_dsl.plain import jsonable
 
+    refuse_huge_output(data)
     print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
+
+
+def output_estimate(value: Any, limit: int) -> int:
+    """About how many bytes printing ``value`` takes (JSON with indentation, the larger of the
+    text forms), counted until ``limit`` is passed: a list that holds the same list 10,000 times
+    is counted 10,000 times, as printing it would."""
+    total, stack = 0, [(value, 0)]
+    while stack and total <= limit:
+        item, depth = stack.pop()
+        total += 2 * depth + 4
+        if isinstance(item, str):
+            total += len(item) * 3
+        elif isinstance(item, bool) or item is None:
+            total += 5
+        elif isinstance(item, int):
+            total += item.bit_length() // 3 + 2
+        elif isinstance(item, dict):
+            for key, sub in item.items():
+                total += len(str(key)) * 3 + 4
+                stack.append((sub, depth + 1))
+        elif isinstance(item, (list, tuple)):
+            stack.extend((sub, depth + 1) for sub in item)
+        else:
+            total += 40  # a fraction, a float, a distribution's row
+    return total
+
+
+def refuse_huge_output(value: Any) -> None:
+    """Refuse (MPR071, exit 1) before printing a value that would print more than
+    ``MAX_OUTPUT_BYTES``; the estimate stops as soon as it is past the limit."""
+    estimate = output_estimate(value, MAX_OUTPUT_BYTES)
+    if estimate > MAX_OUTPUT_BYTES:
+        raise MprError(TOO_MUCH_OUTPUT, Location(path="stdout"), limit=MAX_OUTPUT_BYTES)
 
 
 def print_error(error: MprError, lang: str) -> None:
@@ -57,6 +112,22 @@ def print_error(error: MprError, lang: str) -> None:
         print(f"{where}{error.code} {error.message(lang)}", file=sys.stderr, flush=True)
     except (OSError, ValueError, AttributeError):
         pass  # stderr itself is gone: the exit status still says what happened
+
+
+def print_heard(lang: str) -> None:
+    """On standard error, the warnings the command's data (inputs, characters, ``--var``,
+    ``--param``) gave while it was read: values YAML readers read differently (MPR325)."""
+    loader = sys.modules.get("interpreter.documents.loader")  # never imported just for this
+    if loader is None:
+        return
+    try:
+        for note in loader.heard(lang):
+            argument = (note.file or "").startswith("-") and note.line == 1 and note.column == 1
+            where = note.file if argument else ":".join(
+                str(p) for p in (note.file, note.line, note.column) if p)
+            print(f"{where}: {note.code} {note.message}", file=sys.stderr, flush=True)
+    except (OSError, ValueError, AttributeError):
+        pass  # stderr itself is gone
 
 
 def colour_enabled(stream: Any = None) -> bool:
@@ -109,6 +180,8 @@ def lost_output(error: OSError, committed: dict[str, Any] | None = None) -> MprE
     was saved all the same (``committed``: ``{seq, command, file}``), so nobody applies it twice.
     Standard output is pointed at the null device, so that nothing more fails at exit."""
     _silence_stdout()
+    if error.errno == errno.EPIPE:
+        raise PipeClosed  # the reader went away (`| head`): not an error (exit 0)
     detail = os.strerror(error.errno) if error.errno else type(error).__name__
     if committed:
         return MprError(STDOUT_LOST_COMMITTED, Location(path="stdout"), detail=detail, **committed)
@@ -154,6 +227,28 @@ def write_file(path: str, text: str, option: str, unwritable: str) -> None:
                 os.unlink(temp)
             except OSError:
                 pass  # the file that could not be written leaves no temporary behind it if it can
+
+
+def refuse_input(path: str, option: str, reads: Any, what: dict[str, str] | None = None) -> None:
+    """Refuse (MPR070) an output ``path`` that is one of the files ``reads`` (what the command
+    reads, or the campaign it works on with its ``-wal``, ``-shm`` and ``-journal``), by the
+    file it names (a symbolic link or another spelling of the same path included)."""
+    target = os.path.realpath(path)
+    try:
+        info = os.stat(target)
+    except OSError:
+        info = None
+    for read in reads:
+        same = os.path.realpath(read) == target
+        if not same and info is not None:
+            try:
+                other = os.stat(read)
+            except OSError:
+                continue
+            same = (other.st_dev, other.st_ino) == (info.st_dev, info.st_ino)
+        if same:
+            raise MprError(OUTPUT_IS_INPUT, Location(path=option), option=option, file=path,
+                           what=what or bilingual(A_READ_FILE))
 
 
 def refuse_special_file(path: str, option: str, unwritable: str) -> None:

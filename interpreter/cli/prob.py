@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import argparse
 import re
-from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
 from rules_dsl.words import define_word, word
 from interpreter.cli import common  # the parent package, already loaded
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 OUTCOME = define_word("cli.outcome", "outcome", "結果")
 PROBABILITY = define_word("cli.probability", "probability", "確率")
@@ -41,10 +44,11 @@ def handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.solvers, interpreter.cli._expr, interpreter.cli.output load only when handle() runs
     from interpreter.solvers import pool_notation as core_check
     from interpreter.cli._expr import load_input, parse_vars
-    from interpreter.cli.output import refuse_special_file
+    from interpreter.cli.output import refuse_input, refuse_special_file
 
     if args.svg is not None:
         refuse_special_file(args.svg, "--svg", SVG_UNWRITABLE)
+        refuse_input(args.svg, "--svg", [args.input] if args.input not in (None, "-") else [])
     if core_check.is_notation(args.target):
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
@@ -52,14 +56,16 @@ def handle(args: argparse.Namespace) -> int:
         # start-up: interpreter.checks.loading loads only when handle() runs
         from interpreter.checks.loading import load_ruleset
 
-        return _rule(args, load_ruleset(args.ruleset), env)
+        ruleset = load_ruleset(args.ruleset)
+        if args.svg is not None:
+            refuse_input(args.svg, "--svg", getattr(ruleset, "files", ()))
+        return _rule(args, ruleset, env)
     return _expression(args, env)
 
 
 def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int:
     # start-up: these modules load only when _rule() runs
     from interpreter.engine import runner as engine
-    from interpreter.reports.svg import Section
     from interpreter.cli._expr import print_rows, row_label
     from interpreter.cli.output import print_json
 
@@ -78,9 +84,9 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
                 print(f"{label} {_mean_text(table.mean)}")
             if table.note:
                 print(table.note)
-    _write_svg(args.svg, [Section(f"{args.target}: {t.title}",
-                                  [(row_label(r.value, r.label), r.p) for r in t.rows])
-                          for t in tables], args.lang)
+    _write_svg(args.svg, [(f"{args.target}: {t.title}",
+                           [(row_label(r.value, r.label), r.p) for r in t.rows]) for t in tables],
+               args.lang)
     return EXIT_OK
 
 
@@ -89,7 +95,6 @@ def _check(args: argparse.Namespace) -> int:
     each special result, from the check data of ``--ruleset``."""
     # start-up: these modules load only when _check() runs
     from interpreter.solvers import pool_notation as core_check
-    from interpreter.reports.svg import Section
     from interpreter.cli._expr import print_rows
     from interpreter.cli.check import check_rules, odds_json, odds_lines
     from interpreter.cli.output import print_json
@@ -103,7 +108,7 @@ def _check(args: argparse.Namespace) -> int:
     else:
         print_rows(rows, (word(OUTCOME, args.lang), word(PROBABILITY, args.lang)))
         print("\n".join(odds_lines(odds, args.lang)))
-    _write_svg(args.svg, [Section(odds.spec.notation, rows)], args.lang)
+    _write_svg(args.svg, [(odds.spec.notation, rows)], args.lang)
     return EXIT_OK
 
 
@@ -113,7 +118,6 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
     from rules_dsl import prob
 
     # start-up: these modules load only when _expression() runs
-    from interpreter.reports.svg import Section
     from rules_dsl.plain import fraction_text
     from interpreter.cli._expr import print_rows, show, show_expression_error
     from interpreter.cli.output import print_json
@@ -133,7 +137,7 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
         print_rows(rows, header)
         if mean is not None:
             print(f"{word(MEAN, args.lang)} {_mean_text(mean)}")
-    _write_svg(args.svg, [Section(args.target, rows)], args.lang)
+    _write_svg(args.svg, [(args.target, rows)], args.lang)
     return EXIT_OK
 
 
@@ -146,9 +150,9 @@ def _mean_text(mean: Any) -> str:
     return str(mean)
 
 
-def _write_svg(file: str | None, sections: list, lang: str) -> None:
-    """Write the chart to ``file`` and say where (on standard error: standard output stays the
-    table or the JSON)."""
+def _write_svg(file: str | None, sections: list[tuple[str, list]], lang: str) -> None:
+    """Write the chart of the (title, rows) ``sections`` to ``file`` and say where (on standard
+    error: standard output stays the table or the JSON). The SVG writer loads only here."""
     if file is None:
         return
     # start-up: os, sys load only when _write_svg() runs
@@ -156,10 +160,10 @@ def _write_svg(file: str | None, sections: list, lang: str) -> None:
     import sys
 
     # start-up: interpreter.reports.svg, interpreter.cli.output load only when _write_svg() runs
-    from interpreter.reports.svg import render
+    from interpreter.reports.svg import Section, render
     from interpreter.cli.output import write_file
 
-    write_file(file, render(sections), "--svg", SVG_UNWRITABLE)
+    write_file(file, render([Section(title, rows) for title, rows in sections]), "--svg", SVG_UNWRITABLE)
     where = os.path.abspath(file)
     print(word(WROTE_CHART, lang).format(where=where),
           file=sys.stderr)

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
 from interpreter.cli import common  # the parent package, already loaded
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_PARAM = define(
     "MPR021", "--param takes RULE_ID.NAME=YAML, e.g. my.table.rounding=ceil; got {text!r}",
@@ -58,12 +61,18 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     from rules_dsl.errors import Location, MprError
     from interpreter.documents.limits import MAX_INPUT_FILE_BYTES
 
-    # start-up: interpreter.documents.loader loads only when read_input() runs
-    from interpreter.documents.loader import TOO_LARGE, load_file, load_text
-
     if name is None:
         return {}, {}, None, {}
+    # start-up: interpreter.documents.loader (PyYAML) loads only when there is an input to read
+    from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
+
     if name == "-":
+        # start-up: the parent package is loaded already (it runs every command)
+        from interpreter.cli import CLOSED_STDIN
+        from interpreter.cli._expr import INPUT_UNREADABLE
+
+        if sys.stdin is None or CLOSED_STDIN[0]:
+            raise MprError(INPUT_UNREADABLE, Location(file="-"), file="-", reason="standard input is closed")
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
         if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
@@ -77,7 +86,68 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
+    heed(docs[0])
     return docs[0].data, docs[0].positions, file, docs[0].texts
+
+
+def result_labels(ruleset: Any, rule_id: str) -> dict[str, Any]:
+    """How the names of a rule's result are written: the rule's ``labels``, over the character
+    sheet's names of abilities (``parameters.sheet.abilities``)."""
+    sheet = ruleset.parameters.get("sheet") if isinstance(ruleset.parameters, dict) else None
+    abilities = sheet.get("abilities") if isinstance(sheet, dict) else None
+    rule = ruleset.rules.get(rule_id)
+    own = rule.doc.get("labels") if rule is not None else None
+    return {**(abilities if isinstance(abilities, dict) else {}),
+            **(own if isinstance(own, dict) else {})}
+
+
+def _label(labels: dict[str, Any], name: Any, lang: str) -> str:
+    """``name`` as the labels write it in ``lang`` (the name itself when they do not)."""
+    # start-up: rules_dsl.words loads only when a result is shown
+    from rules_dsl.words import localized
+
+    label = labels.get(name) if isinstance(name, str) else None
+    return str(localized(label, lang) or name) if isinstance(label, dict) else str(name)
+
+
+def _labelled(labels: dict[str, Any], item: Any, lang: str) -> Any:
+    if isinstance(item, dict):
+        return {_label(labels, k, lang): _labelled(labels, v, lang) for k, v in item.items()}
+    if isinstance(item, list):
+        return [_labelled(labels, v, lang) for v in item]
+    return _label(labels, item, lang) if isinstance(item, str) and item in labels else item
+
+
+def _shown(labels: dict[str, Any], item: Any, lang: str) -> str:
+    """One value of the result on its line, its names (keys, texts) as the labels write them,
+    as YAML on one line."""
+    shown = _labelled(labels, item, lang)
+    if isinstance(shown, str) and shown != item:
+        return shown
+    if shown is None or shown is True or shown is False or type(shown) is int:
+        return shown_value(shown)
+    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    from interpreter.documents.yaml_readings import dump
+
+    return str(dump(shown, allow_unicode=True, default_flow_style=True, sort_keys=False, width=10 ** 6)
+               ).removesuffix("\n...\n").strip()
+
+
+def shown_value(value: Any) -> str:
+    """A run's value as YAML: a whole number, true, false or null written as PyYAML writes it,
+    without loading PyYAML's writer; anything else written to read back alike in YAML 1.1 and
+    1.2 (``yaml_readings.dump``)."""
+    if value is None or value is True or value is False:
+        return {None: "null", True: "true", False: "false"}[value]
+    if type(value) is int:
+        return str(value)
+    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    from interpreter.documents.yaml_readings import dump
+
+    if isinstance(value, (dict, list)) and value:
+        return str(dump(value, allow_unicode=True, sort_keys=False, width=100,
+                        default_flow_style=None).rstrip())
+    return str(dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
 
 
 def handle(args: argparse.Namespace) -> int:
@@ -92,10 +162,11 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.checks.loading import load_ruleset
     from interpreter.checks.param_schema import caller_notes
     from interpreter.engine.trace import render_tree
-    from interpreter.cli.output import print_json
+    from interpreter.cli.output import print_heard, print_json, refuse_huge_output
 
     overrides = parse_params(args.param)
     data, positions, file, texts = read_input(args.input)
+    print_heard(args.lang)  # before the result: the input's values read differently elsewhere
     dice = source_from_args(args.seed, args.dice)
     ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang, given_as=PARAM)
     for note in caller_notes(ruleset, overrides, args.lang, PARAM):
@@ -108,24 +179,22 @@ def handle(args: argparse.Namespace) -> int:
             check_inputs(ruleset.rule(args.rule), data, positions, file, args.lang, texts)
         raise
     if isinstance(dice, ScriptedDice) and dice.unused:
-        warning = MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
-                           values=",".join(map(str, dice.unused)), used=len(dice.rolled))
-        print(f"{dice.loc}: {warning.code} {warning.message(args.lang)}", file=sys.stderr)
+        raise MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),  # as eval and check: exit 1
+                       values=",".join(map(str, dice.unused)), used=len(dice.rolled))
     if args.format == "json":
         print_json(result.to_json())
     else:
-        # start-up: yaml loads only when handle() runs
-        import yaml
-
         # start-up: rules_dsl.plain loads only when handle() runs
         from rules_dsl.plain import jsonable
 
         value = jsonable(result.value)
-        if isinstance(value, (dict, list)) and value:
-            print(yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
-                                 default_flow_style=None).rstrip())
+        refuse_huge_output(value)
+        if isinstance(value, dict) and value:
+            labels = result_labels(ruleset, args.rule)
+            for key, item in value.items():
+                print(f"{_label(labels, key, args.lang)}: {_shown(labels, item, args.lang)}")
         else:
-            print(yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
+            print(shown_value(value))
         print()
         for line in render_tree(result.trace, values=False, lang=args.lang):
             print(line)

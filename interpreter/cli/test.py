@@ -52,8 +52,8 @@ def handle(args: argparse.Namespace) -> int:
 
 def _handle(args: argparse.Namespace) -> int:
     # start-up: these modules load only when handle() runs
-    from interpreter.checks.examples import run_examples
-    from interpreter.checks.loading import collect_cached, display_path
+    from interpreter.checks.kept import examples_of
+    from interpreter.checks.loading import display_path
     from interpreter.checks.validation import expand, shown_path
     from interpreter.cli.output import print_json
     from interpreter.cli.validate import given_paths
@@ -62,14 +62,12 @@ def _handle(args: argparse.Namespace) -> int:
     outcomes: list[Outcome] = []
     broken: list[tuple[str, list[Diagnostic]]] = []
     for root, only in expand(paths):
-        ruleset, findings = collect_cached(root, args.lang)
-        errors = [d for d in findings if d.severity == "error"]
-        if ruleset is None or errors:
+        ran, errors = examples_of(root, args.lang, only)  # kept while the ruleset's files stay
+        if ran is None:
             broken.append((display_path(root), errors))
             continue
         seen = {(o.file, o.line) for o in outcomes}  # a base's examples run once, not per variant
-        outcomes.extend(o for o in run_examples(ruleset, args.lang, only)
-                        if (o.file, o.line) not in seen or not o.passed)
+        outcomes.extend(o for o in ran if (o.file, o.line) not in seen or not o.passed)
     failed = [o for o in outcomes if not o.passed]
     if args.format == "json":
         print_json({"passed": len(outcomes) - len(failed), "failed": len(failed),

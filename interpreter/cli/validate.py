@@ -15,6 +15,14 @@ if TYPE_CHECKING:
 NO_SUCH_PATH = define(
     "MPR020", "{path}: no such file or directory", "{path}: ファイルもディレクトリもありません",
     exit_code=EXIT_USAGE)
+EMPTY_PATH = define(
+    "MPR073", "PATH {path} is empty: give a rule file or a ruleset directory",
+    "PATH {path} が空です。ルールファイルかルールセットのディレクトリを指定してください", exit_code=EXIT_USAGE)
+LONG_PATH = define(
+    "MPR074", "PATH {path} is too long for the file system (a name of more than 255 bytes, or a path of "
+              "more than 4,096)",
+    "PATH {path} はファイルシステムには長すぎます（255 バイトを超える名前か、4,096 バイトを超えるパス）",
+    exit_code=EXIT_USAGE)
 UNREADABLE_PATH = define(
     "MPR024", "{path}: cannot be read (permission denied)", "{path}: 読み取れません（権限がありません）",
     exit_code=EXIT_USAGE)
@@ -54,13 +62,25 @@ def given_paths(args: argparse.Namespace) -> list[str]:
 
 
 def check_paths(paths: list[str]) -> None:
-    """Refuse (exit 2) a ``PATH`` that does not exist or cannot be read."""
+    """Refuse (exit 2) a ``PATH`` that is empty, too long for the file system, does not exist
+    or cannot be read."""
     # start-up: os, pathlib load only when check_paths() runs
+    import errno
     import os
     from pathlib import Path
 
     for path in paths:
-        if not path or not Path(path).exists():  # '' is no path, not the folder here
+        if not path.strip():  # Path("") is "." (the current folder): never what was meant
+            raise MprError(EMPTY_PATH, Location(path="PATH"), path=repr(path))
+        try:
+            os.stat(path)
+        except OSError as error:
+            if error.errno == errno.ENAMETOOLONG:
+                shown = path if len(path) <= 80 else path[:80] + "…"
+                raise MprError(LONG_PATH, Location(path="PATH"), path=shown) from None
+
+    for path in paths:
+        if not Path(path).exists():
             raise MprError(NO_SUCH_PATH, Location(path="PATH"), path=path)
         if not os.access(path, os.R_OK):
             raise MprError(UNREADABLE_PATH, Location(path="PATH"), path=path)

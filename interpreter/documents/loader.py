@@ -4,8 +4,10 @@ Conventions: positions are 1-based, columns in characters; a key is always the t
 (``1:`` and ``no:`` give the keys "1" and "no"); dates stay text; ``.nan`` and ``.inf`` are
 refused; merge keys ``<<`` apply (written keys win); empty documents are skipped. Files are
 opened without blocking and must be regular files (a FIFO or a device is refused, never waited on).
-Data files that are not rules (inputs, characters, ``--var``, ``--param``) refuse the numbers YAML 1.1
-reads by surprise (``1:30``, ``017``, ``0x10``, ``0b11``) with the "write it in quotes" hint.
+Every file and value is read by YAML 1.2's core schema (``yaml_readings``): ``yes`` and ``1:30`` are
+text, ``014`` is 14, ``0o14`` is 12. A plain value that YAML 1.1 or check-jsonschema reads differently
+is kept in ``Document.readings``; ``reading_notes`` words them as warnings (MPR325) and ``heed`` hands a
+data file's (inputs, characters, ``--var``, ``--param``) to the command, which prints them.
 """
 from __future__ import annotations
 
@@ -18,12 +20,14 @@ from typing import Any
 
 import yaml
 
-from rules_dsl.errors import EXIT_STATE, Location, MprError, define
+from rules_dsl.errors import EXIT_STATE, Diagnostic, Location, MprError, define, diagnostic
 from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 from rules_dsl.words import define_word, word
 
 from interpreter.documents.typing_mistakes import typing_mistake
-from interpreter.documents.yaml_events import DEPTH, KEY, Builder, Path_, Position
+from interpreter.documents.yaml_events import DEPTH, KEY, VERSION, Builder, Path_, Position
+from interpreter.documents.yaml_readings import UNREADABLE as REFUSED
+from interpreter.documents.yaml_readings import Reading
 
 __all__ = ["KEY", "Document", "load_file", "load_text", "locate"]
 
@@ -41,19 +45,19 @@ CONTROL = define("MPR204", "control character {char} is not allowed in a YAML fi
                  "YAML ファイルに制御文字 {char} は使えません")
 TAB = define("MPR205", "a tab is used for indentation: indent with spaces",
              "インデントにタブが使われています。空白でインデントしてください")
-SYNTAX = define("MPR206", "YAML syntax error: {problem}", "YAML の構文エラー: {problem}")
+SYNTAX = define("MPR206", "YAML syntax error: {problem_en}; {hint_en}",
+                "YAML の構文エラー: {problem_ja}。{hint_ja}")
 NOT_REGULAR = define("MPR220", "{file} is {what_en}, not a regular file: give the path of a file",
                      "{file} は{what_ja}で、通常のファイルではありません。ファイルのパスを指定してください",
                      exit_code=EXIT_STATE)
-SURPRISE = define("MPR221", "YAML reads {text} as the number {value}, which is rarely what was meant: "
-                  "write it in quotes ('{text}') if it is text, or write the number as {value}",
-                  "YAML は {text} を数値 {value} と読みます（意図と違うことが多い書き方です）。"
-                  "文字列なら引用符で囲み（'{text}'）、数値なら {value} と書いてください")
+READ_DIFFERENTLY = define(
+    "MPR325", "{text} is read as {value_en} (YAML 1.2, as editors read it), but {others_en}: to be "
+    "read alike everywhere, write {forms_en}",
+    "{text} は {value_ja} と読まれます（YAML 1.2。エディタと同じ）が、{others_ja}。どこでも同じに"
+    "読まれるよう、{forms_ja} と書いてください", severity="warning")
 SECOND_DOCUMENT = define("MPR222", "{file} holds {count} YAML documents (---); it must hold one",
                          "{file} には YAML ドキュメントが {count} 個あります（---）。1つだけにしてください")
 
-_NUMBER_TRAP = re.compile(r"[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0[0-9_]+"
-                          r"|0x[0-9a-fA-F_]+|0b[01_]+)\Z")
 _KINDS = ((stat.S_ISFIFO, define_word("file.fifo", "a FIFO (named pipe)", "名前付きパイプ（FIFO）")),
           (stat.S_ISCHR, define_word("file.character_device", "a character device", "キャラクタデバイス")),
           (stat.S_ISBLK, define_word("file.block_device", "a block device", "ブロックデバイス")),
@@ -76,7 +80,8 @@ class Document:
     1-based, columns in characters; ``positions[(*path, KEY)]`` is the position of the key.
     ``index`` counts the documents of the file from 0 (empty ones included); ``line`` is where
     the document's content starts. ``texts`` keeps the written text of each plain scalar that
-    YAML read as a number, a boolean or null (``1:30`` -> 90, ``no`` -> false).
+    YAML read as a number, a boolean or null (``014`` -> 14, ``true``, ``~``); ``readings`` the plain
+    values another YAML reader reads differently, with their positions, in file order.
     """
 
     data: Any
@@ -85,6 +90,7 @@ class Document:
     index: int
     line: int
     texts: dict[Path_, str] = field(default_factory=dict, compare=False, repr=False)
+    readings: tuple[tuple[Position, Reading], ...] = field(default=(), compare=False, repr=False)
 
     def loc(self, *path: str | int) -> Location:
         """Where ``data[path]`` is written, or its nearest located parent."""
@@ -160,23 +166,157 @@ def open_regular(path: str | Path) -> Any:
         raise
 
 
-def number_trap(doc: "Document") -> tuple[Path_, str, Any] | None:
-    """The first plain scalar (in file order) that YAML 1.1 read as a number although it was
-    probably meant as text: ``1:30`` (90), ``017`` (15), ``0x10`` (16), ``0b11`` (3). Returns its
-    path, its text and the value read, or None."""
-    for path, text in sorted(doc.texts.items(), key=lambda item: doc.loc(*item[0]).line or 0):
-        value = _at(doc.data, path)
-        if _NUMBER_TRAP.match(text.strip()) and not isinstance(value, bool):
-            return path, text, value
-    return None
+_QUOTE_HINT = define_word(
+    "yaml.hint.quote", "a text holding ': ', ' #', ',', brackets or starting with a mark "
+    "(@ ` * & ! % |) goes in quotes: title: '表: 裏'",
+    "「: 」「 #」「,」やかっこを含む文字列、記号（@ ` * & ! % |）で始まる文字列は引用符で囲んでください"
+    "（例: title: '表: 裏'）")
+_INDENT_HINT = define_word(
+    "yaml.hint.indent", "line the keys of one mapping up with the same spaces; a text goes in quotes",
+    "同じマッピングのキーは同じ数の空白で字下げしてください。文字列なら引用符で囲んでください")
+_CLOSE_HINT = define_word("yaml.hint.close", "close the quote or bracket that is still open",
+                          "閉じていない引用符かかっこを閉じてください")
+_EXTRA_HINT = define_word("yaml.hint.extra", "remove what follows (a closing bracket too many?)",
+                          "後ろの余分な文字（多すぎる閉じかっこなど）を消してください")
+_ESCAPE_HINT = define_word("yaml.hint.escape", "for a backslash as written, use single quotes: 'a\\b'",
+                           "\\ をそのまま書くならシングルクォートで囲んでください（'a\\b'）")
+# PyYAML's (and libyaml's) problem -> the words of MPR206 and its hint
+_PROBLEMS = (
+    ("expected ',' or", define_word(
+        "yaml.problem.flow", "a ',' or a closing bracket was expected in {{ }} or [ ]",
+        "{{ }} や [ ] の中で「,」か閉じかっこがありません"), _QUOTE_HINT),
+    ("mapping values are not allowed", define_word(
+        "yaml.problem.colon", "': ' cannot be written here", "ここに「: 」は書けません"), _QUOTE_HINT),
+    ("cannot start any token", define_word(
+        "yaml.problem.start", "a value cannot begin with this mark", "この記号で値を始めることはできません"),
+     _QUOTE_HINT),
+    ("unknown escape character", define_word(
+        "yaml.problem.escape", "an escape (\\) double quotes do not know",
+        "ダブルクォートの中に使えないエスケープ（\\）があります"), _ESCAPE_HINT),
+    ("end of stream", define_word(
+        "yaml.problem.end", "the file ends inside a quote or a bracket",
+        "引用符かかっこが閉じないままファイルが終わっています"), _CLOSE_HINT),
+    ("expected '-' indicator", define_word(
+        "yaml.problem.dash", "a list item ('- ') was expected at this indentation",
+        "この字下げの位置にはリストの「- 」が必要です"), _INDENT_HINT),
+    ("block sequence entries are not allowed", define_word(
+        "yaml.problem.sequence", "a list item ('- ') cannot begin here",
+        "ここでリストの「- 」は始められません"), _INDENT_HINT),
+    ("did not find expected key", define_word(
+        "yaml.problem.key", "a key was expected here: the indentation does not line up",
+        "ここにはキーが必要です（字下げがそろっていません）"), _INDENT_HINT),
+    ("expected <block end>", define_word(
+        "yaml.problem.block", "the indentation does not line up", "字下げがそろっていません"),
+     _INDENT_HINT),
+    ("could not find expected ':'", define_word(
+        "yaml.problem.no_colon", "the ':' after a key was not found", "キーの後の「:」が見つかりません"),
+     _QUOTE_HINT),
+    ("<document start>", define_word(
+        "yaml.problem.after_end", "something follows the end of the document (one closing bracket "
+        "too many?)", "文書の終わりの後に文字があります（閉じかっこが多いなど）"), _EXTRA_HINT),
+    ("did not find expected node content", define_word(
+        "yaml.problem.no_value", "a value was expected here", "ここには値が必要です"), _QUOTE_HINT),
+    ("expected comment or line break", define_word(
+        "yaml.problem.trailing", "something follows the value on its line",
+        "値の後に余分な文字があります"), _QUOTE_HINT),
+)
+_UNKNOWN_PROBLEM = define_word("yaml.problem.other", "{problem}", "YAML として読めません（{problem}）")
 
 
-def refuse_number_traps(doc: "Document") -> None:
-    """Refuse a data document (not a rule file) that holds a ``number_trap``."""
-    trap = number_trap(doc)
-    if trap is not None:
-        path, text, value = trap
-        raise MprError(SURPRISE, doc.loc(*path), text=text, value=value)
+def syntax_args(problem: str) -> dict[str, str]:
+    """The arguments of MPR206 for PyYAML's ``problem``: its words and a hint, in both languages."""
+    words, hint = next(((w, h) for key, w, h in _PROBLEMS if key in problem),
+                       (_UNKNOWN_PROBLEM, _QUOTE_HINT))
+    return {f"{part}_{lang}": word(item, lang).format(problem=problem)
+            for lang in _LANGS for part, item in (("problem", words), ("hint", hint))}
+
+
+_TEXT = define_word("reading.text", "the text {shown}", "文字列 {shown}")
+_READS = define_word("reading.reads", "{readers} {verb} it as {value}", "{readers} では {value}")
+_REFUSES = define_word("reading.refuses", "{readers} cannot read it", "{readers} では読めません")
+_AND = define_word("reading.and", " and ", "、")
+_END = define_word("reading.end", "", " と読まれます")
+_PARTS = define_word("reading.parts", "; ", "。")
+_QUOTED = define_word("reading.quoted", "'{text}' in quotes for the text",
+                      "文字列なら引用符で囲んで '{text}'")
+_NUMBER = define_word("reading.number", ", or {plain} for the number", "、数値なら {plain}")
+_BOOL = define_word("reading.bool", ", or {plain} for true/false", "、真偽値なら {plain}")
+_READER_NAMES = {"yaml11": "YAML 1.1", "check-jsonschema": "check-jsonschema"}
+_LANGS = ("en", "ja")
+
+
+def _shown_value(value: Any, lang: str) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return word(_TEXT, lang).format(shown=f"'{value}'")
+    return repr(value)
+
+
+def _others(reading: Reading, lang: str) -> str:
+    """``YAML 1.1 and check-jsonschema read it as 3`` / ``YAML 1.1、check-jsonschema では 3 と読まれます``."""
+    groups: list[tuple[list[str], Any]] = []
+    for name, value in reading.others:
+        group = next((g for g in groups if g[1] is value or (
+            type(g[1]) is type(value) and g[1] == value)), None)
+        if group is None:
+            groups.append(([_READER_NAMES.get(name, name)], value))
+        else:
+            group[0].append(_READER_NAMES.get(name, name))
+    joint = word(_AND, lang)
+    read = [word(_READS, lang).format(readers=joint.join(names), value=_shown_value(value, lang),
+                                      verb="reads" if len(names) == 1 else "read")
+            for names, value in groups if value is not REFUSED]
+    refused = [word(_REFUSES, lang).format(readers=joint.join(names))
+               for names, value in groups if value is REFUSED]
+    parts = ([joint.join(read) + word(_END, lang)] if read else []) + refused
+    return word(_PARTS, lang).join(parts)
+
+
+def reading_args(reading: Reading) -> dict[str, Any]:
+    """The arguments of MPR325 for ``reading``, in both languages."""
+    args: dict[str, Any] = {"text": reading.text}
+    for lang in _LANGS:
+        args[f"value_{lang}"] = _shown_value(reading.value, lang)
+        args[f"others_{lang}"] = _others(reading, lang)
+        forms = word(_QUOTED, lang).format(text=reading.text)
+        if reading.plain:
+            forms += word(_BOOL if reading.plain in ("true", "false") else _NUMBER, lang).format(
+                plain=reading.plain)
+        args[f"forms_{lang}"] = forms
+    return args
+
+
+def reading_notes(doc: "Document", lang: str = "en", skip: frozenset = frozenset()
+                  ) -> list[Diagnostic]:
+    """MPR325 for every plain value of ``doc`` that another YAML reader reads differently (not at
+    the positions ``skip`` holds: (line, column) pairs already reported)."""
+    return [diagnostic(READ_DIFFERENTLY, Location(pos[0], pos[1], pos[2]), lang,
+                       **reading_args(reading))
+            for pos, reading in doc.readings if (pos[1], pos[2]) not in skip]
+
+
+_HEARD: list[tuple[Position, Reading]] = []
+MAX_HEARD = 100
+
+
+def heed(doc: "Document | None") -> None:
+    """Keep the readings of a data document (an input, characters, ``--var``, ``--param``) for
+    the command to show as warnings (``heard``)."""
+    if doc is not None:
+        for item in doc.readings:
+            if len(_HEARD) < MAX_HEARD and item not in _HEARD:
+                _HEARD.append(item)
+
+
+def heard(lang: str = "en") -> list[Diagnostic]:
+    """The warnings ``heed`` kept since the last call, in the order read; they are forgotten."""
+    notes = [diagnostic(READ_DIFFERENTLY, Location(pos[0], pos[1], pos[2]), lang,
+                        **reading_args(reading)) for pos, reading in _HEARD]
+    _HEARD.clear()
+    return notes
 
 
 def single_document(docs: list["Document"], file: str) -> "Document | None":
@@ -184,12 +324,6 @@ def single_document(docs: list["Document"], file: str) -> "Document | None":
     if len(docs) > 1:
         raise MprError(SECOND_DOCUMENT, Location(file, docs[1].line, 1), file=file, count=len(docs))
     return docs[0] if docs else None
-
-
-def _at(data: Any, path: Path_) -> Any:
-    for key in path:
-        data = data[key]
-    return data
 
 
 def _size(stream: Any) -> int | None:
@@ -219,8 +353,8 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, text, file) from None
     except yaml.YAMLError as exc:
-        raise MprError(SYNTAX, Location(file, 1, 1), problem=str(exc)) from None
-    return [Document(b.data, b.positions, file, b.index, b.line, b.texts)
+        raise MprError(SYNTAX, Location(file, 1, 1), **syntax_args(str(exc))) from None
+    return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings)
             for b in builder.documents]
 
 
@@ -256,7 +390,7 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
 def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     mark = exc.problem_mark or exc.context_mark
     if mark is None:
-        return MprError(SYNTAX, Location(file, 1, 1), problem=exc.problem or str(exc))
+        return MprError(SYNTAX, Location(file, 1, 1), **syntax_args(exc.problem or str(exc)))
     lines = _BREAK.split(text)
     line_text = lines[mark.line] if mark.line < len(lines) else ""
     indent = len(line_text) - len(line_text.lstrip(" \t"))
@@ -270,4 +404,7 @@ def _syntax_error(exc: yaml.MarkedYAMLError, text: str, file: str) -> MprError:
     where = Location(file, mark.line + 1, mark.column + 1)
     if "maximum nesting depth" in problem:  # libyaml's own bound, met while scanning ahead
         return MprError(DEPTH, where, limit=MAX_YAML_DEPTH)
-    return MprError(SYNTAX, where, problem=problem)
+    if "incompatible YAML document" in problem:  # %YAML 2.0, 1.3
+        directive = re.search(r"^%YAML[ \t]+(\S+)", text, re.MULTILINE)
+        return MprError(VERSION, where, version=directive.group(1) if directive else "?")
+    return MprError(SYNTAX, where, **syntax_args(problem))

@@ -22,7 +22,7 @@ from referencing.jsonschema import DRAFT202012
 from rules_dsl.errors import Diagnostic, Location, MprError, diagnostic
 from interpreter.documents import kind_schemas
 from interpreter.documents import schema_messages as msg
-from interpreter.documents.loader import KEY, Document, locate
+from interpreter.documents.loader import KEY, Document, locate, reading_notes
 from interpreter.documents.regex_safety import BACKTRACKING, backtracking_risk
 from interpreter.documents.resources import schemas_dir
 from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_schema, write_rule_json
@@ -131,28 +131,10 @@ def validate_document(doc: Document, schema: str = "rule.json", lang: str = "en"
                                  texts=doc.texts)
     if isinstance(doc.data, dict) and isinstance(doc.data.get("inputs"), dict):
         findings.extend(_check_inputs(doc.data["inputs"], doc, lang))
-    findings.extend(_surprising_numbers(doc, {f.path for f in findings}, lang))
+    quoted = frozenset((f.line, f.column) for f in findings if f.code == msg.QUOTE)  # says it
+    findings.extend(reading_notes(doc, lang, quoted))
     findings.sort(key=_order)
     return findings
-
-
-_SEXAGESIMAL_OR_OCTAL = re.compile(
-    r"[-+]?(?:[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?|0[0-9_]+)$")
-
-
-def _surprising_numbers(doc: Document, reported: set, lang: str) -> Iterator[Diagnostic]:
-    """A warning where YAML 1.1 read ``1:30`` as 90 or ``010`` as 8 and the schema let it be."""
-    where = _Where(doc.positions, doc.file, lang, (), doc.texts, None)
-    for path, text in doc.texts.items():
-        if _SEXAGESIMAL_OR_OCTAL.match(text) and ".".join(map(str, path)) not in reported:
-            yield where.finding(msg.SURPRISING, path,
-                                **msg.quote_args(text, _at(doc.data, path), lang))
-
-
-def _at(data: Any, path: Path_) -> Any:
-    for key in path:
-        data = data[key]
-    return data
 
 
 def validate_instance(data: Any, schema: dict | str, positions: dict | None, file: str | None,

@@ -46,10 +46,6 @@ BAD_KEY = define("MPR321", "the key '{key_name}' is not allowed: {detail}",
                  "キー '{key_name}' は使えません: {detail}")
 UNKNOWN_SCHEMA = define("MPR322", "no schema named {name} in schemas/",
                         "schemas/ に {name} というスキーマはありません")
-SURPRISING = define("MPR323", "YAML reads {text} as {value}: if you mean the text, write it in "
-                    "quotes: '{text}'",
-                    "YAML は {text} を {value} と読みます。文字列のつもりなら引用符で囲んでください: '{text}'",
-                    severity="warning")
 
 _TYPES = define_words(
     "schema.type",
@@ -61,6 +57,24 @@ OR = define_word("schema.or", " or ", " または ")
 INVISIBLE = define_word("schema.invisible", " (it contains the invisible character {code})",
                         "（見えない文字 {code} を含みます）")
 MATCHING = define_word("schema.matching", "text matching {pattern}", "パターン {pattern} に合う文字列")
+# The patterns the schemas use, in words (a schema's own ``x-expected`` comes first).
+PATTERN_WORDS = {
+    r"^[^\s.]+$": define_word("schema.pattern.name", "a name without blanks or dots",
+                               "空白とドットを含まない名前"),
+    r"^[a-z][a-z0-9_]*$": define_word(
+        "schema.pattern.snake", "a lower-case name: a letter a-z, then a-z, 0-9 or _ (e.g. short_rest)",
+        "小文字の名前（a〜z で始まり、a〜z・0〜9・_ が続く。例: short_rest）"),
+    r"^[a-z][a-z0-9_]*(\.[a-z0-9_]+)*$": define_word(
+        "schema.pattern.dotted", "a rule id: lower-case names joined by dots (e.g. house.my_rule)",
+        "ルール ID（小文字の名前をドットでつなぐ。例: house.my_rule）"),
+    r"^[^\W\d]\w*$": define_word(
+        "schema.pattern.identifier", "a name that starts with a letter and has no blanks or marks",
+        "文字で始まり、空白や記号を含まない名前"),
+    r"^MPR[0-9]{3}$": define_word("schema.pattern.code", "a message code: MPR and three digits (MPR123)",
+                                  "メッセージのコード（MPR と3桁の数字。例: MPR123）"),
+    r"^[A-Z]{1,3}$": define_word("schema.pattern.upper", "one to three capital letters A-Z (e.g. S, JK)",
+                                 "大文字 A〜Z の1〜3文字（例: S、JK）"),
+}
 
 
 def json_type(value: Any) -> str:
@@ -129,6 +143,8 @@ def expected(schema: Any, lang: str) -> str:
     if isinstance(custom, dict) and custom.get(lang):
         return custom[lang]
     pattern = schema.get("pattern") if isinstance(schema, dict) else None
+    if isinstance(pattern, str) and pattern in PATTERN_WORDS:
+        return word(PATTERN_WORDS[pattern], lang)
     return word(MATCHING, lang).format(pattern=pattern)
 
 

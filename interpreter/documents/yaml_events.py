@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
 from yaml import events as ev
 
 from rules_dsl.errors import Location, MprError, define
@@ -17,6 +16,8 @@ from interpreter.documents.limits import (MAX_DOCUMENTS_PER_FILE, MAX_YAML_ALIAS
                                           MAX_YAML_INT_DIGITS, MAX_YAML_NODES)
 from interpreter.documents.typing_mistakes import (FULLWIDTH_COLON, FULLWIDTH_INDENT,
                                                    KEY_THEN_FULLWIDTH_COLON)
+from interpreter.documents.yaml_readings import (CORE_FIRST, Reading, compare, core_float, core_int,
+                                                 core_tag, may_differ)
 
 Path_ = tuple[str | int, ...]
 Position = tuple[str, int, int]
@@ -54,12 +55,17 @@ BIG_INT = define("MPR217", "the integer {text} is too large (limit {limit} bits)
 BAD_MERGE = define("MPR218", "the merge key << needs a mapping or a list of mappings",
                    "マージキー << の値はマッピングかマッピングのリストにしてください")
 BAD_TAGGED = define("MPR219", "{text} cannot be read as {tag}", "{text} は {tag} として読めません")
+VERSION = define("MPR326", "the directive %YAML {version}: mprules reads YAML 1.2 (as editors and "
+                 "check-jsonschema do without it); remove the line, and quote the values YAML 1.1 "
+                 "reads differently ('yes', '1:30')",
+                 "%YAML {version} の指定があります。mprules は YAML 1.2 で読みます（指定がなければエディタも"
+                 "check-jsonschema も同じ）。この行を消し、YAML 1.1 で読み方が変わる値は引用符で囲んで"
+                 "ください（'yes'、'1:30'）")
 _CORE = "tag:yaml.org,2002:"
 _STR, _NULL, _BOOL, _INT, _FLOAT = (_CORE + n for n in ("str", "null", "bool", "int", "float"))
 _MAP, _SEQ = _CORE + "map", _CORE + "seq"
-_RESOLVER = yaml.resolver.Resolver()
-_CONSTRUCTOR = yaml.constructor.SafeConstructor()
-_RESOLVED_FIRST = frozenset(first for first in _RESOLVER.yaml_implicit_resolvers if first)
+_CORE_TRUE = frozenset(("true", "True", "TRUE"))
+_CORE_BOOLS = _CORE_TRUE | {"false", "False", "FALSE"}
 _SCALAR, _ALIAS = ev.ScalarEvent, ev.AliasEvent
 _MAPPING_START, _SEQUENCE_START = ev.MappingStartEvent, ev.SequenceStartEvent
 _CLOSE = frozenset((ev.MappingEndEvent, ev.SequenceEndEvent))
@@ -67,13 +73,15 @@ _CLOSE = frozenset((ev.MappingEndEvent, ev.SequenceEndEvent))
 
 @dataclass(frozen=True, slots=True)
 class Built:
-    """One document as built: its data, positions, index in the file, first line, texts."""
+    """One document as built: its data, positions, index in the file, first line, texts, and
+    the plain scalars another YAML reader reads differently (``readings``, in file order)."""
 
     data: Any
     positions: dict[Path_, Position]
     index: int
     line: int
     texts: dict[Path_, str]
+    readings: tuple[tuple[Position, Reading], ...] = ()
 
 
 class _Frame:
@@ -109,6 +117,7 @@ class Builder:
         self.entries: list[tuple[Path_, Position, str | None] | None] = []
         self.anchors: dict[str, tuple[Any, list, int, int]] = {}
         self.open_anchors: set[str] = set()
+        self.readings: list[tuple[Position, Reading]] = []
         self.root: Any = None
         self.root_line = 1
 
@@ -135,6 +144,9 @@ class Builder:
         elif kind is _ALIAS:
             self._alias(typed)
         elif kind is ev.DocumentStartEvent:
+            version = typed.version
+            if version is not None and tuple(version) != (1, 2):
+                raise self._error(VERSION, event, version=".".join(map(str, version)))
             self.index += 1
             if self.index >= MAX_DOCUMENTS_PER_FILE:
                 raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
@@ -143,7 +155,7 @@ class Builder:
             entries = [e for e in self.entries if e is not None]
             self.documents.append(Built(
                 self.root, {e[0]: e[1] for e in entries}, self.index, self.root_line,
-                {e[0]: e[2] for e in entries if e[2] is not None}))
+                {e[0]: e[2] for e in entries if e[2] is not None}, tuple(self.readings)))
 
     def _scalar_event(self, event: ev.ScalarEvent) -> None:
         """A scalar that is a value (not a key): the commonest event, kept on a short path."""
@@ -331,39 +343,48 @@ class Builder:
             frame.value[key] = sources[number][key]
 
     def _scalar(self, event: ev.ScalarEvent) -> tuple[Any, str | None]:
+        """The value of a scalar read by YAML 1.2's core schema, and its written text when it is
+        plain and not text; a plain scalar another reader reads differently is noted."""
         text = event.value
         tag = event.tag
         plain = tag is None and event.implicit[0]
         if tag in (None, "!"):
-            if plain and (not text or text[0] in _RESOLVED_FIRST):
-                tag = _RESOLVER.resolve(yaml.ScalarNode, text, (True, False))
-            else:
-                tag = _STR
+            tag = core_tag(text) if plain and (not text or text[0] in CORE_FIRST) else _STR
         elif tag not in (_STR, _NULL, _BOOL, _INT, _FLOAT):
             raise self._error(TAG, event, tag=_short(tag))
+        value: Any = text
         if tag == _NULL:
-            return None, text if plain else None
-
-        try:
-            if tag == _BOOL:
-                return _CONSTRUCTOR.bool_values[text.lower()], text if plain else None
-            if tag == _INT:
-                return self._int(event, text), text if plain else None
-            if tag == _FLOAT:
-                value = _CONSTRUCTOR.construct_yaml_float(yaml.ScalarNode(tag, text))
-                if not math.isfinite(value):
-                    raise self._error(NOT_FINITE, event, text=text)
-                return value, text if plain else None
-        except (KeyError, ValueError, IndexError):
-            raise self._error(BAD_TAGGED, event, text=text, tag=_short(tag)) from None
-        return text, None
+            value = None
+        elif tag == _BOOL:
+            if text not in _CORE_BOOLS:
+                raise self._error(BAD_TAGGED, event, text=text, tag=_short(tag))
+            value = text in _CORE_TRUE
+        elif tag == _INT:
+            value = self._int(event, text)
+        elif tag == _FLOAT:
+            value = self._float(event, text)
+        if plain and may_differ(text):
+            reading = compare(text, value)
+            if reading is not None:
+                self.readings.append((self._pos(event), reading))
+        return value, (text if plain and tag != _STR else None)
 
     def _int(self, event: ev.ScalarEvent, text: str) -> int:
         if len(text) > MAX_YAML_INT_DIGITS:
             raise self._error(BIG_INT, event, text=text[:20] + "…", limit=MAX_INT_BITS)
-        value = _CONSTRUCTOR.construct_yaml_int(yaml.ScalarNode(_INT, text))
+        if core_tag(text) != _INT:  # ``!!int yes``
+            raise self._error(BAD_TAGGED, event, text=text, tag=_short(_INT))
+        value = core_int(text)
         if value.bit_length() > MAX_INT_BITS:
             raise self._error(BIG_INT, event, text=text[:20], limit=MAX_INT_BITS)
+        return value
+
+    def _float(self, event: ev.ScalarEvent, text: str) -> float:
+        if core_tag(text) not in (_FLOAT, _INT) or len(text) > MAX_YAML_INT_DIGITS:
+            raise self._error(BAD_TAGGED, event, text=text[:40], tag=_short(_FLOAT))
+        value = core_float(text) if not text.startswith(("0o", "0x")) else float(core_int(text))
+        if not math.isfinite(value):
+            raise self._error(NOT_FINITE, event, text=text)
         return value
 
 

@@ -7,6 +7,7 @@ from typing import Any
 from rules_dsl.errors import Location, MprError, define
 
 from interpreter.engine import registry
+from interpreter.engine.sure_schema import surely_passes, verdict
 from interpreter.ruleset.model import Path_, Positions, Rule
 
 INVALID_INPUT = define(
@@ -26,9 +27,6 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
 
     ``texts`` (a ``Document``'s written scalars) lets a YAML 1.1 trap (``no``, ``1:30``, ``010``
     read as a boolean or a number) be reported with "write it in quotes"."""
-    # start-up: interpreter.documents.schema loads only when check_inputs() runs
-    from interpreter.documents.schema import validate_instance
-
     where = Location(file, 1 if file else None, 1 if file else None, "input")
     if not isinstance(inputs, dict):
         raise MprError(NOT_A_MAPPING, where, rule=rule.id, got=type(inputs).__name__)
@@ -40,6 +38,11 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
         if inputs:
             raise MprError(NO_INPUTS, where, rule=rule.id, names=", ".join(map(str, inputs)))
         return
+    if surely_passes(schema, inputs):  # no finding: the validator (jsonschema) need not load
+        return
+    # start-up: interpreter.documents.schema (jsonschema) loads only for an input it must word
+    from interpreter.documents.schema import validate_instance
+
     findings = [d for d in validate_instance(inputs, schema, positions or {}, file, lang,
                                                    texts=texts)
                 if d.severity == "error"]
@@ -51,6 +54,25 @@ def check_inputs(rule: Rule, inputs: Any, positions: Positions | None = None,
                      rule=rule.id, first=first.message, rest=rest)
     error.diagnostics = findings  # type: ignore[attr-defined]
     raise error
+
+
+def accepts(rule: Rule, inputs: Any) -> bool:
+    """Whether ``check_inputs`` passes ``inputs``, without wording why not: a yes or a sure no
+    of ``engine.sure_schema`` needs no validator (jsonschema)."""
+    try:
+        if isinstance(inputs, dict):
+            # start-up: interpreter.ruleset.enum_from loads only when accepts() runs
+            from interpreter.ruleset.enum_from import resolved_inputs
+
+            schema = with_kind_inputs(rule, resolved_inputs(rule))  # as check_inputs reads it
+            if isinstance(schema, dict):
+                sure = verdict(schema, inputs)
+                if sure is not None:
+                    return sure
+        check_inputs(rule, inputs)
+    except MprError:
+        return False
+    return True
 
 
 def with_kind_inputs(rule: Rule, schema: Any) -> Any:

@@ -60,16 +60,21 @@ class Kind(Frozen):
     its JSON Schema: left out by the kinds of the package (the registry fills in
     ``schemas/kinds/<module>.json``), required of a kind found through an entry point.
     ``inputs`` are the inputs every rule of the kind takes without an ``inputs:`` block (JSON
-    Schemas by name, e.g. RollTable's ``roll``); a document's own ``inputs`` add fields to them."""
+    Schemas by name, e.g. RollTable's ``roll``); a document's own ``inputs`` add fields to them.
+    A document's ``constraints`` are checked by the engine after ``run``
+    (``interpreter.engine.constraints``) unless ``own_constraints`` says the kind checks them
+    itself (as ``Plan`` does)."""
 
-    __slots__ = ("name", "run", "check", "distribution", "schema", "inputs")
-    _defaults = {"check": None, "distribution": None, "schema": None, "inputs": None}
+    __slots__ = ("name", "run", "check", "distribution", "schema", "inputs", "own_constraints")
+    _defaults = {"check": None, "distribution": None, "schema": None, "inputs": None,
+                 "own_constraints": False}
     name: str
     run: Run
     check: Check | None
     distribution: Distribution | None
     schema: Path | str | None
     inputs: Mapping[str, Any] | None
+    own_constraints: bool
 
 
 def _with_schema(kind: Kind, module: str) -> Kind:

@@ -92,12 +92,24 @@ class Context:
         self.running.append(rule_id)
         try:
             with self.trace.group("rule", rule_id, source=rule.source) as step:
-                value = _filled(rule, _kind_of(rule).run(rule, _with_defaults(rule, inputs), self), self.lang)
+                value = _filled(rule, run_kind(_kind_of(rule), rule, _with_defaults(rule, inputs), self), self.lang)
                 step.value = value
         finally:
             self.running.pop()
         _annotate_rows(rule, step)
         return value
+
+
+def run_kind(kind: kinds.Kind, rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
+    """The kind's value for ``inputs``, then the document's ``constraints`` over the inputs, the
+    parameters and that value (unless the kind checks its constraints itself)."""
+    value = kind.run(rule, inputs, ctx)
+    if rule.doc.get("constraints") and not kind.own_constraints:
+        # start-up: constraints are read only when a document writes some
+        from interpreter.engine.constraints import apply
+
+        value = apply(rule, inputs, value, ctx)
+    return value
 
 
 def _kind_of(rule: Rule) -> kinds.Kind:
@@ -124,11 +136,12 @@ def _filled(rule: Rule, value: Any, lang: str) -> Any:
 def _annotate_rows(rule: Rule, step: Step) -> None:
     """Name the layer of each row in the trace (interpreter.ruleset.variants) and fill the parameters
     into the texts its steps show (interpreter.ruleset.texts)."""
-    # start-up: interpreter.ruleset.texts, interpreter.ruleset.variants load only when _annotate_rows() runs
+    # start-up: interpreter.ruleset.texts loads only when _annotate_rows() runs
     from interpreter.ruleset.texts import render_steps
-    from interpreter.ruleset.variants import annotate_rows
 
-    annotate_rows(rule, step.children)
+    for child in step.children:  # as ruleset.variants.annotate_rows, without loading the merge engine
+        if child.kind == "row" and child.label in rule.row_layers and "layer" not in child.detail:
+            child.detail["layer"] = rule.row_layers[child.label]
     render_steps(rule, step.children)
 
 
@@ -182,21 +195,25 @@ def _fill_defaults(schema: Any, value: Any) -> Any:
 
 def run(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | None = None,
         dice: DiceSource | None = None, *, lang: str = "en",
-        input_positions: Positions | None = None, input_file: str | None = None) -> Result:
-    """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``."""
-    # start-up: interpreter.engine.inputs loads only when run() runs
-    from interpreter.engine.inputs import check_inputs
-
+        input_positions: Positions | None = None, input_file: str | None = None,
+        check_input: bool = True) -> Result:
+    """Run ``rule_id`` on ``inputs``: the value and its trace, or an ``MprError``. A caller that
+    built the input itself from data it checked (a campaign command) may leave out the check of
+    the input against the rule's ``inputs`` schema (``check_input=False``), and its cost."""
     rule = ruleset.rule(rule_id)
     _require_adopted(rule, lang)
     kind = _kind_of(rule)
     inputs = inputs or {}
-    check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
+    if check_input:
+        # start-up: interpreter.engine.inputs loads only when an input is checked
+        from interpreter.engine.inputs import check_inputs
+
+        check_inputs(rule, inputs, positions=input_positions, file=input_file, lang=lang)
     dice = dice or SeededDice()
     ctx = Context(ruleset, dice, Trace(), lang, running=[rule.id])
     try:
         with ctx.trace.group("rule", rule.id, source=rule.source, layer=rule.layer) as step:
-            value = _filled(rule, kind.run(rule, _with_defaults(rule, inputs), ctx), lang)
+            value = _filled(rule, run_kind(kind, rule, _with_defaults(rule, inputs), ctx), lang)
             step.value = value
     except MprError as error:
         raise locate_in_input(error, inputs, input_positions, input_file) from None

@@ -8,9 +8,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, diagnostic, did_you_mean
-from rules_dsl.template import Template, compile_template
+
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.kinds._reasons import FIELD_NAME
+from interpreter.engine.constraints import RESULT, declared_inputs, template
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",
@@ -238,10 +239,10 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
                           "result", lang)
 
 
-def template(rule: Rule, *path: str | int) -> Template:
-    """The compiled template written at ``rule.doc[path]`` (cached with the rule's expressions)."""
-    key = ("__template__",) + tuple(path)
-    found = rule._compiled.get(key)
-    if found is None:
-        found = rule._compiled[key] = compile_template(str(rule.get(*path)), rule.loc(*path))
-    return found
+
+def check_constraints(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic]:
+    """The findings of the ``constraints`` of a document of any kind but Plan (the engine checks
+    them after the kind's logic): their expressions and templates use only the inputs,
+    ``params``, ``result`` (the kind's value) and the names their loops bind; ids and codes are
+    unique."""
+    yield from _constraints(rule, ruleset, set(declared_inputs(rule)) | {"params", RESULT}, lang)

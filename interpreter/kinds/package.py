@@ -68,6 +68,14 @@ BAD_COUNTING = define(
     "MPR776", "{rule}: counting must be {known}; got {value!r}",
     "{rule}: counting には {known} のいずれかを指定してください（値: {value!r}）")
 
+UNDECLARED_PARAM = define(
+    "MPR781", "{rule}: the parameter {name!r} is not one a package reads{hint}; a parameter of your own needs its type in param_schema",
+    "{rule}: パラメータ {name!r} はパッケージが読むものではありません{hint}。自分で加えるパラメータは param_schema で型を宣言してください")
+
+EFFECT_VALUE_NAME = define(
+    "MPR787", "{rule}: the value of effect {effect} uses {name!r}; it sees result (the value of the rule it runs) and params{hint}",
+    "{rule}: 効果 {effect} の value が {name!r} を使っています。使えるのは result（実行したルールの値）と params です{hint}")
+
 COUNTINGS = ("total", "per_option")
 MESSAGE_CODES = {"over_allowance": OVER_ALLOWANCE, "mirrored_over_allowance": MIRRORED_OVER_ALLOWANCE,
                  "unknown_option": UNKNOWN_OPTION, "no_right": NO_RIGHT}
@@ -264,9 +272,11 @@ def _holds(condition: str, env: Mapping[str, Any]) -> bool:
 
 
 def outcome(params: Mapping[str, Any], effect_types: Mapping[str, Any] | None,
-            rule_id: str) -> dict[str, Any]:
+            rule_id: str, run_effect: Any = None) -> dict[str, Any]:
     """What a tier without a plan does: its duration and its effects, each of a declared type
-    with its amount (the campaign applies them)."""
+    with its amount (the campaign applies them). The amount of an effect whose type names a
+    ``rule`` is that rule's value, computed by ``run_effect(index, name)`` (left out when None:
+    the document is only being checked)."""
     minutes = params.get("duration_minutes")
     if not isinstance(minutes, int) or isinstance(minutes, bool) or minutes < 0:
         raise MprError(BAD_PLAN, Location(path=f"{rule_id}.duration_minutes"),
@@ -287,6 +297,10 @@ def outcome(params: Mapping[str, Any], effect_types: Mapping[str, Any] | None,
             raise MprError(BAD_EFFECT, Location(path=where), rule=rule_id, effect=name,
                            known=", ".join(types) or "-")
         field = types[name]["amount"]
+        if "rule" in types[name]:
+            done.append({"effect": name} if run_effect is None else
+                        {"effect": name, field: _amount(run_effect(i, name), f"{where}.{field}")})
+            continue
         amount = item.get(field)
         if not isinstance(amount, (int, float)) or isinstance(amount, bool) or amount < 0:
             raise MprError(BAD_PLAN, Location(path=f"{where}.{field}"), field=f"{where}.{field}",
@@ -295,12 +309,32 @@ def outcome(params: Mapping[str, Any], effect_types: Mapping[str, Any] | None,
     return {"duration_minutes": minutes, "effects": done}
 
 
+def _amount(value: Any, field: str) -> Any:
+    if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
+        raise MprError(BAD_PLAN, Location(path=field), field=field, expected=EXPECTED["amount"],
+                       value=value)
+    return value
+
+
+def _effect_runner(rule: Rule, ctx: Context) -> Any:
+    """``run_effect`` of ``outcome``: the effect type's ``rule`` run (no input), its value taken
+    whole or through the type's ``value`` expression (of ``result`` and ``params``)."""
+    def run_effect(index: int, name: str) -> Any:
+        spec = rule.doc["effect_types"][name]
+        value = ctx.run(spec["rule"], {})
+        if "value" not in spec:
+            return value
+        return ctx.evaluate(rule, ("effect_types", name, "value"), {"result": value, "params": rule.params},
+                            label=f"effects[{index}] ({name})")
+    return run_effect
+
+
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     """The engine's entry: the tier's outcome, or the verdict on a plan."""
     plan = rule.doc.get("plan")
     params = {name: ctx.param(rule, name) for name in rule.params}
     if plan is None:
-        return outcome(params, rule.doc.get("effect_types"), rule.id)
+        return outcome(params, rule.doc.get("effect_types"), rule.id, _effect_runner(rule, ctx))
     if not params.get("options"):
         ctx.trace.add("note", render(OPTIONS_EMPTY, {"rule": rule.id}, ctx.lang), code=OPTIONS_EMPTY)
     verdict = check_plan(inputs, params, plan, rule.id, ctx.lang)
@@ -315,6 +349,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     an effect longer than the package, a bad allowance or counting, a malformed, duplicate or
     empty option list, and templates that do not parse."""
     params = rule.params
+    yield from _check_own_params(rule, lang)
     if rule.doc.get("plan") is None:
         yield from _check_outcome(rule, lang)
         return
@@ -331,6 +366,28 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     yield from _check_options(rule, params.get("options"), lang)
 
 
+@lru_cache(maxsize=2)
+def _kind_params(section: str) -> tuple[str, ...]:
+    """The parameters the kind reads, as its schema lists them (``plan_params`` or ``outcome_params``)."""
+    # start-up: the kind's schema is read only when a package is validated
+    import json
+    from interpreter.documents.resources import schemas_dir  # start-up: as above
+
+    schema = json.loads((schemas_dir() / "kinds" / "package.json").read_text(encoding="utf-8"))
+    return tuple(schema["$defs"][section]["properties"])
+
+
+def _check_own_params(rule: Rule, lang: str) -> Iterator[Diagnostic]:
+    """A parameter the kind does not read is the GM's own only when ``param_schema`` declares it
+    (otherwise it is most likely a typing mistake of one the kind reads)."""
+    known = _kind_params("outcome_params" if rule.doc.get("plan") is None else "plan_params")
+    declared = rule.doc.get("param_schema") or {}
+    for name in rule.params:
+        if name not in known and name not in declared:
+            yield diagnostic(UNDECLARED_PARAM, rule.loc("params", name), lang, rule=rule.id,
+                             name=name, hint=did_you_mean(name, known))
+
+
 def _check_outcome(rule: Rule, lang: str) -> Iterator[Diagnostic]:
     params = rule.params
     try:
@@ -340,14 +397,32 @@ def _check_outcome(rule: Rule, lang: str) -> Iterator[Diagnostic]:
         return
     minutes = params.get("duration_minutes")
     types = rule.doc.get("effect_types") or {}
+    yield from _check_effect_types(rule, lang)
     for i, item in enumerate(params.get("effects") or []):
         spec = types[item["effect"]]
         amount = item.get(spec["amount"])
         per_minute = spec.get("minutes_per_unit")
-        if per_minute is not None and amount * per_minute > minutes:
+        if per_minute is not None and amount is not None and amount * per_minute > minutes:
             yield diagnostic(EFFECT_LONGER_THAN_PACKAGE, rule.loc("params", "effects", i), lang,
                              rule=rule.id, effect=item["effect"], needed=amount * per_minute,
                              minutes=minutes)
+
+
+def _check_effect_types(rule: Rule, lang: str) -> Iterator[Diagnostic]:
+    """The ``value`` of an effect type that runs a rule compiles and uses only ``result`` and
+    ``params``."""
+    for name, spec in (rule.doc.get("effect_types") or {}).items():
+        if "value" not in spec:
+            continue
+        path = ("effect_types", name, "value")
+        try:
+            expression = rule.expression(*path)
+        except MprError as error:
+            yield error.at(rule.loc(*path)).diagnostic(lang)
+            continue
+        for unknown in sorted(expression.names - {"result", "params"}):
+            yield diagnostic(EFFECT_VALUE_NAME, rule.loc(*path), lang, rule=rule.id, effect=name,
+                             name=unknown, hint=did_you_mean(unknown, ["result", "params"]))
 
 
 def _check_templates(rule: Rule, lang: str) -> Iterator[Diagnostic]:

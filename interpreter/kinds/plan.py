@@ -7,78 +7,25 @@ severity ``error`` makes the plan illegal, one of severity ``note`` does not.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rules_dsl.errors import MprError, define
-from rules_dsl.words import text_language
 
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule
 from interpreter.engine.registry import Kind
 from interpreter.kinds._derive import run_rule
-from interpreter.kinds._plan_checks import check, template
+from interpreter.kinds._plan_checks import check
+from interpreter.engine.constraints import bindings as _bindings, condition as _condition, violations, where_of as _where
 
-NOT_A_COLLECTION = define(
-    "MPR560", "rule {rule}: the for_each of {where} must give a list or a mapping, got {value!r}",
-    "ルール {rule}: {where} の for_each はリストかマッピングを返さなければなりません（値: {value!r}）")
 KEY_TWICE = define(
     "MPR561", "rule {rule}: {where} gives the key {key!r} twice (write group: true to collect the values of one key in a list)",
     "ルール {rule}: {where} がキー {key!r} を2回返しています（同じキーの値をリストに集めるには group: true と書きます）")
-NOT_BOOLEAN = define(
-    "MPR562", "rule {rule}: {where} gave {value!r}, not true or false",
-    "ルール {rule}: {where} の結果が {value!r} で、真偽値ではありません")
 BAD_KEY = define(
     "MPR563", "rule {rule}: the key of {where} must be a text or a whole number, got {value!r}",
     "ルール {rule}: {where} のキーは文字列か整数でなければなりません（値: {value!r}）")
-TOO_MANY_ITEMS = define(
-    "MPR564", "rule {rule}: {where} goes through more than {limit} items",
-    "ルール {rule}: {where} が {limit} 件を超える要素をたどっています")
-
-MAX_ITEMS = 10_000
 KIND_NAMES = ("legal", "errors", "notes")  # what ``result`` sees besides the computed values
-
-
-def _where(section: str, index: int, entry: Mapping[str, Any]) -> str:
-    return f"{section}[{index}] ({entry.get('name') or entry.get('id')})"
-
-
-def _condition(rule: Rule, path: tuple, env: dict[str, Any], ctx: Context, where: str) -> bool:
-    value = ctx.evaluate(rule, path, env, label=f"{where}: {path[-1]}")
-    if not isinstance(value, bool):
-        raise MprError(NOT_BOOLEAN, rule.loc(*path), rule=rule.id, where=f"{where}.{path[-1]}",
-                       value=value)
-    return value
-
-
-def _bindings(rule: Rule, path: tuple, env: dict[str, Any], ctx: Context, where: str,
-              count: list[int], depth: int = 0) -> Iterator[dict[str, Any]]:
-    """Every binding of the ``for_each`` loops of the entry at ``path`` (nested, in order; each
-    loop sees the names bound before it), filtered by each loop's ``where``."""
-    loops = rule.get(*path, "for_each") or []
-    if depth == len(loops):
-        yield env
-        return
-    loop, here = loops[depth], path + ("for_each", depth)
-    items = ctx.evaluate(rule, here + ("in",), env, label=f"{where}: {loop['name']} in")
-    if items is None:
-        items = []
-    elif isinstance(items, Mapping):
-        items = list(items)
-    elif not isinstance(items, list):
-        raise MprError(NOT_A_COLLECTION, rule.loc(*here, "in"), rule=rule.id, where=where,
-                       value=items)
-    for index, item in enumerate(items):
-        count[0] += 1
-        if count[0] > MAX_ITEMS:
-            raise MprError(TOO_MANY_ITEMS, rule.loc(*here), rule=rule.id, where=where,
-                           limit=MAX_ITEMS)
-        inner = {**env, loop["name"]: item}
-        if "index" in loop:
-            inner[loop["index"]] = index
-        if "where" in loop and not _condition(rule, here + ("where",), inner, ctx, where):
-            continue
-        yield from _bindings(rule, path, inner, ctx, where, count, depth + 1)
 
 
 def _shape(rule: Rule, path: tuple, node: Any, env: dict[str, Any], ctx: Context, label: str) -> Any:
@@ -156,34 +103,14 @@ def _computed(rule: Rule, index: int, env: dict[str, Any], ctx: Context,
     return out
 
 
-def message_path(message: Any, lang: str) -> tuple[str, ...]:
-    """Where the text of ``lang`` stands in a ``{ja, en}`` message (or a plain text)."""
-    if not isinstance(message, Mapping):
-        return ()
-    return (text_language(dict(message), lang),)
-
-
 def _violations(rule: Rule, index: int, env: dict[str, Any], ctx: Context,
                 refusals: dict[str, list[dict[str, str]]]) -> list[dict[str, str]]:
-    """The items a constraint reports: one per binding where it does not hold."""
+    """The items a constraint reports: one per binding where it does not hold, or the refusals
+    of the computed value its ``from`` names."""
     constraint = rule.doc["constraints"][index]
     if "from" in constraint:
         return list(refusals.get(constraint["from"], []))
-    path, where = ("constraints", index), _where("constraints", index, constraint)
-    found = []
-    for inner in _bindings(rule, path, env, ctx, where, [0]):
-        if "when" in constraint and not _condition(rule, path + ("when",), inner, ctx, where):
-            continue
-        if _condition(rule, path + ("check",), inner, ctx, where):
-            continue
-        text = template(rule, *path, "message", *message_path(constraint["message"], ctx.lang))
-        found.append({"code": constraint.get("code", constraint["id"]),
-                      "message": text.render(inner, ctx.lang),
-                      "path": template(rule, *path, "path").render(inner, ctx.lang)
-                      if "path" in constraint else ""})
-        if constraint.get("once"):
-            break
-    return found
+    return violations(rule, index, env, ctx)
 
 
 def _environment(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
@@ -210,4 +137,4 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
     return _shape(rule, ("result",), rule.doc["result"], env, ctx, "result")
 
 
-KIND = Kind("Plan", run, check=check)
+KIND = Kind("Plan", run, check=check, own_constraints=True)

@@ -349,4 +349,4 @@ def _codes_elsewhere(rule: Rule, ruleset: Ruleset) -> dict[str, Location]:
     return codes
 
 
-KIND = Kind(name="Procedure", run=run, check=check)
+KIND = Kind(name="Procedure", run=run, check=check, own_constraints=True)

@@ -17,6 +17,7 @@ from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
 from interpreter.engine.registry import Kind
+from interpreter.solvers.limits import MAX_MEMBERS
 from rules_dsl.words import ASIDE, bilingual, define_word, define_words, localized, vocabulary, word
 from interpreter.kinds._amounts import check_members, whole
 from interpreter.kinds._reasons import EXPECTED, one_of
@@ -228,6 +229,8 @@ def members_of(rule: Rule, inputs: Mapping[str, Any]) -> list[str]:
     spec = rule.doc["members"]
     members = inputs.get(spec["input"])
     if isinstance(members, int) and not isinstance(members, bool) and members >= 1:
+        if members > MAX_MEMBERS:  # refused before a name is made for each of them
+            return check_members([None] * (MAX_MEMBERS + 1), spec["input"])
         template = compile_template(spec.get("numbered", "{n}"), rule.loc("members", "numbered"))
         members = [template.render({"n": n}) for n in range(1, members + 1)]
     return check_members(members, spec["input"])

@@ -101,6 +101,24 @@ def _entry(rule: Rule, lang: str) -> dict[str, Any]:
     return {"rule": rule.id, "title": rule.title(lang), "kind": rule.kind, "layer": rule.layer}
 
 
+def _added(variant: Ruleset, rule: Rule, lang: str) -> dict[str, Any]:
+    """An added rule; one ``based_on`` another document also says what it writes over that one
+    (``params``: name, old, new; ``fields``: as ``changes[].fields``)."""
+    entry = _entry(rule, lang)
+    base_id = rule.doc.get("based_on")
+    base = variant.rules.get(base_id) or variant.bases.get(base_id) if isinstance(base_id, str) else None
+    if base is None:
+        return entry
+    entry["based_on"] = base_id
+    entry["params"] = [{"name": name, "old": base.params.get(name), "new": rule.params.get(name)}
+                       for name in list(base.params) + [n for n in rule.params if n not in base.params]
+                       if base.params.get(name) != rule.params.get(name)]
+    own = ("abstract", "based_on", "title")  # what says which document it is, not what it does
+    entry["fields"] = [c.to_json() for c in document_changes(
+        {k: v for k, v in base.doc.items() if k not in own}, {k: v for k, v in rule.doc.items() if k not in own})]
+    return entry
+
+
 def _is_text(value: Any) -> bool:
     return isinstance(value, dict) and bool(value) and set(value) <= {"ja", "en"}
 
@@ -177,11 +195,9 @@ def probes(rule: Rule, *others: Rule | None) -> list[Probe]:
                 found[str(entry["name"])] = Probe(str(entry["name"]), dict(entry.get("input") or {}))
     if not found:
         # start-up: interpreter.engine.inputs loads only when probes() runs
-        from interpreter.engine.inputs import check_inputs
+        from interpreter.engine.inputs import accepts
 
-        try:
-            check_inputs(rule, {})
-        except MprError:
+        if not accepts(rule, {}):
             return []
         found[DEFAULT_PROBE] = Probe(DEFAULT_PROBE, {})
     return list(found.values())
@@ -306,7 +322,7 @@ def compare(base: Ruleset, variant: Ruleset, lang: str = "en") -> Diff:
         if old is None and id(new) in paired:
             continue  # the new id of a rule that answers to a base rule's id: compared under that id
         if old is None:
-            diff.added.append(_entry(new, lang))  # type: ignore[arg-type]
+            diff.added.append(_added(variant, new, lang))  # type: ignore[arg-type]
             if new.adopted and new.doc.get("probes"):  # type: ignore[union-attr]
                 show_added_probes(diff, new)  # type: ignore[arg-type]
             continue

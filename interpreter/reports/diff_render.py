@@ -24,7 +24,8 @@ WORDS = define_words(
      "after": "variant", "change": "change", "mean": "mean", "no_change": "no differences",
      "warnings": "Warnings", "no_input": "no input", "moved_row": "moved",
      "campaign": "Campaign wiring", "first": "first", "after_key": "after {key}",
-     "replaced_by": "document replaced by {layer}", "only_in": "the {lang} text only"},
+     "replaced_by": "document replaced by {layer}", "only_in": "the {lang} text only",
+     "based_on": "{rule}, over {base}:"},
     {"params": "ルールセットのパラメータ", "added": "追加されたルール", "removed": "削除されたルール",
      "not_adopted": "採用しないルール", "adopted": "新たに採用するルール", "none": "なし",
      "changes": "変更されたルール", "probabilities": "変わる確率と値",
@@ -34,7 +35,8 @@ WORDS = define_words(
      "after": "ハウスルール", "change": "差", "mean": "平均", "no_change": "差分はありません",
      "warnings": "警告", "no_input": "入力なし", "moved_row": "順序の変更",
      "campaign": "キャンペーンの配線", "first": "先頭", "after_key": "{key} の後",
-     "replaced_by": "{layer} が文書ごと置き換え", "only_in": "{lang}の文だけ"})
+     "replaced_by": "{layer} が文書ごと置き換え", "only_in": "{lang}の文だけ",
+     "based_on": "{rule}（{base} との違い）:"})
 LANGUAGE_NAMES = define_words("diff.language", dict(zip(LANGS, ("Japanese", "English"))),
                               dict(zip(LANGS, ("日本語", "英語"))))
 RECORD_SEPARATOR = define_word("diff.record_separator", " / ", "／")
@@ -251,6 +253,22 @@ def changed_value(old: Any, new: Any, w: dict[str, str], lang: str,
     return f"{show(old)} -> {show(new)}"
 
 
+def _based_lines(diff: Diff, w: dict[str, str]) -> list[tuple[str, list[str]]]:
+    """Per added rule written over another document (``based_on``): what it writes over that one."""
+    out = []
+    lang = diff.lang
+    for entry in diff.added:
+        if "based_on" not in entry:
+            continue
+        params = _params(diff, entry["rule"], "new")
+        body = [f"{w['param']} {p['name']}: {readable(p['old'], lang)} -> {readable(p['new'], lang, params)}"
+                for p in entry["params"]]
+        body += [line if line.startswith("  ") else f"{w['field']} {line}"
+                 for line in field_lines(entry["fields"], w, lang, None, params)]
+        out.append((w["based_on"].format(rule=entry["rule"], base=entry["based_on"]), body))
+    return out
+
+
 def _list(entries: list[dict[str, Any]], w: dict[str, str]) -> str:
     return ", ".join(f"{e['rule']} ({e['title']})" for e in entries) or w["none"]
 
@@ -305,6 +323,10 @@ def render_text(diff: Diff) -> str:
                  f"{readable(p['new'], diff.lang, whole=True)}" for p in diff.parameters)
     for key in ("added", "removed", "not_adopted", "adopted"):
         lines.append(f"{w[key]}: {_list(getattr(diff, key), w)}")
+        if key == "added":
+            for head, body in _based_lines(diff, w):
+                lines.append(f"  {head}")
+                lines.extend(f"    {line}" for line in body)
     if diff.campaign:
         lines.append(f"{w['campaign']}:")
         lines.extend(f"  {line}" for line in field_lines(diff.campaign, w, diff.lang, None, None))
@@ -386,6 +408,11 @@ def render_markdown(diff: Diff, heading: str = "##") -> str:
         lines.append("")
     for key in ("added", "removed", "not_adopted", "adopted"):
         lines.append(f"- **{w[key]}**: {_list(getattr(diff, key), w)}")
+        if key == "added":
+            for head, body in _based_lines(diff, w):
+                lines.append(f"  - {head}")
+                lines.extend(f"      - `{line.strip()}`" if line.startswith("  ") else f"    - {line}"
+                             for line in body)
     if diff.campaign:
         lines.append(f"- **{w['campaign']}**")
         lines.extend(f"  - {_cell(line)}" for line in field_lines(diff.campaign, w, diff.lang, None, None))

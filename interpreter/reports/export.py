@@ -1,7 +1,9 @@
 """What a GM pastes into the online tools Japanese tables play on: a roll table rule as a BCDice
 original table (オリジナル表: the table's name, its dice, then one ``n:text`` line for every roll of
-the dice's range), and the ruleset's checks as a CCFOLIA chat palette (``nMPmCx label`` lines, the
-ability ``m`` from a characters file, else a ``{ability}`` reference CCFOLIA fills in)."""
+the dice's range), and the ruleset's checks as a CCFOLIA chat palette of one character: one
+``nMPmCx label`` command per line and nothing else, the ability ``m`` from a characters file, else a
+``{ability}`` reference CCFOLIA fills from the character's sheet (the labels are the ruleset's data,
+``parameters.sheet.abilities``)."""
 from __future__ import annotations
 
 import re
@@ -12,7 +14,7 @@ from typing import Any
 from rules_dsl.errors import EXIT_USAGE, Location, MprError, define
 
 from interpreter.ruleset.model import Rule, Ruleset
-from rules_dsl.words import define_word, localized, word
+from rules_dsl.words import LIST_SEPARATOR, define_word, localized, word
 
 NOT_IN_TABLE = define_word("export.not_in_table", "(not in the table)", "（表になし）")
 
@@ -34,8 +36,16 @@ NO_SUCH_CHARACTER = define(
 
 _DICE = re.compile(r"\s*(\d*)\s*[dD]\s*(\d+)\s*")
 
-NO_ABILITY = define_word("export.no_ability", "{name}: no {attribute}, written as {ability}",
-                         "{name}: 能力値 {attribute} がないので {ability} のまま書きました")
+NO_ABILITY = define_word("export.no_ability",
+                         "{name}: no {attribute} in the characters file, so the line says {ability}: "
+                         "CCFOLIA fills in the sheet's {attribute}",
+                         "{name}: キャラクターのファイルに能力値 {attribute} がないので {ability} と書きました"
+                         "（CCFOLIA がキャラクターの {attribute} を入れます）")
+REFERENCE = define_word("export.reference",
+                        "no characters file: the palette says {abilities}, which CCFOLIA fills in "
+                        "from the character's sheet",
+                        "キャラクターのファイルがないので {abilities} と書きました（CCFOLIA がキャラクターの"
+                        "能力値を入れます）")
 NO_CHECK_RULE = define_word("export.no_check_rule", "the ruleset has no adopted Check rule",
                             "採用している Check のルールがありません")
 
@@ -170,6 +180,36 @@ def _title(rule: Rule, lang: str) -> str:
 
 
 @dataclass(frozen=True)
+class Note:
+    """What the palette says about a check: ``left_out`` when its line was not written."""
+
+    text: str
+    left_out: bool = False
+
+
+def ability_label(ruleset: Ruleset, attribute: str, lang: str) -> str:
+    """The name a character sheet gives ``attribute`` (an attribute -> its label), from the ruleset's
+    ``parameters.sheet.abilities``; the attribute itself when the data names none."""
+    sheet = ruleset.parameters.get("sheet") if isinstance(ruleset.parameters, dict) else None
+    labels = sheet.get("abilities") if isinstance(sheet, dict) else None
+    label = labels.get(attribute) if isinstance(labels, dict) else None
+    if isinstance(label, dict):
+        return str(localized(label, lang) or attribute)
+    return str(label) if isinstance(label, str) and label else attribute
+
+
+def _ability_value(ruleset: Ruleset, character: "Character", attribute: str) -> int | None:
+    """The character's value of ``attribute``, written under its id or any of its labels."""
+    if attribute in character.abilities:
+        return character.abilities[attribute]
+    for lang in ("ja", "en"):
+        label = ability_label(ruleset, attribute, lang)
+        if label in character.abilities:
+            return character.abilities[label]
+    return None
+
+
+@dataclass(frozen=True)
 class Character:
     """A character as the palette needs it: its id, name and ability values."""
 
@@ -223,16 +263,18 @@ class PaletteLine:
 
 
 def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[str, Any],
-                  lang: str = "ja") -> tuple[list[PaletteLine], list[str]]:
-    """The palette of ``character`` (an ability it lacks, or no character: ``{ability}``, a
-    reference the table's character sheet fills): one line per
-    adopted check that is needed with ``inputs``; and, for checks that cannot be worked out
-    from ``inputs``, why."""
+                  lang: str = "ja", note_lang: str | None = None
+                  ) -> tuple[list[PaletteLine], list[Note]]:
+    """The palette of ``character``: one line per adopted check that is needed with ``inputs``,
+    the ability's value from the characters file, else a ``{ability}`` reference the table's character
+    sheet fills; and the notes: each check that could not be worked out from ``inputs`` (left out),
+    each reference written for an ability the character lacks."""
     # start-up: interpreter.engine loads only when palette_lines() runs
     from interpreter.engine import runner as engine
 
     lines: list[PaletteLine] = []
-    skipped: list[str] = []
+    notes: list[Note] = []
+    told = note_lang or lang
     for rule in ruleset.rules.values():
         if rule.kind != "Check" or not rule.adopted:
             continue
@@ -241,19 +283,21 @@ def palette_lines(ruleset: Ruleset, character: Character | None, inputs: dict[st
         try:
             value = engine.run(ruleset, rule.id, given, lang=lang).value
         except MprError as error:
-            skipped.append(f"{rule.id}: {error.code} {error.message(lang)}")
+            notes.append(Note(f"{rule.id}: {error.code} {error.message(told)}", left_out=True))
             continue
         if not value.get("required", True):
             continue
-        ability = f"{{{attribute}}}"
-        if character is not None and attribute in character.abilities:
-            ability = str(character.abilities[attribute])
+        ability = f"{{{ability_label(ruleset, attribute, lang)}}}"
+        known = _ability_value(ruleset, character, attribute) if character is not None else None
+        if known is not None:
+            ability = str(known)
         elif character is not None:
-            skipped.append(word(NO_ABILITY, lang).format(name=character.name, attribute=attribute,
-                                                         ability=ability))
+            notes.append(Note(word(NO_ABILITY, told).format(
+                name=character.name, attribute=ability_label(ruleset, attribute, lang),
+                ability=ability)))
         lines.append(PaletteLine(int(value["dice"]), ability, int(value["challenge"]),
                                  _title(rule, lang)))
-    return lines, skipped
+    return lines, notes
 
 
 def _input_names(rule: Rule) -> set[str]:
@@ -261,21 +305,19 @@ def _input_names(rule: Rule) -> set[str]:
     return set((schema.get("properties") or {}) if isinstance(schema, dict) else {})
 
 
-def ccfolia_palette(ruleset: Ruleset, characters: list[Character] | None, inputs: dict[str, Any],
-                    lang: str = "ja") -> tuple[str, list[str]]:
-    """The chat palette text (one block per character, headed by its name when there are
-    several) and the notes on checks left out; an error when no line at all could be written."""
-    blocks: list[str] = []
-    notes: list[str] = []
-    roster: list[Character | None] = list(characters) if characters else [None]
-    for character in roster:
-        lines, skipped = palette_lines(ruleset, character, inputs, lang)
-        notes.extend(skipped)
-        if not lines:
-            continue
-        head = [f"■{character.name}"] if character is not None and len(roster) > 1 else []
-        blocks.append("\n".join(head + [line.text() for line in lines]))
-    if not blocks:
-        none = word(NO_CHECK_RULE, lang)
-        raise MprError(NO_CHECKS, Location(path="export ccfolia"), detail="; ".join(notes) or none)
-    return "\n\n".join(blocks) + "\n", notes
+def ccfolia_palette(ruleset: Ruleset, character: Character | None, inputs: dict[str, Any],
+                    lang: str = "ja", note_lang: str | None = None) -> tuple[str, list[Note]]:
+    """The chat palette of one character (None: no characters file): one command per line and
+    nothing else, as CCFOLIA reads a palette; the notes on what was written and what was left out.
+    An error when no line at all could be written."""
+    told = note_lang or lang
+    lines, notes = palette_lines(ruleset, character, inputs, lang, told)
+    if not lines:
+        none = word(NO_CHECK_RULE, told)
+        raise MprError(NO_CHECKS, Location(path="export ccfolia"),
+                       detail="; ".join(n.text for n in notes) or none)
+    references = sorted({line.ability for line in lines if line.ability.startswith("{")})
+    if character is None and references:
+        notes.append(Note(word(REFERENCE, told).format(
+            abilities=word(LIST_SEPARATOR, told).join(references))))
+    return "".join(line.text() + "\n" for line in lines), notes

@@ -43,7 +43,9 @@ if TYPE_CHECKING:
 FORMAT = b"MPRC6"
 RACY_SECONDS = cachefile.RACY_SECONDS  # a file changed this close to the entry's writing is hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
-__all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "content_hash", "disable", "enabled", "load"]
+KEPT = ".kept"  # the suffix of a result kept for a ruleset (``kept``), pruned apart from the rulesets
+MAX_KEPT_RESULTS = 256  # validate and test of every bundled ruleset, in two languages, several times over
+__all__ = ["DIR_ENV", "DISABLE_ENV", "cache_dir", "content_hash", "disable", "enabled", "kept", "load"]
 disable = cachefile.disable
 enabled = cachefile.enabled
 
@@ -75,6 +77,26 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     ruleset = build()
     _write(entry, ruleset)
     return ruleset
+
+
+def kept(path: str | Path, purpose: str, build: Callable[[], tuple[Ruleset | None, Any]]) -> Any:
+    """A result computed from the ruleset at ``path`` (the findings of ``validate``, the outcomes
+    of ``test``), kept beside the rulesets while none of the ruleset's files changed: ``build()``
+    gives (the ruleset it read, or None to keep nothing; the result). ``purpose`` says what the
+    result is and everything else it depends on (the language, the files asked for)."""
+    if not enabled():
+        return build()[1]
+    try:
+        entry = _entry(path, None, None, f"kept: {purpose}")[:-len(".bin")] + KEPT  # never a layer's name
+    except (OSError, RuntimeError, TypeError, ValueError):
+        return build()[1]
+    found = _read_payload(entry)
+    if found is not _NOTHING:
+        return found
+    ruleset, result = build()
+    if ruleset is not None:
+        _write(entry, ruleset, result)
+    return result
 
 
 _keys: dict[str, str] = {}  # this process's keys: the code does not change under a running command
@@ -182,12 +204,18 @@ def _still_true(deps: dict[str, Any]) -> bool:
                for d, globs, listed, folder_ns in deps["listings"])
 
 
-def _encode(ruleset: Ruleset) -> tuple[bytes, bytes]:
-    """(header, payload): the dependencies and content hash as JSON, the ruleset pickled."""
+def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
+    """(header, payload): the dependencies and content hash as JSON, the ruleset pickled (or the
+    ``result`` kept for it, when one is given)."""
     # start-up: copy, dataclasses, pickle load only when _encode() runs
     import copy
     import dataclasses
     import pickle
+
+    if result is not None:
+        header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
+                            ensure_ascii=False).encode("utf-8")
+        return header, pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
     plain = copy.copy(ruleset)
     plain.rules = type(ruleset.rules)()
@@ -220,7 +248,11 @@ def _header(handle: Any) -> dict[str, Any] | None:
     return header
 
 
-def _read(entry: str) -> Ruleset | None:
+_NOTHING = object()
+
+
+def _unpickled(entry: str) -> Any:
+    """The payload of a true entry, or ``_NOTHING``."""
     # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
     # cache directory, never a file from elsewhere.
     import pickle
@@ -228,18 +260,31 @@ def _read(entry: str) -> Ruleset | None:
     try:
         with open(entry, "rb") as handle:
             if _header(handle) is None:
-                return None
+                return _NOTHING
             head = handle.read(32)
             payload = handle.read(MAX_ENTRY_BYTES + 1)
         if len(payload) > MAX_ENTRY_BYTES or sha256(payload).digest() != head:
-            return None
-        ruleset = pickle.loads(payload)
-        # start-up: interpreter.ruleset.model loads only when _read() runs
-        from interpreter.ruleset.model import Ruleset
+            return _NOTHING
+        return pickle.loads(payload)
     except (OSError, pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError,
             AttributeError, ImportError, IndexError):
-        return None
+        return _NOTHING
+
+
+def _read(entry: str) -> Ruleset | None:
+    ruleset = _unpickled(entry)
+    # start-up: interpreter.ruleset.model loads only when _read() runs
+    from interpreter.ruleset.model import Ruleset
+
     return ruleset if isinstance(ruleset, Ruleset) else None
+
+
+def _read_payload(entry: str) -> Any:
+    """A kept result (``kept``), or ``_NOTHING``."""
+    found = _unpickled(entry)
+    if isinstance(found, tuple) and len(found) == 2 and found[0] == "kept":
+        return found[1]
+    return _NOTHING
 
 
 def content_hash(path: str | Path | None, param_overrides: dict | None,
@@ -258,12 +303,12 @@ def content_hash(path: str | Path | None, param_overrides: dict | None,
     return value if isinstance(value, str) else None
 
 
-def _write(entry: str, ruleset: Ruleset) -> None:
+def _write(entry: str, ruleset: Ruleset, result: Any = None) -> None:
     # start-up: pickle loads only when _write() runs
     import pickle
 
     try:
-        header, payload = _encode(ruleset)
+        header, payload = _encode(ruleset, result)
     except (pickle.PicklingError, ValueError, TypeError, AttributeError):
         return  # a value that cannot be kept: this ruleset is simply not cached
     blob = (FORMAT + sha256(header).digest() + len(header).to_bytes(4, "big") + header
@@ -277,9 +322,12 @@ def _write(entry: str, ruleset: Ruleset) -> None:
 def _prune(folder: str, kept: str) -> None:
     """Remove the oldest written entries beyond ``MAX_CACHED_RULESETS`` (those of rulesets not
     loaded for long, or written by an mprules since replaced), never ``kept``, and what writes
-    interrupted long ago left behind. Another process may remove the same files: never an error."""
+    interrupted long ago left behind. Another process may remove the same files: never an error.
+    Kept results (``.kept``) are counted apart, up to ``MAX_KEPT_RESULTS``."""
     # start-up: the limits load only when an entry is written
     from interpreter.ruleset.limits import MAX_CACHED_RULESETS
+
+    suffix, limit = (KEPT, MAX_KEPT_RESULTS) if kept.endswith(KEPT) else (".bin", MAX_CACHED_RULESETS)
 
     entries: list[tuple[int, str]] = []
     try:
@@ -288,13 +336,13 @@ def _prune(folder: str, kept: str) -> None:
                 name = item.name
                 if name.endswith(cachefile.TEMPORARY) and time.time() - item.stat().st_mtime > 3600:
                     _remove(item.path)
-                elif len(name) == 68 and name.endswith(".bin") and name != kept \
+                elif len(name) == 64 + len(suffix) and name.endswith(suffix) and name != kept \
                         and all(c in "0123456789abcdef" for c in name[:64]):
                     entries.append((item.stat().st_mtime_ns, item.path))
     except OSError:
         return
     entries.sort()
-    for _, path in entries[:max(0, len(entries) + 1 - MAX_CACHED_RULESETS)]:
+    for _, path in entries[:max(0, len(entries) + 1 - limit)]:
         _remove(path)
 
 

@@ -81,6 +81,28 @@ class Marks:
             self.pos, self.txt, self.kids = own_pos, own_txt, kids
         return self.kids
 
+    @staticmethod
+    def nested(pos: dict, txt: dict, depth: int) -> Marks:
+        """The marks of ``pos`` and ``txt`` split ``depth`` levels deep in one pass (each path
+        cut once), as ``split`` would leave them after ``depth`` calls down the tree."""
+        root = Marks()
+        root.kids = {}
+        for store, own in ((pos, True), (txt, False)):
+            for key, value in store.items():
+                node, level = root, 0
+                while level < depth and level < len(key):
+                    kids = node.kids
+                    if kids is None:
+                        kids = node.kids = {}
+                    child = kids.get(key[level])
+                    if child is None:
+                        child = kids[key[level]] = Marks()
+                        if level + 1 < depth:
+                            child.kids = {}
+                    node, level = child, level + 1
+                (node.pos if own else node.txt)[key[level:]] = value
+        return root
+
     def kid(self, key: Any) -> Marks:
         return self.split().get(key) or Marks()
 
@@ -94,14 +116,25 @@ class Marks:
         """(positions, texts), every path relative to this value."""
         if self.kids is None:
             return self.pos, self.txt
-        pos, txt = dict(self.pos), dict(self.txt)
-        for key, kid in self.kids.items():
-            kid_pos, kid_txt = kid.flat()
-            for path, value in kid_pos.items():
-                pos[(key, *path)] = value
-            for path, value in kid_txt.items():
-                txt[(key, *path)] = value
+        pos: dict = {}
+        txt: dict = {}
+        self._flat_into(pos, txt, ())
         return pos, txt
+
+    def _flat_into(self, pos: dict, txt: dict, prefix: tuple) -> None:
+        stack = [(self, prefix)]
+        while stack:
+            node, at = stack.pop()
+            if at:
+                for path, value in node.pos.items():
+                    pos[at + path] = value
+                for path, value in node.txt.items():
+                    txt[at + path] = value
+            else:
+                pos.update(node.pos)
+                txt.update(node.txt)
+            if node.kids:
+                stack.extend((kid, at + (key,)) for key, kid in node.kids.items())
 
 
 @dataclass
@@ -141,7 +174,9 @@ def merge_value(old: Any, marks: Marks, patch: Any, patch_marks: Marks, edit: Pa
     """The value after ``patch`` (the old value is not changed; untouched parts are shared),
     its marks, and for a patched list the layer of each item."""
     if isinstance(patch, dict) and isinstance(old, dict):
-        return merge_mapping(old, marks, patch, patch_marks, edit, address), marks, None
+        own = Marks(marks.pos, marks.txt)  # a copy: the old marks may be a base's
+        own.kids = dict(marks.split())
+        return merge_mapping(old, own, patch, patch_marks, edit, address), own, None
     if is_list_patch(old, patch):
         return merge_list(old, marks, patch, patch_marks, edit, address, None)
     if edit.write(address, patch, ()):
@@ -151,7 +186,8 @@ def merge_value(old: Any, marks: Marks, patch: Any, patch_marks: Marks, edit: Pa
 
 def merge_mapping(old: dict, marks: Marks, patch: dict, patch_marks: Marks, edit: Patch,
                   address: tuple) -> dict:
-    """``old`` merged key by key with ``patch``; ``marks`` is updated in place."""
+    """``old`` merged key by key with ``patch``; ``marks`` (the caller's own copy) is updated in
+    place."""
     new = dict(old)
     kids = marks.split()
     for key, value in patch.items():
@@ -272,7 +308,9 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         if not edit.write(address + (label,), None if remove else item, here):
             continue
         written = True
-        item_marks = patch_marks.kid(index).without(EDIT_KEYS)
+        item_marks = patch_marks.kid(index)
+        if len(item) != len(entry):  # the edit's own words have no place in the item
+            item_marks = item_marks.without(EDIT_KEYS)
         if remove:
             slots[target] = None  # type: ignore[index]
         elif anchor is not None or target is None:
@@ -293,13 +331,16 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
     for first in range(len(slots)):
         if first in anchored:
             continue
+        if first not in placed:
+            ordered.append(slots[first])
+            continue
         stack: list[tuple[int, bool]] = [(first, False)]  # (slot, its neighbours already pushed)
         while stack:
             i, opened = stack.pop()
-            if opened:
+            if opened or i not in placed:
                 ordered.append(slots[i])
                 continue
-            before, after = placed.get(i, ([], []))
+            before, after = placed[i]
             stack.extend((j, False) for j in reversed(after))
             stack.append((i, True))
             stack.extend((j, False) for j in reversed(before))

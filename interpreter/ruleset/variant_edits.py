@@ -95,8 +95,11 @@ class Source:
     texts: dict
     file: str | None
     path: tuple = ()
+    given: Marks | None = None  # the marks of ``path``, when the caller split them already
 
     def marks(self) -> Marks:
+        if self.given is not None:
+            return self.given
         return Marks(subtree(self.positions, self.path) if self.path else dict(self.positions),
                      subtree(self.texts, self.path) if self.path else dict(self.texts))
 
@@ -124,8 +127,8 @@ def state_of(rule: Any) -> State:
     """The state of a rule as its own document wrote it."""
     origins = {name: [rule.layer] * len(value) for name in LISTS
                if isinstance(value := rule.doc.get(name), list)}
-    return State(rule.doc, Marks(rule.positions, rule.texts), rule.params, dict(rule.param_layers),
-                 origins)
+    return State(rule.doc, Marks.nested(rule.positions, rule.texts, 2), rule.params,
+                 dict(rule.param_layers), origins)
 
 
 def inherit(base: State, rule: Any, source: Source, merge: Any) -> State:
@@ -173,7 +176,8 @@ def _patch(merge: Any, rule_id: str, source: Source, record: bool) -> Patch:
     def write(address: tuple, value: Any, path: tuple) -> bool:
         if not record:
             return True
-        return merge.write(address, source.layer, value, source.loc(path))
+        # a patch's values are the file's data or fresh copies of it, never changed later
+        return merge.write(address, source.layer, value, lambda: source.loc(path), keep=True)
 
     def report(code: str, path: tuple, **args: Any) -> None:
         merge.out.add(code, source.loc(path), **args)
@@ -261,7 +265,9 @@ def _param(state: State, rule: Any, name: str, value: Any, value_marks: Marks, d
     scoped = Patch(patch.rule, patch.origin, write,
                    lambda code, inner, **args: patch.report(code, path + inner, **args), patch.lang)
     kids = state.marks.split()
-    params_marks = kids.setdefault("params", Marks())
+    shared = kids.get("params") or Marks()
+    params_marks = kids["params"] = Marks(shared.pos, shared.txt)  # a copy: it may be a base's
+    params_marks.kids = dict(shared.split())
     new, new_marks, _ = merge_value(old, params_marks.kid(name), value, value_marks, scoped,
                                     (rule.id, "params", name))
     if not any(wrote):
@@ -328,6 +334,14 @@ def _pin(state: State, count: int, name: str, old: Any) -> None:
             new_examples[index] = {**example, "params": {**(example.get("params") or {}),
                                                          name: copy.deepcopy(old)}}
     state.doc["examples"] = new_examples
+
+
+def unchanged(rule: Any) -> None:
+    """A rule no layer edits: every row and example is its own layer's."""
+    rows = rule.doc.get("rows")
+    rule.row_layers = {row_key(row, i): rule.layer for i, row in enumerate(rows)} \
+        if isinstance(rows, list) else {}
+    rule.example_layers = [rule.layer] * len(_list(rule.doc.get("examples")))
 
 
 def finish_rule(rule: Any, state: State) -> None:

@@ -15,7 +15,7 @@ from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.merge import Marks, Patch, is_list_patch, merge_list
 from interpreter.ruleset.variant_edits import (UNKNOWN_PARAM, Source, State, apply_override, finish_rule,
-                                               inherit, key_loc_of, loc_of, row_key, state_of)
+                                               inherit, key_loc_of, loc_of, row_key, state_of, unchanged)
 
 __all__ = ["row_key", "merge", "load_directory", "annotate_rows"]
 
@@ -78,7 +78,7 @@ class Write:
     address: tuple
     layer: str
     value: Any
-    loc: Location
+    loc: Location | Callable[[], Location]  # a function: the location is found when needed
 
 
 def field_name(address: tuple) -> str:
@@ -194,6 +194,10 @@ def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
             looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
 
 
+def _located(loc: Location | Callable[[], Location]) -> Location:
+    return loc() if callable(loc) else loc
+
+
 def _where(loc: Location) -> str:
     return f"{loc.file}:{loc.line}:{loc.column}" if loc.line else str(loc.file or loc.path or "")
 
@@ -213,15 +217,26 @@ class Merge:
     pending: dict[str, list[Source]] = field(default_factory=dict)  # rule -> its overrides, in order
     states: dict[str, State] = field(default_factory=dict)  # folded rules
     replaced: dict[str, tuple[str, str, Location]] = field(default_factory=dict)  # old -> (new, layer, where)
+    hidden: dict[str, Rule] = field(default_factory=dict)  # replaced documents, kept as bases
+    former: dict[str, tuple[str, str]] = field(default_factory=dict)  # rule -> (id it replaced, hidden key)
 
-    def write(self, address: tuple, layer: str, value: Any, loc: Location) -> bool:
-        """Record a write; a second write of the same field by the same layer is a finding."""
-        for other in self.writes.get(address, []):
+    def write(self, address: tuple, layer: str, value: Any, loc: Location | Callable[[], Location],
+              keep: bool = False) -> bool:
+        """Record a write (``loc`` may be a function giving the location, found only when a
+        finding needs it; ``keep``: ``value`` is never changed later, so it is kept, not copied);
+        a second write of the same field by the same layer is a finding."""
+        if not keep:
+            value = plain_copy(value)
+        known = self.writes.get(address)
+        if known is None:
+            self.writes[address] = [Write(address, layer, value, loc)]
+            return True
+        for other in known:
             if other.layer == layer:
-                self.out.add(WRITTEN_TWICE, loc, field=field_name(address), layer=layer,
-                             other=_where(other.loc))
+                self.out.add(WRITTEN_TWICE, _located(loc), field=field_name(address), layer=layer,
+                             other=_where(_located(other.loc)))
                 return False
-        self.writes.setdefault(address, []).append(Write(address, layer, plain_copy(value), loc))
+        known.append(Write(address, layer, value, loc))
         return True
 
     def add_documents(self, layer: Any) -> None:
@@ -275,6 +290,12 @@ class Merge:
                          hint=did_you_mean(str(target), rules))
             return False
         self.replaced[target] = (rule_id, layer.id, doc.loc("replaces"))
+        # The replaced document stays reachable as the base of its replacement (based_on: TARGET).
+        hidden = f"{target}\x00{layer.id}"
+        self.hidden[hidden] = rules[target]
+        self.sources[hidden] = self.sources[target]
+        self.pending[hidden] = self.pending.get(target, [])
+        self.former[rule_id] = (target, hidden)
         if target != rule_id:
             if rule_id in rules:
                 self.out.add(REDEFINED, loc, id=rule_id, layer=rules[rule_id].layer,
@@ -301,12 +322,14 @@ class Merge:
                              CAMPAIGN, self.ruleset.campaign_at)
         overrides = manifest.get("overrides")
         if isinstance(overrides, dict):
+            # the manifest's positions split by rule once (not once per overridden rule)
+            marks = Marks.nested(layer.positions, getattr(layer, "texts", {}), 4).kid("overrides")
             for rule_id, override in overrides.items():
                 rule = self._named(rule_id, ("overrides", rule_id), layer)
                 if rule is not None and isinstance(override, dict):
                     self.pending[rule.id].append(Source(
                         layer.id, override, layer.positions, getattr(layer, "texts", {}),
-                        layer.manifest_file, ("overrides", rule_id)))
+                        layer.manifest_file, ("overrides", rule_id), marks.kid(rule_id)))
         adopt = manifest.get("adopt")
         if isinstance(adopt, dict):
             for rule_id, adopted in adopt.items():
@@ -379,7 +402,7 @@ class Merge:
         """The rule after its base (``based_on``) and every override, folded once."""
         if rule_id in self.states:
             return self.states[rule_id]
-        rule = self.ruleset.rules[rule_id]
+        rule = dict.get(self.ruleset.rules, rule_id) or self.hidden[rule_id]
         source = self.sources[rule_id]
         base_id = rule.doc.get("based_on")
         state: State | None
@@ -387,7 +410,10 @@ class Merge:
             state = state_of(rule)
         else:
             base_id = str(base_id)
-            if base_id in self.replaced and base_id not in self.ruleset.rules:
+            former = self.former.get(rule_id)
+            if former is not None and former[0] == base_id:
+                base_id = former[1]  # based on the document it replaces: that document as it was
+            elif base_id in self.replaced and not dict.__contains__(self.ruleset.rules, base_id):
                 base_id = self.replaced[base_id][0]
             loc = loc_of(source.positions, ("based_on",), source.file)
             if base_id == rule_id or base_id in chain:
@@ -397,7 +423,7 @@ class Merge:
                 self.states[rule_id] = state = None  # type: ignore[assignment]
                 self.out.skip.add(rule_id)
                 return None
-            if base_id not in self.ruleset.rules:
+            if base_id not in self.ruleset.rules and base_id not in self.hidden:
                 self.out.add(NO_BASE, loc, base=base_id, rule=rule_id,
                              hint=did_you_mean(base_id, self.ruleset.rules))
                 self.out.skip.add(rule_id)
@@ -436,13 +462,17 @@ class Merge:
         between independent layers."""
         ruleset = self.ruleset
         for rule_id in list(ruleset.rules):
-            state = self._fold(rule_id)
             rule = ruleset.rules[rule_id]
-            changed = state is not None and (self.pending.get(rule_id) or "based_on" in rule.doc)
-            if state is not None:
-                finish_rule(rule, state)
-                rule.kind = str(rule.doc.get("kind", ""))
-            if changed and rule.doc.get("abstract") is not True:
+            if not self.pending.get(rule_id) and "based_on" not in rule.doc:
+                unchanged(rule)  # as its document wrote it: nothing to fold
+                continue
+            state = self._fold(rule_id)
+            if state is None:
+                unchanged(rule)
+                continue
+            finish_rule(rule, state)
+            rule.kind = str(rule.doc.get("kind", ""))
+            if rule.doc.get("abstract") is not True:
                 self._revalidate(rule)
         for rule_id in [r for r, rule in ruleset.rules.items() if rule.doc.get("abstract") is True]:
             ruleset.bases[rule_id] = ruleset.rules.pop(rule_id)
@@ -464,8 +494,8 @@ class Merge:
                     if pair in reported or self._resolved(address, mine.layer, other.layer):
                         continue
                     reported.add(pair)
-                    self.out.add(CONFLICT, mine.loc, field=field_name(address), layer=mine.layer,
-                                 other=other.layer, where=_where(other.loc))
+                    self.out.add(CONFLICT, _located(mine.loc), field=field_name(address),
+                                 layer=mine.layer, other=other.layer, where=_where(_located(other.loc)))
 
     def _resolved(self, address: tuple, a: str, b: str) -> bool:
         return any(self.graph.descends_from_both(w.layer, a, b)
@@ -474,6 +504,20 @@ class Merge:
 
 def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
     """Apply every layer of ``graph`` to ``ruleset``: each layer's documents, then its manifest."""
+    # start-up: gc is a built-in module; the merge makes many small objects and no cycles, so
+    # the cyclic collector, which would walk them again and again, waits until it is done
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _merge(ruleset, graph, out)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:
     work = Merge(ruleset, graph, out)
     for layer in graph.layers:
         ruleset.file_layers[str(layer.manifest_file)] = layer.id

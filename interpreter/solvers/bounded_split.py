@@ -143,9 +143,9 @@ def nearest_legal(after: Mapping[str, int], excess: int, rules: Bounds
     ranges = [range(rules.minimums[a], rules.maximum + rules.extra_max + 1) for a in names[:-1]]
     size = 1
     for r in ranges:
-        size *= max(1, len(r))
-    if size > MAX_SPLIT_CANDIDATES:
-        return None
+        size *= max(1, r.stop - r.start)  # not len(): a range past sys.maxsize has none
+        if size > MAX_SPLIT_CANDIDATES:  # the estimate, before any candidate is made
+            return None
     last = names[-1]
     best: tuple[tuple[int, int], dict[str, int]] | None = None
     for head in product(*ranges):

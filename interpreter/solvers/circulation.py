@@ -12,11 +12,13 @@ from interpreter.solvers.cards import NEGATIVE_COUNT, TOO_MANY, DeckSpec, DeckSt
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from fractions import Fraction
     from typing import Any
 
     from rules_dsl.dice import DiceSource
+
+    Keep = Callable[[str, str], bool]  # (card, holder) -> whether the card stays with its holder
 
 NEGATIVE_HOURS = define(
     "MPR610", "the hours slept cannot be negative: {hours}", "睡眠時間に負の値は指定できません: {hours}")
@@ -47,9 +49,46 @@ BAD_RENEWS = define(
     "MPR774", "renews must list holders among {known}, not {value!r}",
     "renews には {known} のうち循環させる保持者を指定してください（指定値: {value!r}）")
 
+KEEP_NOT_BOOLEAN = define(
+    "MPR785", "keep of {rule} gave {value!r} for the card {card} of {holder}, not true or false",
+    "{rule} の keep が {holder} の札 {card} について {value!r} を返しました。真偽値ではありません")
+
 SELECTIONS = ("random", "player", "gm")
 REDRAW_TO = ("holder", "owner_hand")
 HOLDER_KINDS = ("characters", "items")
+
+
+def card_value(card: str, deck: Mapping[str, Any]) -> dict[str, Any]:
+    """What an expression of one card sees: ``{id, suit, rank, joker}`` read off the Deck's
+    parameters (a joker has no suit and no rank)."""
+    jokers = [str(j) for j in deck.get("jokers") or []]
+    if card in jokers:
+        return {"id": card, "suit": None, "rank": None, "joker": True}
+    for suit in sorted((str(s) for s in deck.get("suits") or []), key=len, reverse=True):
+        rank = card[len(suit):]
+        if card.startswith(suit) and rank in [str(r) for r in deck.get("ranks") or []]:
+            return {"id": card, "suit": suit, "rank": rank, "joker": False}
+    return {"id": card, "suit": None, "rank": None, "joker": False}
+
+
+def keeper(expression: Any, deck: Mapping[str, Any], params: Mapping[str, Any], rule_id: str,
+           dice: DiceSource | None = None) -> Keep:
+    """The ``keep`` of a circulation as a function of one card and its holder: the compiled
+    expression sees ``card`` (``card_value``), ``holder`` and ``params`` (and rolls ``dice``)."""
+    def keep(card: str, holder: str) -> bool:
+        value = expression.evaluate({"card": card_value(card, deck), "holder": holder,
+                                     "params": params}, dice)
+        if not isinstance(value, bool):
+            raise MprError(KEEP_NOT_BOOLEAN, Location(path="keep"), rule=rule_id, value=value,
+                           card=card, holder=holder)
+        return value
+    return keep
+
+
+def _circulating(state: DeckState, holder: str, keep: Keep | None) -> tuple[str, ...]:
+    """The cards of ``holder`` that circulate: those ``keep`` does not keep."""
+    held = state.held(holder)
+    return held if keep is None else tuple(card for card in held if not keep(card, holder))
 
 
 class Change(Frozen):
@@ -72,7 +111,7 @@ class Circulated(Frozen):
     _defaults = {"changes": (), "reason": None, "reshuffles": 0}
     state: DeckState
     changes: tuple[Change, ...]
-    reason: str | None  # "short", "no_cards", "none_chosen" when nothing circulated
+    reason: str | None  # "short", "no_cards", "none_chosen", "kept" when nothing circulated
     reshuffles: int
 
     @property
@@ -98,9 +137,11 @@ def circulate(state: DeckState, spec: DeckSpec, moves: Sequence[tuple[str, Seque
 
 
 def after_minimum(state: DeckState, spec: DeckSpec, holder: str, amount: int | Fraction,
-                  minimum: int | Fraction, dice: DiceSource, field: str = "amount") -> Circulated:
-    """Once ``amount`` reaches ``minimum``, every card ``holder`` holds is discarded and redrawn;
-    a smaller amount changes nothing (reason ``short``). ``field`` names the amount's input."""
+                  minimum: int | Fraction, dice: DiceSource, field: str = "amount",
+                  keep: Keep | None = None) -> Circulated:
+    """Once ``amount`` reaches ``minimum``, every card ``holder`` holds (but those ``keep``
+    keeps) is discarded and redrawn; a smaller amount changes nothing (reason ``short``).
+    ``field`` names the amount's input."""
     if amount < 0:
         raise MprError(NEGATIVE_HOURS, Location(path=field), hours=amount)
     held = state.held(holder)
@@ -108,7 +149,10 @@ def after_minimum(state: DeckState, spec: DeckSpec, holder: str, amount: int | F
         return Circulated(state, reason="short")
     if not held:
         return Circulated(state, reason="no_cards")
-    return circulate(state, spec, [(holder, held, holder)], dice)
+    cards = _circulating(state, holder, keep)
+    if not cards:
+        return Circulated(state, reason="kept")
+    return circulate(state, spec, [(holder, cards, holder)], dice)
 
 
 def renewed_holders(renews: Sequence[str], characters: Sequence[str],
@@ -124,9 +168,9 @@ def renewed_holders(renews: Sequence[str], characters: Sequence[str],
 
 
 def all_holders(state: DeckState, spec: DeckSpec, holders: Sequence[tuple[str, str]],
-                redraw_to: str, dice: DiceSource) -> Circulated:
-    """Every holder (``(holder, owner)``) discards all its cards; then each draws as many, into
-    itself (``holder``) or into its owner's hand (``owner_hand``)."""
+                redraw_to: str, dice: DiceSource, keep: Keep | None = None) -> Circulated:
+    """Every holder (``(holder, owner)``) discards all its cards (but those ``keep`` keeps); then
+    each draws as many, into itself (``holder``) or into its owner's hand (``owner_hand``)."""
     if redraw_to not in REDRAW_TO:
         raise MprError(BAD_REDRAW_TO, Location(path="redraw_to"), value=redraw_to)
     if redraw_to == "owner_hand":
@@ -134,22 +178,23 @@ def all_holders(state: DeckState, spec: DeckSpec, holders: Sequence[tuple[str, s
         for holder, owner in holders:
             if holder != owner and owner not in hands:
                 raise MprError(OWNER_NOT_A_HOLDER, Location(path=holder), item=holder, owner=owner)
-    moves = [(holder, state.held(holder), holder if redraw_to == "holder" else owner)
+    moves = [(holder, _circulating(state, holder, keep), holder if redraw_to == "holder" else owner)
              for holder, owner in holders]
-    moves = [move for move in moves if move[1]]
-    if not moves:
-        return Circulated(state, reason="no_cards")
-    return circulate(state, spec, moves, dice)
+    if not [move for move in moves if move[1]]:
+        held = any(state.held(holder) for holder, _ in holders)
+        return Circulated(state, reason="kept" if held else "no_cards")
+    return circulate(state, spec, [move for move in moves if move[1]], dice)
 
 
 def ordered(state: DeckState, spec: DeckSpec, holder: str, dice: DiceSource, *,
             take_all: bool = False, count: int | None = None, selection: str = "random",
             cards: Sequence[str] | None = None, allowed: Sequence[str] = SELECTIONS,
-            rule_id: str = "") -> Circulated:
+            rule_id: str = "", keep: Keep | None = None) -> Circulated:
     """All or ``count`` of a holder's cards are discarded and redrawn; a part is chosen at random
-    (by ``dice``) or given (``cards``, chosen by the player or the GM). Errors are located at the
-    input fields (``all``, ``count``, ``selection``, ``cards``)."""
-    held = state.held(holder)
+    (by ``dice``) or given (``cards``, chosen by the player or the GM). The cards ``keep`` keeps
+    are not among those held here. Errors are located at the input fields (``all``, ``count``,
+    ``selection``, ``cards``)."""
+    held = _circulating(state, holder, keep)
     if take_all:
         if count is not None or cards:
             raise MprError(ALL_OR_COUNT, Location(path="all/count/cards"))
@@ -162,9 +207,12 @@ def ordered(state: DeckState, spec: DeckSpec, holder: str, dice: DiceSource, *,
                            rule=rule_id, allowed=", ".join(allowed))
         if count is not None and count < 0:
             raise MprError(NEGATIVE_COUNT, Location(path="count"), count=count)
-        chosen = _chosen(held, holder, count, selection, cards, dice)
+        chosen = _chosen(state.held(holder) if cards else held, holder, count, selection, cards, dice)
+        if keep is not None:  # a kept card the player or GM chose stays too
+            chosen = [card for card in chosen if not keep(card, holder)]
     if not chosen:
-        return Circulated(state, reason="none_chosen" if held else "no_cards")
+        reason = "no_cards" if not state.held(holder) else "kept" if not held else "none_chosen"
+        return Circulated(state, reason=reason)
     return circulate(state, spec, [(holder, tuple(chosen), holder)], dice)
 
 

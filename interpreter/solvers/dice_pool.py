@@ -10,6 +10,7 @@ without ``die``). A pool rolled "keeping the worse" (the zero-dice policy) uses 
 """
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping, Sequence
 
 from rules_dsl.frozen import Frozen
@@ -51,19 +52,37 @@ def _field_error(name: str, expected: str, expected_ja: str, value: Any) -> MprE
                     expected_ja=expected_ja, value=value)
 
 
-def _expression(text: Any, name: str, known: frozenset[str]) -> Any:
+# A sample of the names every expression of the check may use (all of them numbers), to learn what
+# an expression gives: a condition must give true or false, a value a number.
+_SAMPLE = {"die": 1, "target": 10, "challenge": 0, "dice": 1, "rolled": 1}
+_WANTED = {"boolean": ("a condition (an expression that is true or false)",
+                       "条件（true か false になる式）"),
+           "number": ("an expression that gives a number", "数になる式")}
+
+
+def _expression(text: Any, name: str, known: frozenset[str], want: str = "boolean") -> Any:
     # start-up: rules_dsl loads only when _expression() runs
     from rules_dsl import compile_expression
 
     if isinstance(text, bool) or not isinstance(text, (str, int)):
         raise _field_error(name, "an expression", "式", text)
     try:
-        return compile_expression(str(text), names=set(known))
+        compiled = compile_expression(str(text), names=set(known))
     except MprError as error:
         # the column inside the expression stays; the field path says where the expression is
         where = error.loc or Location()
         error.loc = Location(where.file, where.line, where.column, _where(name).path)
         raise error from None
+    try:
+        sample = compiled.evaluate({k: v for k, v in _SAMPLE.items() if k in known})
+    except (MprError, ArithmeticError):  # e.g. a division by zero at this sample: no verdict
+        return compiled
+    fractions = sys.modules.get("fractions")  # a Fraction was made by a module already loaded
+    is_number = not isinstance(sample, bool) and (isinstance(sample, (int, float)) or (
+        fractions is not None and isinstance(sample, fractions.Fraction)))
+    if (want == "boolean" and not isinstance(sample, bool)) or (want == "number" and not is_number):
+        raise _field_error(name, *_WANTED[want], text)
+    return compiled
 
 
 def _text(value: Any, name: str) -> dict[str, str]:
@@ -138,7 +157,8 @@ class Special(Frozen):
         if tag is not None and (not isinstance(tag, str) or not tag):
             raise _field_error(f"{name}.tag", "a text or null", "文字列か null", tag)
         value_text = data.get("value")
-        value = None if value_text is None else _expression(value_text, f"{name}.value", POOL_NAMES)
+        value = None if value_text is None else _expression(value_text, f"{name}.value", POOL_NAMES,
+                                                            "number")
         return cls(key, tag, _text(data.get("label", tag or key), f"{name}.label"),
                    Condition.parse(data.get("when"), f"{name}.when"), effect, precedence, over,
                    None if value_text is None else str(value_text), value)
@@ -202,7 +222,7 @@ class PoolRules(Frozen):
             _whole(section, "zero_dice_roll", 1), keep,
             Condition.parse(section.get("success"), "success"), extreme, str(value[extreme]),
             str(where_text), {k: _text(words[k], f"words.{k}") for k in EFFECTS}, tuple(specials),
-            _expression(value[extreme], f"value.{extreme}", DIE_NAMES),
+            _expression(value[extreme], f"value.{extreme}", DIE_NAMES, "number"),
             _expression(where_text, "value.where", DIE_NAMES))
 
     def special(self, tag: str | None) -> Special | None:
@@ -294,3 +314,79 @@ def explain(fold: PoolFold, values: Sequence[int], lang: str) -> list[str]:
         lines.append(f"  {name}: {quantifier[fold.quantifier(condition)]} {condition.text}{guard}"
                      f" → {held[fold.holds(i, state)]}")
     return lines
+
+
+def _folded_weights(fold: PoolFold, rolled: int) -> dict[tuple, int]:
+    """The states after ``rolled`` dice, one die at a time, in whole-number weights (any values)."""
+    states: dict[tuple, int] = {fold.initial: 1}
+    for _ in range(rolled):
+        after: dict[tuple, int] = {}
+        for state, weight in states.items():
+            for face in range(1, fold.rules.faces + 1):
+                new = fold.step(state, face)
+                after[new] = after.get(new, 0) + weight
+        states = after
+    return states
+
+
+def state_weights(fold: PoolFold, rolled: int) -> dict[tuple, int]:
+    """How many of the ``faces ** rolled`` rolls end in each state of the fold (whole numbers).
+
+    The state depends only on which faces the dice show, never on their order or how many show
+    each: every condition is "all dice lie in a set of faces" (``all``) or its negation (``any``),
+    and the value is the best candidate shown, so "the value is at most v" is "all dice lie in the
+    faces whose candidate is at most v (or none)". A set of c faces holds all ``rolled`` dice in
+    c ** rolled rolls; inclusion and exclusion over the conditions then counts each state exactly.
+    Work: (distinct values + 1) * (conditions * 2 ** conditions), whatever the number of dice.
+    """
+    candidates = fold.candidate
+    if any(c is not None and type(c) is not int for c in candidates):  # values a sort may not order
+        return _folded_weights(fold, rolled)
+    m = len(fold.conditions)
+    full = (1 << m) - 1
+    alls = [fold.quantifier(c) == "all" for c in fold.conditions]
+    masks = []  # bit i: the face keeps condition i's event "all dice lie in ..." possible
+    for face in range(fold.rules.faces):
+        truth = fold.truth[face]
+        masks.append(sum(1 << i for i in range(m) if truth[i] == alls[i]))
+    highest = (_DUAL[fold.rules.extreme] if fold.dual else fold.rules.extreme) == "highest"
+    levels: dict[int | None, list[int]] = {None: []}
+    for level in sorted({c for c in candidates if c is not None}, reverse=not highest):
+        levels[level] = []
+    for face, candidate in enumerate(candidates):
+        levels[candidate].append(masks[face])
+    powers = [c ** rolled for c in range(fold.rules.faces + 1)]
+    exact = [0] * (1 << m)  # faces allowed so far, by their mask
+    below = [0] * (1 << m)  # rolls within the levels before, by the set of events that hold
+    out: dict[tuple, int] = {}
+    for value, faces in levels.items():
+        for mask in faces:
+            exact[mask] += 1
+        ways = exact[:]  # ways[T]: allowed faces keeping every event of T
+        for i in range(m):
+            bit = 1 << i
+            for t in range(1 << m):
+                if not t & bit:
+                    ways[t] += ways[t | bit]
+        held = [powers[c] for c in ways]
+        for i in range(m):  # from "at least the events T" to "exactly the events T"
+            bit = 1 << i
+            for t in range(1 << m):
+                if not t & bit:
+                    held[t] -= held[t | bit]
+        for events in range(full + 1):
+            weight = held[events] - below[events]
+            if weight:
+                flags = tuple(bool(events >> i & 1) == alls[i] for i in range(m))
+                out[flags + (value,)] = weight
+        below = held
+    return out
+
+
+def verdict_weights(fold: PoolFold, rolled: int) -> dict[Verdict, int]:
+    """How many of the ``faces ** rolled`` rolls give each verdict."""
+    out: dict[Verdict, int] = {}
+    for state, weight in state_weights(fold, rolled).items():
+        verdict = fold.verdict(state)
+        out[verdict] = out.get(verdict, 0) + weight
+    return out

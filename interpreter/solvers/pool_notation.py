@@ -16,7 +16,7 @@ from rules_dsl.errors import Location, MprError, define
 from interpreter.solvers.limits import MAX_CHECK_DICE, MAX_CHECK_NUMBER
 from rules_dsl.words import localized
 
-from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold
+from interpreter.solvers.dice_pool import PoolFold, PoolRules, Verdict, explain, pool_fold, verdict_weights
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -26,13 +26,25 @@ if TYPE_CHECKING:
     from typing import Any
 
 BAD_NOTATION = define(
-    "MPR010", "{text!r} is not a core check: write nMPm or nMPmCx, e.g. 3MP15C10, MP12, 0MP15C5",
-    "{text!r} は判定の書式ではありません。nMPm または nMPmCx と書いてください（例: 3MP15C10、MP12、0MP15C5）")
+    "MPR010", "{text!r} is not a core check: write nMPm or nMPmCx, e.g. 3MP15C10, MP12, 0MP15C5, "
+    "(1+2)MP(10+5)C3 (a label may follow after a space: 3MP15C10 label)",
+    "{text!r} は判定の書式ではありません。nMPm または nMPmCx と書いてください（例: 3MP15C10、MP12、"
+    "0MP15C5、(1+2)MP(10+5)C3。空白のあとはラベルです: 3MP15C10 ラベル）")
 CHECK_TOO_LARGE = define(
     "MPR011", "{what} of the core check is {value}, more than the limit {limit}",
     "判定の {what} が {value} で、上限 {limit} を超えています")
-_NOTATION = re.compile(r"(\d*)MP(\d+)(?:C(\d+))?", re.IGNORECASE)
 CheckRules = PoolRules
+
+# BCDice's reading of a command line, step by step: what follows the first ASCII blank is a label;
+# each innermost parenthesis of integer arithmetic is replaced by its value, again until none is
+# left; the text is upper-cased; an ``S`` in front asks for a secret roll; then ``nMPm`` with an
+# optional ``C`` and challenge (a bare ``C`` is ``C0``). mprules reads full-width characters too
+# (NFKC), which BCDice refuses.
+_BLANK = re.compile(r"[ \t\r\n\f\v]")
+_PARENTHESES = re.compile(r"\([0-9/+*\-CURF]+\)")
+_COMMAND = re.compile(r"(S?)([0-9]*)MP([0-9]+)(C?)([0-9]*)")
+_TOKEN = re.compile(r"[0-9]+|[-+*/()CURF]")
+_MAX_DIGITS = 18  # a number BCDice's arithmetic reads, before it is checked against its limit
 
 
 @cache
@@ -89,22 +101,137 @@ class CheckSpec(Frozen):
         return self.dice == 0
 
 
+class Command(Frozen):
+    """A command line as BCDice reads it: the command after its parentheses are computed and
+    upper-cased, the label after the first blank, and whether ``S`` asked for a secret roll."""
+
+    __slots__ = ("command", "label", "secret", "match")
+    command: str
+    label: str
+    secret: bool
+    match: Any
+
+
+def read_command(text: str) -> Command:
+    """``3mp(10+5)C ラベル`` -> command ``3MP15C``, label ``ラベル``; ``match`` is None when the
+    command is not ``[S]nMPm[C[x]]``."""
+    parts = _BLANK.split(unicodedata.normalize("NFKC", text).strip(), 1)
+    command, label = parts[0], parts[1] if len(parts) > 1 else ""
+    while True:
+        computed = _PARENTHESES.sub(_computed, command)
+        if computed == command:
+            break
+        command = computed
+    command = command.upper()
+    match = _COMMAND.fullmatch(command)
+    return Command(command, label.strip(), bool(match and match.group(1)), match)
+
+
+def _computed(match: re.Match) -> str:
+    value = arithmetic(match.group())
+    return match.group() if value is None else str(value)
+
+
+def arithmetic(text: str) -> int | None:
+    """BCDice's integer arithmetic of a parenthesis: ``+ - * /`` and unary signs, a division
+    rounded down unless ``C``/``U`` (up), ``R`` (half away from zero) or ``F`` (down) follows its
+    divisor; None when it is not such an expression or divides by zero (BCDice leaves it as
+    written)."""
+    tokens = _TOKEN.findall(text)
+    if "".join(tokens) != text or any(t.isdigit() and len(t) > _MAX_DIGITS for t in tokens):
+        return None
+    position = 0
+
+    def peek() -> str | None:
+        return tokens[position] if position < len(tokens) else None
+
+    def take() -> str:
+        nonlocal position
+        position += 1
+        return tokens[position - 1]
+
+    def add() -> int:
+        value = mul()
+        while peek() in ("+", "-"):
+            value = value + mul() if take() == "+" else value - mul()
+        return value
+
+    def mul() -> int:
+        value = unary()
+        while peek() in ("*", "/"):
+            if take() == "*":
+                value *= unary()
+            else:
+                divisor = unary()
+                rounding = take() if peek() in ("C", "U", "R", "F") else "F"
+                value = _divide(value, divisor, rounding)
+            if abs(value) > 10 ** _MAX_DIGITS:
+                raise OverflowError
+        return value
+
+    def unary() -> int:
+        token = peek()
+        if token == "+":
+            take()
+            return unary()
+        if token == "-":
+            take()
+            return -unary()
+        return term()
+
+    def term() -> int:
+        token = take() if peek() is not None else None
+        if token == "(":
+            value = add()
+            if peek() != ")":
+                raise ValueError
+            take()
+            return value
+        if token is None or not token.isdigit():
+            raise ValueError
+        return int(token)
+
+    try:
+        value = add()
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return value if position == len(tokens) else None
+
+
+def _divide(dividend: int, divisor: int, rounding: str) -> int:
+    if divisor == 0:
+        raise ZeroDivisionError
+    if rounding in ("C", "U"):
+        return -(-dividend // divisor)
+    if rounding == "R":  # half away from zero
+        whole, rest = divmod(abs(dividend), abs(divisor))
+        whole += 2 * rest >= abs(divisor)
+        return whole if (dividend >= 0) == (divisor > 0) else -whole
+    return dividend // divisor
+
+
 def is_notation(text: str) -> bool:
-    """Whether ``text`` is written as a check (``3MP15C10``, ``MP12``, full-width too)."""
-    return _NOTATION.fullmatch(unicodedata.normalize("NFKC", text).strip()) is not None
+    """Whether ``text`` is a check BCDice would roll (``3MP15C10``, ``MP12``, ``3MP(15) メモ``,
+    full-width too)."""
+    return read_command(text).match is not None
 
 
 def parse_notation(text: str, *, rules: CheckRules | None = None,
                    loc: Location | None = None) -> CheckSpec:
-    """``3MP15C10`` -> ``CheckSpec(3, 15, 10)``; ``MP12`` takes the default dice count; full-width ok."""
+    """``3MP15C10`` -> ``CheckSpec(3, 15, 10)``, as BCDice reads it: ``MP12`` takes the default dice
+    count, ``3MP15C`` is ``C0``, parentheses are computed, a label after a blank is left out
+    (``read_command(text).label``), lower case and full-width are read."""
     where = loc or Location(path="NOTATION")
-    normal = unicodedata.normalize("NFKC", text).strip()
-    match = _NOTATION.fullmatch(normal)
+    match = read_command(text).match
     if match is None:
         raise MprError(BAD_NOTATION, where, text=text)
-    count, target, challenge = match.groups()
+    _, count, target, letter, challenge = match.groups()
+    for what, digits in (("n", count), ("m", target), ("x", challenge)):
+        if len(digits) > _MAX_DIGITS:
+            raise MprError(CHECK_TOO_LARGE, where, what=what, value=digits[:20] + "…",
+                           limit=MAX_CHECK_DICE if what == "n" else MAX_CHECK_NUMBER)
     dice = int(count) if count else _rules(rules, None).default_dice
-    spec = CheckSpec(dice, int(target), None if challenge is None else int(challenge))
+    spec = CheckSpec(dice, int(target), int(challenge or 0) if letter else None)
     for what, value, limit in (("n", spec.dice, MAX_CHECK_DICE),
                                ("m", spec.target, MAX_CHECK_NUMBER),
                                ("x", spec.challenge or 0, MAX_CHECK_NUMBER)):
@@ -212,11 +339,13 @@ def success_distribution(spec: CheckSpec, *, faces: int | None = None,
     rules = _rules(rules, faces)
     fold = _fold_of(spec, rules)
     # start-up: exact distributions (and fractions) load only when odds are asked for
-    from rules_dsl.distribution import Distribution
+    from fractions import Fraction  # start-up: as above
+    from rules_dsl.distribution import Distribution  # start-up: as above
 
-    die = Distribution.die(rules.faces)
-    states = Distribution.fold([die] * dice_rolled(spec, rules), fold.initial, fold.step)
-    return states.map(fold.verdict)
+    rolled = dice_rolled(spec, rules)
+    total = rules.faces ** rolled
+    return Distribution({verdict: Fraction(weight, total)
+                         for verdict, weight in verdict_weights(fold, rolled).items()})
 
 
 def success_probability(spec: CheckSpec, *, faces: int | None = None,

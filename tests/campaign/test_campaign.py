@@ -223,6 +223,11 @@ def test_briefing_options_are_checked_when_listed(tmp_path):
     path = make_campaign(tmp_path, manifest=OPTIONS)
     assert run(path, "brief", "instant", "alice", "scout")["notes"] == []
     assert refused(path, "brief", "instant", "bob", "scuot") == "MPR660"
+    with pytest.raises(MprError) as error:
+        run(path, "brief", "instant", "bob", "scuot")
+    known = error.value.message("ja").rpartition("選択肢: ")[2]
+    assert "、" in known and ", " not in known  # a Japanese list joined as Japanese joins it
+    assert ", " in error.value.message("en").rpartition("options: ")[2]
 
 
 # -- undo, log, export -----------------------------------------------------------------------------
@@ -372,7 +377,7 @@ def test_repin_refuses_a_changed_deck(tmp_path):
     (["advance", "{f}", "--minutes", "-1"], 1, ""),
     (["rest", "{f}", "long", "--format", "json"], 0, '"clock_minutes": 840'),
     (["brief", "{f}", "instant", "alice", "x"], 0, "uses 1/1"),
-    (["log", "{f}"], 0, "#1 init"),
+    (["log", "{f}"], 0, "#1 started the campaign"),
     (["undo", "{f}"], 1, ""),
     (["export", "{f}"], 0, "held_cards: [JK1"),
     (["--lang", "ja", "show", "{f}"], 0, "山札: 45 枚"),

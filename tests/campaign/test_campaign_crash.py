@@ -104,3 +104,77 @@ def test_a_second_writer_that_cannot_wait_fails_cleanly(tmp_path, monkeypatch):
     assert process.stdout.readline().strip() == "committed"
     process.wait()
     assert journal(path) == ["init", "sleep"] and integrity(path) == "ok"
+
+
+# -- a stray rollback journal, the size limit, an export onto the campaign itself -------------------
+
+CRASHED_TRANSACTION = """
+import os, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("PRAGMA journal_mode = DELETE")
+conn.execute("PRAGMA cache_size = 1")  # the changed pages go to the file before the commit
+conn.execute("BEGIN")
+conn.execute("DELETE FROM cards")
+conn.execute("UPDATE characters SET data = '{}'")
+conn.execute("INSERT INTO journal (command, inputs, choices, result) VALUES ('x', '{}', '[]', '{}')")
+os._exit(0)  # killed before COMMIT: the rollback journal stays, hot
+"""
+
+
+def test_a_stray_rollback_journal_of_an_old_copy_is_never_played_back(tmp_path):
+    """Another program crashed in a transaction on an old copy of the campaign; its -journal is
+    then put beside the campaign (the copy moved back, a sync tool): SQLite would roll those
+    pages into the campaign. It is refused, and kept, until it is moved away."""
+    path = make_campaign(tmp_path)
+    copy = tmp_path / "old.db"
+    copy.write_bytes(Path(path).read_bytes())
+    subprocess.run([sys.executable, "-c", CRASHED_TRANSACTION, str(copy)], check=True)
+    stray = Path(f"{copy}-journal")
+    assert stray.stat().st_size > 0
+    with Store.open(path) as campaign:
+        commands.sleep(campaign, "alice", 8, seed=3)
+    before, data = dump(path), Path(path).read_bytes()
+    journal_file = Path(f"{path}-journal")
+    stray.rename(journal_file)
+    for command in (lambda c: commands.sleep(c, "bob", 8, seed=4), lambda c: c.load()):
+        with pytest.raises(MprError) as error:
+            with Store.open(path) as campaign:
+                command(campaign)
+        assert error.value.code == "MPR688" and error.value.exit_code == 3
+    assert journal_file.exists() and Path(path).read_bytes() == data  # nothing changed or deleted
+    journal_file.rename(tmp_path / "moved-away-journal")
+    assert integrity(path) == "ok" and dump(path) == before
+    assert journal(path) == ["init", "sleep"]
+
+
+def test_a_campaign_at_its_size_limit_refuses_growth_and_stays_whole(tmp_path, monkeypatch):
+    path = make_campaign(tmp_path)
+    monkeypatch.setattr(files_module, "MAX_CAMPAIGN_FILE_BYTES", Path(path).stat().st_size)
+    refused = 0
+    for n in range(40):  # until a command needs a page past the limit
+        try:
+            with Store.open(path) as campaign:
+                commands.advance(campaign, 1, seed=n)
+        except MprError as error:
+            assert error.code == "MPR689" and error.exit_code == 3
+            refused += 1
+            break
+    assert refused == 1 and integrity(path) == "ok"
+    assert Path(path).stat().st_size <= files_module.MAX_CAMPAIGN_FILE_BYTES
+    with Store.open(path, readonly=True) as campaign:
+        assert campaign.check()["ok"]
+    monkeypatch.undo()  # room again: the same command is saved
+    with Store.open(path) as campaign:
+        commands.advance(campaign, 1, seed=99)
+
+
+def test_an_export_onto_the_campaign_itself_is_refused(tmp_path, capsys):
+    from interpreter.cli import main
+
+    path = make_campaign(tmp_path)
+    before, data = dump(path), Path(path).read_bytes()
+    (tmp_path / "same.db").symlink_to(path)
+    for target in (path, str(tmp_path / "same.db"), f"{tmp_path}/./c.db"):
+        assert main(["campaign", "export", path, "--output", target]) == 3
+        assert "MPR070" in capsys.readouterr().err
+    assert Path(path).read_bytes() == data and integrity(path) == "ok" and dump(path) == before

@@ -104,7 +104,9 @@ def test_a_state_is_journaled_as_its_json_with_the_rules_text_read(tmp_path) -> 
         assert store._state_json(other) == _json(other.dump())
         before = [json.loads(b) for (b,) in sqlite3.connect(path).execute(
             "SELECT before FROM journal WHERE before IS NOT NULL ORDER BY seq")]
-    assert [State.from_dump(b).pin for b in before] == [state.pin, state.pin]
+    # what changed, never the pin again (the commands did not change it)
+    assert all(set(b) == {"@patch", "@base"} and "pin" not in b["@patch"]["d"] for b in before)
+    assert len(before) == 2 and state.pin == State.from_dump(state.dump()).pin
 
 
 @pytest.mark.parametrize("readonly", [True, False])

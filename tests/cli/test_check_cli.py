@@ -66,3 +66,24 @@ def test_bad_check_data_is_a_validation_finding(capsys, tmp_path) -> None:
     assert code == 1 and "MPR730" in out + err
     code, _, err = run(capsys, "check", "MP5", "--dice", "3", "--ruleset", str(tmp_path))
     assert code != 0 and "MPR730" in err
+
+
+@pytest.mark.parametrize("data, field", [
+    ("success: {any: 'die'}", "success.any"),            # a number, not a condition
+    ("success: {any: \"'die'\"}", "success.any"),         # a text
+    ("success: {any: die <= target, if: dice}", "success.if"),
+    ("value: {highest: \"'a'\"}", "value.highest"),       # would print 成功(a)
+    ("value: {highest: die >= 1}", "value.highest"),      # true/false is no achieved value
+    ("results:\n      jackpot: {when: {any: die == target}, effect: success, precedence: 2, "
+     "value: \"'x'\"}", "results.jackpot.value"),
+])
+def test_check_conditions_are_true_or_false_and_values_numbers(capsys, tmp_path, data: str,
+                                                               field: str) -> None:
+    (tmp_path / "ruleset.yaml").write_text(
+        "id: bad\nversion: 0.1.0\ntitle: {ja: x, en: x}\n"
+        f"extends: {rulesets_dir() / 'magipunk'}\n"
+        f"parameters:\n  core_check:\n    {data}\n", encoding="utf-8")
+    code, out, err = run(capsys, "validate", str(tmp_path))
+    assert code == 1 and "MPR730" in out and f"core_check.{field} " in out
+    code, out, err = run(capsys, "check", "MP5", "--dice", "3", "--ruleset", str(tmp_path))
+    assert code != 0 and out == "" and "MPR730" in err and "成功" not in err

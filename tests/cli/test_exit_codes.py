@@ -153,7 +153,7 @@ BUGS = [
     (["prob", "2d6"], "rules_dsl", "compile_expression"),
     (["check", "3MP15"], "interpreter.solvers.pool_notation", "parse_notation"),
     (["validate", str(GOOD_RULE)], "interpreter.checks.validation", "validate_paths"),
-    (["test", str(GOOD_RULE)], "interpreter.checks.examples", "run_examples"),
+    (["test", str(GOOD_RULE)], "interpreter.checks.kept", "examples_of"),
     (["run", "procurement.rarity", "--input", "{good.yaml}"], "interpreter.engine.runner", "run"),
     (["campaign", "show", "{campaign}"], "interpreter.campaign.views", "show"),
     (["diff", "rulesets/magipunk", "rulesets/examples/strict_procurement"], "interpreter.reports.diff", "compare"),

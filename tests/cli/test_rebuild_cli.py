@@ -96,7 +96,9 @@ def test_the_text_output_proposes_a_nearby_legal_plan(tmp_path: Path, capsys: py
         "magic: 5", "magic: 6")
     status, out, err = cli(tmp_path, capsys, "rebuild.abilities", text, "--lang", lang)
     assert status == 0 and err == ""  # an illegal plan is a result, not an error
-    assert "legal: false" in out and "proposal: {body: 20, sense: 8, intellect: 10, magic: 7}" in out
+    proposal = {"en": "proposal: {body: 20, sense: 8, intellect: 10, magic: 7}",  # the rule's labels
+                "ja": "proposal: {【身体】: 20, 【感覚】: 8, 【知性】: 10, 【魔力】: 7}"}[lang]
+    assert "legal: false" in out and proposal in out
     shown = [line.split("─ ", 1)[-1] for line in out.splitlines()]
     positions = [shown.index(line) for line in lines]
     assert positions == sorted(positions), shown

@@ -166,3 +166,52 @@ def test_a_text_compiled_by_an_earlier_command_is_not_compiled_again(argv, compi
     status, modules, err = _modules_after(argv, tmp_path)  # the second of two runs
     assert status == 0, err
     assert bool(COMPILING & set(modules)) is compiles, sorted(COMPILING & set(modules))
+
+
+# The table-side commands on a warm cache (#26): no validator (jsonschema, referencing, attrs) for
+# inputs that surely pass, no SVG writer (and its xml/urllib/http) without --svg.
+VALIDATOR = {"jsonschema", "referencing", "attrs", "rpds"}
+SVG = {"interpreter.reports.svg", "xml", "urllib.request", "http"}
+_RULESETS = ROOT / "rulesets"
+
+
+@pytest.mark.parametrize("argv, absent", [
+    (["run", "procurement.rarity", "--input", "{dir}/in.yaml"], VALIDATOR | SVG),
+    (["run", "procurement.rarity", "--input", "{dir}/in.yaml", "--format", "json"], VALIDATOR | SVG),
+    (["prob", "procurement.check", "--var", "intellect=12", "--var", "item={materials: [鋼], quality: 傑作}"],
+     VALIDATOR | SVG),
+    (["prob", "3MP15C10"], VALIDATOR | SVG | {"yaml"}),
+    (["prob", "2d6 + 1"], VALIDATOR | SVG | {"yaml"}),
+    (["diff", str(_RULESETS / "magipunk"), str(_RULESETS / "examples" / "strict_procurement")], SVG),
+    (["doc", str(_RULESETS / "magipunk")], SVG),
+])
+def test_table_side_commands_load_only_what_they_use(argv, absent, tmp_path) -> None:
+    (tmp_path / "in.yaml").write_text("item: {materials: [鋼], quality: 標準}\n", encoding="utf-8")
+    argv = [a.replace("{dir}", str(tmp_path)) for a in argv]
+    status, modules, err = _modules_after(argv, tmp_path)
+    assert status == 0, err
+    loaded = {name for name in modules if name in absent or name.split(".")[0] in absent}
+    assert not loaded, sorted(loaded)
+
+
+def test_an_input_that_fails_still_gets_its_findings(tmp_path) -> None:
+    (tmp_path / "in.yaml").write_text("item: {materials: [鋼], quality: 最高}\n", encoding="utf-8")
+    status, modules, err = _modules_after(["run", "procurement.rarity", "--input", str(tmp_path / "in.yaml")],
+                                          tmp_path)
+    assert status == 1 and "MPR500" in err and "in.yaml:1" in err
+    assert "jsonschema" in modules  # the validator words the finding
+
+
+@pytest.mark.parametrize("value", [0, 7, -3, 10 ** 30, True, False, None, "鋼", "yes", "7/2", 1.5, [], {},
+                                   [1, "a"], {"a": [1, 2]}])
+def test_a_run_value_is_written_as_pyyaml_writes_it(value) -> None:
+    import yaml
+
+    from interpreter.cli.run import shown_value
+
+    if isinstance(value, (dict, list)) and value:
+        expected = yaml.safe_dump(value, allow_unicode=True, sort_keys=False, width=100,
+                                  default_flow_style=None).rstrip()
+    else:
+        expected = yaml.safe_dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip()
+    assert shown_value(value) == expected

@@ -49,15 +49,15 @@ def test_broken_schema_corpus(name: str) -> None:
     ("schema/unknown_field_typo.yaml", ["exmaples", "did you mean 'examples'"]),
     ("schema/zero_width_key.yaml", ["did you mean 'optional'", "U+200B"]),
     ("schema/fullwidth_key.yaml", ["did you mean 'text'"]),
-    ("schema/title_yaml11_no.yaml", ["write it in quotes: 'no'", "false"]),
-    ("schema/example_name_sexagesimal.yaml", ["'1:30'", "90"]),
-    ("schema/example_name_octal.yaml", ["'010'", " 8,"]),
+    ("schema/title_yaml11_no.yaml", ["YAML 1.1 reads it as false", "'no' in quotes"]),
+    ("schema/example_name_sexagesimal.yaml", ["'1:30' in quotes", "90"]),
+    ("schema/example_name_octal.yaml", ["'010'", " 10,"]),
     ("schema/bad_source.yaml", ["140 characters", "120"]),
     ("schema/example_without_expect.yaml", ["'expect'", "'expect_error'"]),
     ("schema/example_dice_and_seed.yaml", ["'dice'", "'seed'"]),
     ("schema/inputs_file_ref.yaml", ["file:///etc/passwd", "never fetched"]),
     ("schema/ruleset_unknown_field.yaml", ["did you mean 'extends'"]),
-    ("schema/params_sexagesimal.yaml", ["10:30", "630", "'10:30'"]),
+    ("schema/params_sexagesimal.yaml", ["10:30", "630", "'10:30' in quotes"]),
 ])
 def test_messages_name_the_mistake(name: str, words: list[str]) -> None:
     (finding,) = findings_of(BROKEN / name)
@@ -102,13 +102,14 @@ def test_write_dispatch_regenerates_from_kind_schemas(tmp_path: Path) -> None:
         dispatch_schema(root)
 
 
-def test_yaml11_numbers_the_schema_accepts_are_warnings_others_errors() -> None:
+def test_values_yaml11_reads_differently_are_warnings_and_a_wrong_type_stays_an_error() -> None:
     text = ("id: a.b\nkind: SumTable\nsource: R9\ntitle: {en: x}\nrows: []\n"
             "params: {at: 10:30, code: 010, n: 10, t: 06:00, yes: on}\n"
-            "examples: [{name: 1:30, expect: 1}]\n")
+            "examples: [{name: 1:30, expect: 1}, {name: 012, expect: 1}]\n")
     (doc,) = load_text(text, "w.yaml")
     assert [(f.line, f.column, f.code, f.severity) for f in validate_document(doc)] == [
-        (6, 14, "MPR323", "warning"), (6, 27, "MPR323", "warning"), (7, 19, "MPR301", "error")]
+        (6, 14, "MPR325", "warning"), (6, 27, "MPR325", "warning"), (6, 54, "MPR325", "warning"),
+        (7, 19, "MPR325", "warning"), (7, 44, "MPR301", "error")]  # 06:00 is text in YAML 1.1 too
 
 
 def test_a_kind_branch_reports_only_its_own_errors() -> None:
@@ -140,9 +141,8 @@ def test_validate_instance_locates_inside_a_prefix_and_quotes_yaml11_texts() -> 
               "additionalProperties": False}
     found = validate_instance(doc.data["run"]["input"], schema, doc.positions, doc.file,
                               path_prefix=("run", "input"), texts=doc.texts)
-    assert [(f.code, f.line, f.column, f.path) for f in found] == [
-        ("MPR301", 3, 12, "run.input.clock"), ("MPR300", 4, 8, "run.input.n")]
-    assert "'10:30'" in found[0].message and "630" in found[0].message
+    assert [(f.code, f.line, f.column, f.path) for f in found] == [("MPR300", 4, 8, "run.input.n")]
+    assert doc.data["run"]["input"]["clock"] == "10:30"  # YAML 1.2: text, as the schema wants
 
 
 def test_validate_instance_without_positions() -> None:
@@ -218,3 +218,32 @@ JSONISH = st.recursive(
 def test_any_data_gives_findings_never_an_exception(data) -> None:
     for finding in validate_instance(data, "rule.json", {(): ("f", 1, 1)}, "f"):
         assert finding.code.startswith("MPR3") and finding.line == 1
+
+
+def _patterns(node, found: set) -> set:
+    if isinstance(node, dict):
+        if isinstance(node.get("pattern"), str) and "x-expected" not in node:
+            found.add(node["pattern"])
+        for value in node.values():
+            _patterns(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _patterns(value, found)
+    return found
+
+
+def test_every_pattern_of_the_schemas_is_said_in_words() -> None:
+    from interpreter.documents.schema_messages import PATTERN_WORDS
+
+    found: set = set()
+    for path in schemas_dir().rglob("*.json"):
+        _patterns(json.loads(path.read_text(encoding="utf-8")), found)
+    assert found and found <= set(PATTERN_WORDS)
+
+
+@pytest.mark.parametrize("pattern", ["^MPR[0-9]{3}$", "^[a-z][a-z0-9_]*$", "^[^\\s.]+$"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_pattern_finding_says_what_is_wanted_not_the_regex(pattern: str, lang: str) -> None:
+    (found,) = validate_instance({"v": "Bad Value."}, {"properties": {"v": {"pattern": pattern}}},
+                                 None, "x.yaml", lang)
+    assert found.code == "MPR306" and pattern not in found.message and "^" not in found.message

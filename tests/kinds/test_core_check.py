@@ -70,13 +70,15 @@ def test_resolve(notation, dice, expected):
     ("３ＭＰ１５Ｃ１０", CheckSpec(3, 15, 10)),
     (" 2mp8c3 ", CheckSpec(2, 8, 3)),
     ("12MP7", CheckSpec(12, 7, None)),
+    ("3MP15C", CheckSpec(3, 15, 0)),
+    ("3MP(10+5)C(2*5) 調達判定", CheckSpec(3, 15, 10)),
 ])
 def test_parse(text, expected):
     assert core_check.parse_notation(text) == expected
 
 
 @pytest.mark.parametrize("text, code", [
-    ("3MP", "MPR010"), ("MP", "MPR010"), ("3MP15C", "MPR010"), ("3D6", "MPR010"), ("", "MPR010"),
+    ("3MP", "MPR010"), ("MP", "MPR010"), ("3MP15C-1", "MPR010"), ("3D6", "MPR010"), ("", "MPR010"),
     ("-1MP5", "MPR010"), ("3MP15C10x", "MPR010"), ("101MP5", "MPR011"), ("3MP10000", "MPR011"),
     ("3MP5C10000", "MPR011"),
 ])

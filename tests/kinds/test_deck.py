@@ -294,7 +294,7 @@ def test_run_through_the_engine(rule, inputs, dice, expect):
     (("jokers: [JK1, JK2]", "jokers: []"), set()),
     (("suits: [S, H, D, C]", "suits: [S, H, D, S]"), {"MPR311"}),
     (("on_empty: reshuffle_discards\nparam_docs", "on_empty: panic\nparam_docs"), {"MPR304"}),
-    (("deck: cards.deck\nsource: R1", "deck: cards.dek\nsource: R1"), {"MPR354"}),
+    (("kind: Circulation\ndeck: cards.deck", "kind: Circulation\ndeck: cards.dek"), {"MPR354"}),
 ])
 def test_validate_finds_bad_deck_documents(tmp_path, capsys, edit, codes):
     import json

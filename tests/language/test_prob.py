@@ -3,6 +3,7 @@ force that runs the evaluator itself on every possible sequence of dice."""
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from fractions import Fraction
 
@@ -191,3 +192,116 @@ def test_any_text_gives_a_distribution_or_a_coded_error(text):
         assert error.code.startswith("MPR1")
         return
     assert d.total() == 1
+
+
+# --- pools: one dice expression written n times, read by an order-free function ----------------
+# rules_dsl.prob_pools counts such pools by outcome; every size the general way can compute must
+# give the same Fractions (and the same errors), and the evaluator itself over every roll agrees.
+
+def _listed(item: str, n: int) -> str:
+    return "[" + ", ".join([item] * n) + "]"
+
+
+POOL_SHAPES = [
+    "let s = sorted({d6}) in s[-1] + s[-2] + s[-3]",  # keep the highest three
+    "let s = sorted({d6}) in s[0] + s[1]",  # keep the lowest two
+    "let s = sorted({d4}) in s[0] * 10 + s[-1] + len(s)",  # both ends
+    "let s = sorted({d4}) in s[-1] - s[0] if s[0] > 1 else 0",
+    "sorted({d4})", "sorted({d4})[1]", "sorted({d3})[-2]",
+    "sorted({2d3})[0]", "sorted({d6 // 2})[-1]", "sorted({d3 / 2})",
+    "count({d6 >= 5})", "count({d6 >= 5 and d6 <= 5})", "count({d6}, 3)", "count({d6 // 3}, 1)",
+    "any({d6 == 6})", "all({d6 >= 2})", "any({d3 > 3})", "all({d3 <= 3})",
+    "max({d6})", "min({d6})", "max({d4 - 2})", "min({d3 * 2})", "max({2d3 / 3})",
+    "sorted({'ab' if d3 == 1 else 'b'})", "count({'x' if d3 == 1 else 'y'}, 'x')",
+    "max({d6}) + d4", "let s = sorted({d4}) in s[-1] + d4",
+]
+POOL_ERRORS = [
+    "max({d6 >= 3})", "count({d6})", "any({d4})", "sorted({d3 >= 2})",
+    "sorted({1 if d3 == 1 else 'a'})", "sorted({d3})[5]", "let s = sorted({d3}) in s[-7]",
+]
+
+
+def _general(monkeypatch, text: str) -> dict:
+    from rules_dsl import prob_pools
+
+    with monkeypatch.context() as patched:
+        patched.setattr(prob_pools, "recognise", lambda node, random: None)
+        patched.setattr(prob_pools, "let_shape", lambda node, random: None)
+        return dist(text)
+
+
+def _pool_text(shape: str, n: int) -> str:
+    return re.sub(r"\{([^{}]*)\}", lambda m: _listed(m.group(1), n), shape)
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5])
+@pytest.mark.parametrize("shape", POOL_SHAPES)
+def test_pool_counts_equal_the_enumeration(monkeypatch, shape, n):
+    text = _pool_text(shape, n)
+    got = _result(lambda: dist(text))
+    assert got == _result(lambda: _general(monkeypatch, text))
+    if n <= 3:  # the evaluator itself, over every sequence of dice
+        assert got == _result(lambda: enumerate_rolls(text, {}))
+
+
+def _result(compute):
+    """The distribution, or the code of the error computing it (an index outside a short list)."""
+    try:
+        got = compute()
+    except MprError as error:
+        return error.code
+    assert sum(got.values()) == 1
+    return got
+
+
+@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("shape", POOL_ERRORS)
+def test_pool_errors_equal_the_enumeration(monkeypatch, shape, n):
+    text = _pool_text(shape, n)
+    with pytest.raises(MprError) as pooled:
+        dist(text)
+    with pytest.raises(MprError) as general:
+        _general(monkeypatch, text)
+    assert pooled.value.code == general.value.code
+
+
+@pytest.mark.parametrize("text", [
+    "max(d6, d6, d6)", "min(2d4, 2d4)", "max(d6, d6) + min(d6, d6, d6)",
+    "sorted([d6, d6, d4])[0]",  # not one expression written n times: the general way
+    "count([d6 >= 5, d6 >= 4])", "let s = sorted([d3, d3, d3]) in sum(s)",
+    "let s = sorted([d3, d3, d3]) in s[len(s) - 1]",
+])
+def test_pool_like_shapes_equal_the_enumeration(monkeypatch, text):
+    assert dist(text) == _general(monkeypatch, text) == enumerate_rolls(text, {})
+
+
+@pytest.mark.parametrize("text, n, expected", [
+    # beyond the general way: closed forms by hand
+    ("count({d6 >= 5})", 50, {k: Fraction(math.comb(50, k) * 2 ** k * 4 ** (50 - k), 6 ** 50)
+                              for k in range(51)}),
+    ("max({d20})", 100, {v: Fraction(v ** 100 - (v - 1) ** 100, 20 ** 100) for v in range(1, 21)}),
+    ("min({d20})", 100, {v: Fraction((21 - v) ** 100 - (20 - v) ** 100, 20 ** 100) for v in range(1, 21)}),
+    ("all({d6 >= 2})", 40, {True: Fraction(5, 6) ** 40, False: 1 - Fraction(5, 6) ** 40}),
+])
+def test_large_pools_are_exact(text, n, expected):
+    assert dist(_pool_text(text, n)) == expected
+
+
+def test_keep_highest_three_of_twenty_dice():
+    got = dist(_pool_text("let s = sorted({d6}) in s[-1] + s[-2] + s[-3]", 20))
+    assert sum(got.values()) == 1 and min(got) == 3 and max(got) == 18
+    assert got[3] == Fraction(1, 6 ** 20)  # every die 1
+    assert got[18] == 1 - Fraction(5 ** 20 + 20 * 5 ** 19 + 190 * 5 ** 18, 6 ** 20)  # three or more 6s
+
+
+@pytest.mark.parametrize("shape", POOL_SHAPES)
+def test_pool_shapes_are_counted(shape):
+    """Each shape above goes the counting way (the tests above would pass by the general way too)."""
+    from rules_dsl import ast, prob_pools
+    from rules_dsl.prob import random_nodes
+
+    tree = compile_expression(_pool_text(shape, 3)).ast
+    random = random_nodes(tree)
+    assert any(prob_pools.recognise(node, random) is not None or (
+        isinstance(node, ast.Let) and prob_pools.let_shape(node, random) is not None)
+        for node in ast.walk(tree))

@@ -68,7 +68,7 @@ class Outcome:
     peak_kb: int  # largest resident set of the process
 
 
-def _limits(close_stdout: bool = False, file_bytes: int | None = None) -> None:
+def _limits(close_stdout: bool = False, file_bytes: int | None = None, close: tuple[int, ...] = ()) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
     resource.setrlimit(resource.RLIMIT_CPU, (CPU_SECONDS, CPU_SECONDS + 1))
     if file_bytes is not None:  # a full disk: writes past this size fail with EFBIG
@@ -76,6 +76,8 @@ def _limits(close_stdout: bool = False, file_bytes: int | None = None) -> None:
         resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
     if close_stdout:
         os.close(1)
+    for fd in close:  # standard input or error closed (`<&-`, `2>&-`)
+        os.close(fd)
     os.setsid()
 
 
@@ -94,19 +96,20 @@ def _stdout(mode: str | None) -> tuple[Any, Any]:
 
 def run_cli(argv: list[str], cwd: Path, *, stdin: bytes | None = None,
             forbidden: tuple[str, ...] = ("/etc/passwd", "/etc/shadow"), stdout: str | None = None,
-            file_bytes: int | None = None) -> Outcome:
+            file_bytes: int | None = None, close: tuple[int, ...] = (),
+            env: dict[str, str] | None = None) -> Outcome:
     """``mprules ARGV`` in a limited subprocess; its exit status, output, time and peak memory.
     ``stdout`` is ``full``, ``broken`` or ``closed`` for the cases about output that cannot be
     written; ``file_bytes`` limits the size of any file it writes (a full disk)."""
     env = {**os.environ, "HOSTILE_ROOT": str(ROOT), "HOSTILE_FORBIDDEN": os.pathsep.join(forbidden),
-           "MPRULES_LANG": "en", "PYTHONHASHSEED": "0"}
+           "MPRULES_LANG": "en", "PYTHONHASHSEED": "0", **(env or {})}
     out, extra = _stdout(stdout)
     err = tempfile.TemporaryFile()
     source = subprocess.PIPE if stdin is not None else subprocess.DEVNULL
     start = time.monotonic()
     process = subprocess.Popen([sys.executable, "-c", DRIVER, *argv], cwd=cwd, env=env,
                                stdin=source, stdout=out, stderr=err,
-                               preexec_fn=lambda: _limits(stdout == "closed", file_bytes))
+                               preexec_fn=lambda: _limits(stdout == "closed", file_bytes, close))
     if isinstance(out, int):
         os.close(out)
     if extra is not None:
@@ -194,6 +197,21 @@ def make(name: str, tmp: Path) -> Path:
                             "(SELECT card FROM cards WHERE place = 'deck' LIMIT 1);")
         elif name == "campaign_valid":
             shutil.copy(path, target)
+        elif name == "campaign_hot_journal":  # another program's unfinished rollback journal
+            shutil.copy(path, target)
+            Path(f"{target}-journal").write_bytes(bytes.fromhex("d9d505f920a163d7") + b"\0\0\0\1"
+                                                  + bytes(range(16)) + b"\0" * 4068)
+        elif name == "campaign_temporaries":  # what a killed `init --force` left (its process is gone)
+            shutil.copy(path, target)
+            gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                                  capture_output=True, text=True).stdout.strip()
+            for suffix in ("", "-wal", "-shm"):
+                (tmp / f".campaign.db.{gone}.0badc0de.tmp{suffix}").write_bytes(b"left by a killed writer")
+            (tmp / "dead.pid").write_text(gone, encoding="utf-8")
+        elif name == "campaign_past_limit":  # sparse: past the 256 MB limit, no disk used
+            shutil.copy(path, target)
+            with open(target, "r+b") as stream:
+                stream.truncate(256_000_001)
         else:
             raise ValueError(name)
         return target
@@ -220,6 +238,11 @@ def make(name: str, tmp: Path) -> Path:
         shutil.copy(HOSTILE / "yaml" / "date_title.yaml", target / "rule.yaml")
         for link in ("a", "b", "c"):
             (target / link).symlink_to(target, target_is_directory=True)
+    elif name == "ruleset_copy":
+        from interpreter.documents.resources import bundled_ruleset
+
+        target = tmp / "rules"
+        shutil.copytree(bundled_ruleset(), target)
     elif name == "directory":
         target.mkdir()
     elif name == "not_utf8_names":  # characters and a ruleset under names that are not UTF-8
@@ -249,9 +272,10 @@ def argv_of(case: dict[str, Any], tmp: Path) -> tuple[list[str], bytes | None]:
     elif data is not None and not case.get("stdin") and via not in ("eval", "check", "prob"):
         path = tmp / case.get("name", "case.yaml")
         path.write_bytes(data)
-    stdin = data if case.get("stdin") else None
+    stdin = data if case.get("stdin") is True else None
     extra = [a.replace("{file}", str(path)).replace("{tmp}", str(tmp)).replace("{not_utf8}", NOT_UTF8)
-             for a in case.get("args", [])]
+             .replace("{deep_name}", ".".join(["a"] * 5000)).replace("{digits_4301}", "1" * 4301)
+             .replace("{long_name}", "x" * 300) for a in case.get("args", [])]
     if via == "validate":
         return ["validate", str(path), *extra], stdin
     if via == "test":
@@ -273,8 +297,10 @@ def run_case(case: dict[str, Any], tmp: Path) -> Outcome:
 def run_argv(case: dict[str, Any], argv: list[str], stdin: bytes | None, tmp: Path) -> Outcome:
     forbidden = ("/etc/passwd", "/etc/shadow", str(tmp / "secret"))
     (tmp / "secret").write_text("never read\n", encoding="utf-8")
-    return run_cli(argv, tmp, stdin=stdin, forbidden=forbidden, stdout=case.get("stdout"),
-                   file_bytes=case.get("file_bytes"))
+    close = tuple(fd for fd, key in ((0, "stdin"), (2, "stderr")) if case.get(key) == "closed")
+    return run_cli(argv, tmp, stdin=stdin if case.get("stdin") != "closed" else None, forbidden=forbidden,
+                   stdout=case.get("stdout"), file_bytes=case.get("file_bytes"), close=close,
+                   env=case.get("env"))
 
 
 def campaign_of(case: dict[str, Any], tmp: Path) -> Path | None:
@@ -349,7 +375,8 @@ def test_the_corpus_is_well_formed() -> None:
         assert case["via"] in VIA, case["id"]
         assert sum(k in case for k in ("file", "string", "build", "make")) <= 1, case["id"]
         assert case["expect_exit"] in (0, 1, 2, 3), case["id"]
-        assert case["expect_exit"] == 0 or CODE.fullmatch(case["expect_code"]), case["id"]
+        assert case["expect_exit"] == 0 or case.get("stderr") == "closed" \
+            or CODE.fullmatch(case["expect_code"]), case["id"]  # no message to see with stderr closed
     files = {p.relative_to(HOSTILE).as_posix() for p in HOSTILE.rglob("*") if p.is_file()}
     assert files - {"cases.yaml"} <= {c["file"] for c in CASES if "file" in c}
 
@@ -376,4 +403,10 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
     assert outcome.exit == case["expect_exit"], output[-2000:]
     for forbidden in case.get("never_created", []):
         assert not Path(forbidden.replace("{tmp}", str(tmp_path))).exists(), forbidden
+    for kept in case.get("kept", []):  # a file the command must leave where it is
+        assert Path(kept.replace("{tmp}", str(tmp_path))).exists(), kept
+    if case.get("gone_temporaries"):
+        assert not list(tmp_path.glob(".campaign.db.*.tmp*")), list(tmp_path.iterdir())
+    if case.get("stdout_pure"):  # nothing but the command's own output (errors never go there)
+        assert not CODE.search(outcome.stdout), outcome.stdout[-2000:]
     check_campaign(case, outcome, before, path)

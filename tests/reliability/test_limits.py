@@ -136,29 +136,46 @@ def test_id_length_at_and_past_the_bound(holder: str, tmp_path: Path) -> None:
     assert error.code == "MPR640" and "1-64" in error.message("en")
 
 
-def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch) -> None:
-    from functools import partial
+def test_campaign_file_size_at_and_past_the_bound(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Commands write until the next one would cross the limit: that one is refused (MPR689) and
+    changes nothing; the file stays within the limit, and reading and exporting still work, also
+    of a file already past it."""
+    import sqlite3
 
     from interpreter.campaign import files as store
-    from interpreter.campaign.store import SCHEMA_VERSION
+    from interpreter.campaign.store import Store
+    from interpreter.cli import main
 
-    inspect = partial(store.inspect, known_version=SCHEMA_VERSION)
+    def dump(path: str) -> dict:
+        with Store.open(path, readonly=True) as campaign:
+            return campaign.load().dump()
 
-    path = Path(make_campaign(tmp_path))
-    huge = tmp_path / "huge.db"
-    with open(huge, "wb") as stream:  # sparse: one byte past the real limit, no disk used
-        stream.write(store.SQLITE_HEADER)
-        stream.truncate(limits.MAX_CAMPAIGN_FILE_BYTES + 1)
-    error = refused(inspect, str(huge))
-    assert (error.code, error.exit_code) == ("MPR620", 3) and "too large" in error.message("en")
-    size = path.stat().st_size
-    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size)
-    inspect(str(path))
-    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", size - 1)
-    assert refused(inspect, str(path)).code == "MPR620"
+    path = make_campaign(tmp_path)
+    page = sqlite3.connect(path).execute("PRAGMA page_size").fetchone()[0]
+    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", Path(path).stat().st_size + 3 * page)
+    statuses = []
+    for n in range(200):
+        before = dump(path)
+        log = sqlite3.connect(path).execute("SELECT count(*) FROM journal").fetchone()[0]
+        statuses.append(main(["campaign", "advance", path, "--minutes", "1", "--seed", str(n)]))
+        if statuses[-1]:
+            break
+    err = capsys.readouterr().err
+    assert statuses[-1] == 3 and statuses[:-1] == [0] * (len(statuses) - 1) and len(statuses) > 1, err
+    assert err.strip().splitlines()[-1].split()[1] == "MPR689", err
+    assert dump(path) == before
+    assert sqlite3.connect(path).execute("SELECT count(*) FROM journal").fetchone()[0] == log
+    assert Path(path).stat().st_size <= store.MAX_CAMPAIGN_FILE_BYTES
+    for verb in ("show", "log", "export", "check"):
+        assert main(["campaign", verb, path]) == 0, verb
+    # a file already past the limit: read and exported, never written
+    monkeypatch.setattr(store, "MAX_CAMPAIGN_FILE_BYTES", Path(path).stat().st_size - 1)
+    for verb in ("show", "log", "export", "check"):
+        assert main(["campaign", verb, path]) == 0, verb
+    capsys.readouterr()
+    assert main(["campaign", "undo", path]) == 3 and "MPR689" in capsys.readouterr().err
+    assert dump(path) == before
 
-
-# -- the core check, sleep, variant layers ---------------------------------------------------------------
 
 @pytest.mark.parametrize("at, past", [
     (f"{limits.MAX_CHECK_DICE}MP15", f"{limits.MAX_CHECK_DICE + 1}MP15"),

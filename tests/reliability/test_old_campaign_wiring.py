@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from campaign_support import make_campaign  # noqa: E402
+from campaign_support import as_version_2, make_campaign  # noqa: E402
 
 from interpreter.campaign import commands  # noqa: E402
 from interpreter.campaign.integrity import WIRING_KEY  # noqa: E402
@@ -31,6 +31,7 @@ def made_the_old_way(tmp: Path, **options) -> str:
     the states its journal keeps."""
     path = make_campaign(tmp, **options)
     assert main(["campaign", "sleep", path, "alice", "--hours", "8", "--seed", "1"]) == 0
+    as_version_2(path)  # whole states in the journal, as files made before the wiring kept them
     conn = sqlite3.connect(path)
     try:
         parameters = json.loads(conn.execute("SELECT parameters FROM ruleset").fetchone()[0])

@@ -89,8 +89,9 @@ def test_the_ruleset_is_pinned_by_absolute_path(tmp_path: Path, monkeypatch, cap
 
 
 LOG = [
-    ("ja", ["#1 init", "p0が"], ["の手札", "を捨て、", "を引いた"]),
-    ("en", ["#1 init", "p0 drew"], ["discarded", "and drew"]),
+    ("ja", ["からキャンペーンを始めた", "p0が", "#2 リンが 8 時間眠った"], ["の手札", "を捨て、", "を引いた"]),
+    ("en", ["#1 started the campaign from", "p0 drew", "#2 リン slept 8 hours"],
+     ["discarded", "and drew"]),
 ]
 
 

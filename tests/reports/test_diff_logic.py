@@ -141,3 +141,33 @@ def test_a_formula_that_no_probe_exercises_is_listed_and_the_campaign_wiring_too
 def test_a_variant_that_changes_nothing_lists_nothing(tmp_path, capsys):
     out = _diff(capsys, BASE, _variant(tmp_path, ""), "--lang", "en")
     assert "Changed rules:\n  none" in out and "Campaign wiring" not in out
+
+
+HOUSE_RULES = BASE.parent / "examples" / "house_rules"
+# (example, lang, lines the diff shows in words, with no probe needed)
+EXAMPLES = [
+    ("challenge_at_least_one", "ja", ["パラメータ min_challenge: なし -> 1  [challenge_at_least_one]",
+                                      "項目 challenge: rarity + reputation_modifier -> max(rarity + reputation_modifier, "
+                                      "params.min_challenge) if rarity >= params.required_from else"]),
+    ("challenge_at_least_one", "en", ["field param_schema: added min_challenge: (type: integer, minimum: 0)"]),
+    ("free_residence_not_shared", "ja", ["項目 constraints[free_residence]: 追加（unknown_facility の後） id: free_residence、"
+                                         "check: costs.residence > 0"]),
+    ("free_residence_not_shared", "en", ["field constraints[free_residence]: added (after unknown_facility)"]),
+    ("facility_life_points", "en", ["field computed[facility_points]: added (after residence_split) name: facility_points",
+                                    "field computed[life_points].value.facilities: added facility_points[pc]",
+                                    "field computed[life_points].value.total: costs.region + residence_split[pc] if"]),
+    ("city_moves_up_first", "ja", ["項目 repeat: once: params.shared_tag in tags"]),
+    ("instant_distinct_options", "en", ["field constraints: added id: option_taken"]),
+    ("dawn_keeps_aces", "ja", ["項目 keep: 追加 card.rank == 'A'"]),
+    ("dawn_keeps_aces", "en", ["field keep: added card.rank == 'A'"]),
+    ("storm_camp", "ja", ["  rest.camp（rest.long との違い）:", "    パラメータ duration_minutes: 480 -> 240",
+                          "    項目 effect_types.storm: 追加 amount: cards、rule: camp.storm", "rests.camp: 追加 rest.camp"]),
+    ("storm_camp", "en", ["  rest.camp, over rest.long:", "    parameter effects: none -> effect: sleep, hours: 3 / effect: storm"]),
+]
+
+
+@pytest.mark.parametrize("example, lang, shown", EXAMPLES)
+def test_each_house_rule_is_listed_in_words(capsys, example, lang, shown):
+    out = _diff(capsys, BASE, HOUSE_RULES / example, "--lang", lang)
+    for line in shown:
+        assert line in out, (line, out)

@@ -228,27 +228,61 @@ def test_export_errors(capsys, argv, exit_code, code) -> None:
     assert code is None or code in err
 
 
-def test_ccfolia_palette_with_characters(capsys, tmp_path) -> None:
+CHARS = ("characters:\n  - {id: rin, name: リン, abilities: {intellect: 12}}\n"
+         "  - {id: kai, name: カイ, abilities: {知性: 9}}\n"
+         "  - {id: mo, name: モ, abilities: {body: 9}}\n")
+
+
+@pytest.mark.parametrize("character, palette, note", [
+    ("rin", "2MP12C3 調達判定\n", None),
+    ("kai", "2MP9C3 調達判定\n", None),  # the ability written under the sheet's name
+    ("mo", "2MP{知性}C3 調達判定\n", "モ: キャラクターのファイルに能力値 知性 がないので {知性} と書きました"),
+])
+def test_ccfolia_palette_of_a_character_is_commands_only(capsys, tmp_path, character, palette,
+                                                         note) -> None:
     chars = tmp_path / "chars.yaml"
-    chars.write_text("characters:\n  - {id: rin, name: リン, abilities: {intellect: 12}}\n"
-                     "  - {id: kai, name: カイ, abilities: {intellect: 9}}\n"
-                     "  - {id: mo, name: モ, abilities: {body: 9}}\n", encoding="utf-8")
+    chars.write_text(CHARS, encoding="utf-8")
+    code, out, err = run(capsys, "export", "ccfolia", "--characters", str(chars), "--character",
+                         character, "--var", ITEM)
+    assert (code, out) == (0, palette)
+    for line in out.splitlines():  # every line a command BCDice's MagicPunk system rolls, a label
+        assert re.fullmatch(r"\d*MP(\d+|\{\S+\})(C\d+)? \S.*", line)
+    assert (note in err) if note else err == ""
+    assert "省いた判定" not in err  # the line was written: the note says so, not "left out"
+
+
+def test_ccfolia_palette_of_several_characters_asks_for_one(capsys, tmp_path) -> None:
+    chars = tmp_path / "chars.yaml"
+    chars.write_text(CHARS, encoding="utf-8")
     code, out, err = run(capsys, "export", "ccfolia", "--characters", str(chars), "--var", ITEM)
-    assert code == 0
-    assert out == "■リン\n2MP12C3 調達判定\n\n■カイ\n2MP9C3 調達判定\n\n■モ\n2MP{intellect}C3 調達判定\n"
-    assert "モ: " in err and "{intellect}" in err  # an ability it lacks: the sheet's reference
-    code, out, _ = run(capsys, "export", "ccfolia", "--characters", str(chars), "--character", "kai",
-                       "--var", ITEM)
-    assert out == "2MP9C3 調達判定\n"
-    for line in out.splitlines():  # the notation BCDice's MagicPunk system reads, then a label
-        assert re.fullmatch(r"\d*MP\d+(C\d+)? \S.*", line)
+    assert (code, out) == (2, "")
+    assert "MPR327" in err and "rin, kai, mo" in err and "--character" in err
 
 
 def test_ccfolia_palette_refers_to_abilities_without_characters(capsys, tmp_path) -> None:
     target = tmp_path / "palette.txt"
-    code, out, _ = run(capsys, "export", "ccfolia", "--var", ITEM, "-o", str(target))
+    code, out, err = run(capsys, "export", "ccfolia", "--var", ITEM, "-o", str(target))
     assert (code, out) == (0, "")
-    assert target.read_text(encoding="utf-8") == "2MP{intellect}C3 調達判定\n"
+    assert target.read_text(encoding="utf-8") == "2MP{知性}C3 調達判定\n"
+    assert "{知性} と書きました" in err and "省いた判定" not in err
+
+
+def test_ccfolia_ability_labels_are_the_rulesets_data(capsys, tmp_path) -> None:
+    """A variant renames the sheet's abilities; English asked for, the English labels."""
+    root = tmp_path / "house"
+    root.mkdir()
+    from interpreter.documents.resources import rulesets_dir
+
+    (root / "ruleset.yaml").write_text(
+        "id: house\nversion: 0.1.0\ntitle: {ja: 家, en: house}\n"
+        f"extends: {rulesets_dir() / 'magipunk'}\n"
+        "parameters:\n  sheet:\n    abilities:\n      intellect: {ja: 知力, en: INT}\n",
+        encoding="utf-8")
+    code, out, _ = run(capsys, "export", "ccfolia", "--ruleset", str(root), "--var", ITEM)
+    assert (code, out) == (0, "2MP{知力}C3 調達判定\n")
+    code, out, _ = run(capsys, "export", "ccfolia", "--ruleset", str(root), "--var", ITEM,
+                       "--lang", "en")
+    assert code == 0 and out.startswith("2MP{INT}C3 ")
 
 
 def test_ccfolia_unknown_character(capsys, tmp_path) -> None:

@@ -221,3 +221,15 @@ def test_a_replaced_rule_answers_to_its_old_id(tree):
     assert ruleset.rule("t.one").id == "t.new" and ruleset.rule("t.new").replaced == {"t.one": "v"}
     with_param = load_ruleset(root, param_overrides={"t.one": {"bonus": 9}})
     assert engine.run(with_param, "t.new", {"n": 4}).value == 11
+
+
+def test_a_document_based_on_another_leaves_the_base_as_it_was(tree):
+    write(tree / "base", {"d.yaml": "id: t.d\nbased_on: t.one\ntitle: {en: D}\n"
+                                    "inputs: {properties: {m: {type: integer}}}\nparams: {bonus: 5}\n"})
+    ruleset = load_ruleset(tree / "base")
+    base, derived = ruleset.rule("t.one"), ruleset.rule("t.d")
+    assert ("inputs", "properties", "m") in derived.positions
+    assert not any(path[:3] == ("inputs", "properties", "m") for path in base.positions)
+    assert "m" not in base.doc["inputs"]["properties"] and base.params["bonus"] == 1
+    assert derived.written_by("inputs", "properties", "n")[1].file.endswith("t.yaml")
+    assert engine.run(ruleset, "t.d", {"n": 4}).value == 7

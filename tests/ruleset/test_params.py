@@ -31,7 +31,7 @@ BAD_VARIANT_PARAMS = [
     ("parameters:\n  clock: {⟨clok⟩: '07:00'}\n", "MPR303"),
     ("parameters:\n  core_check: {⟨jackpot_overides_challenge⟩: false}\n", "MPR303"),
     ("parameters:\n  ⟨clocks⟩: {dawn: '07:00'}\n", "MPR303"),
-    ("parameters:\n  clock: {dawn: ⟨7:00⟩}\n", "MPR301"),
+    ("parameters:\n  clock: {dawn: ⟨7:00⟩}\n", "MPR306"),  # YAML 1.2: the text 7:00, not 07:00
     ("parameters:\n  clock: {dawn: ⟨'25:00'⟩}\n", "MPR306"),
     ("parameters:\n  core_check: {faces: ⟨1⟩}\n", "MPR307"),
     ("parameter_schema:\n  clock: ⟨{type: objekt}⟩\n", "MPR424"),
@@ -68,9 +68,7 @@ BAD_CALLER_PARAMS = [
     ("circulation.sleep.min_sleep_hours=abc", "MPR300"),
     ("circulation.sleep.min_sleep_hours=-1", "MPR307"),
     ("procurement.rarity.rounding=flor", "MPR304"),
-    ("procurement.rarity.rounding=1:30", "MPR425"),
-    ("procurement.rarity.ma_gear_divisor=017", "MPR425"),
-    ("procurement.rarity.ma_gear_divisor=0x10", "MPR425"),
+    ("procurement.rarity.rounding=1:30", "MPR304"),  # the text 1:30 (YAML 1.2), and MPR325
     ("procurement.rarity.rounding=!!binary Zmxvb3I=", "MPR208"),
     ("procurement.rarity.rounding=", "MPR426"),
     ("procurement.rarity.roundin=ceil", "MPR412"),
@@ -84,6 +82,18 @@ def test_a_bad_param_on_the_command_line_is_a_finding(capsys, tmp_path, param, c
     assert main(["run", "procurement.rarity", "--input", str(data), "--param", param]) == 1
     err = capsys.readouterr().err
     assert code in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("param, warned", [
+    ("procurement.rarity.ma_gear_divisor=017", True), ("procurement.rarity.ma_gear_divisor=0x10", False),
+    ("procurement.rarity.rounding=1:30", True)])
+def test_a_param_yaml_1_1_reads_differently_is_warned_at_its_argument(capsys, tmp_path, param,
+                                                                      warned):
+    data = tmp_path / "input.yaml"
+    data.write_text("item: {materials: [鋼], quality: 標準}\n", encoding="utf-8")
+    main(["run", "procurement.rarity", "--input", str(data), "--param", param])
+    err = capsys.readouterr().err
+    assert (f"--param {param.partition('=')[0]}: MPR325" in err) == warned
 
 
 def test_a_good_param_on_the_command_line_runs(capsys, tmp_path):

@@ -1,0 +1,189 @@
+"""Constraints a document writes, checked after its kind's own logic: the vocabulary of ``Plan``
+(``id``, ``check``, ``for_each``, ``when``, ``once``, ``path``, ``message {ja, en}``, ``severity``,
+optional ``code``) on every kind. The runner calls ``apply`` with the run's inputs, the rule's
+parameters and the kind's value (``result``); ``Plan`` evaluates its own constraints with the same
+loops and reports (``bindings``, ``violations``).
+
+A broken constraint of severity ``error`` makes a value that has ``legal`` illegal (its report is
+added to ``errors``); in any other value it refuses the run (MPR780, located at the input path the
+constraint names or at the constraint). A broken ``note`` is added to ``notes`` (or the trace)."""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from rules_dsl.errors import Location, MprError, define
+from rules_dsl.words import LANGS, text_language
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from rules_dsl.template import Template
+
+    from interpreter.engine.runner import Context
+    from interpreter.ruleset.model import Path_, Rule
+
+NOT_A_COLLECTION = define(
+    "MPR560", "rule {rule}: the for_each of {where} must give a list or a mapping, got {value!r}",
+    "ルール {rule}: {where} の for_each はリストかマッピングを返さなければなりません（値: {value!r}）")
+NOT_BOOLEAN = define(
+    "MPR562", "rule {rule}: {where} gave {value!r}, not true or false",
+    "ルール {rule}: {where} の結果が {value!r} で、真偽値ではありません")
+TOO_MANY_ITEMS = define(
+    "MPR564", "rule {rule}: {where} goes through more than {limit} items",
+    "ルール {rule}: {where} が {limit} 件を超える要素をたどっています")
+REFUSED = define(
+    "MPR780", "rule {rule} refuses: {message[en]} (constraint {constraint}, {given}){rest}",
+    "ルール {rule} の制約により行えません: {message[ja]}（制約 {constraint}、{given}）{rest}")
+
+MAX_ITEMS = 10_000
+RESULT = "result"  # the name the kind's value has in a constraint
+
+
+def where_of(section: str, index: int, entry: Mapping[str, Any]) -> str:
+    return f"{section}[{index}] ({entry.get('name') or entry.get('id')})"
+
+
+def condition(rule: Rule, path: Path_, env: dict[str, Any], ctx: Context, where: str) -> bool:
+    """The value of the condition at ``rule.doc[path]``, which must be true or false."""
+    value = ctx.evaluate(rule, path, env, label=f"{where}: {path[-1]}")
+    if not isinstance(value, bool):
+        raise MprError(NOT_BOOLEAN, rule.loc(*path), rule=rule.id, where=f"{where}.{path[-1]}",
+                       value=value)
+    return value
+
+
+def bindings(rule: Rule, path: Path_, env: dict[str, Any], ctx: Context, where: str,
+             count: list[int], depth: int = 0) -> Iterator[dict[str, Any]]:
+    """Every binding of the ``for_each`` loops of the entry at ``path`` (nested, in order; each
+    loop sees the names bound before it), filtered by each loop's ``where``."""
+    loops = rule.get(*path, "for_each") or []
+    if depth == len(loops):
+        yield env
+        return
+    loop, here = loops[depth], path + ("for_each", depth)
+    items = ctx.evaluate(rule, here + ("in",), env, label=f"{where}: {loop['name']} in")
+    if items is None:
+        items = []
+    elif isinstance(items, Mapping):
+        items = list(items)
+    elif not isinstance(items, list):
+        raise MprError(NOT_A_COLLECTION, rule.loc(*here, "in"), rule=rule.id, where=where,
+                       value=items)
+    for index, item in enumerate(items):
+        count[0] += 1
+        if count[0] > MAX_ITEMS:
+            raise MprError(TOO_MANY_ITEMS, rule.loc(*here), rule=rule.id, where=where,
+                           limit=MAX_ITEMS)
+        inner = {**env, loop["name"]: item}
+        if "index" in loop:
+            inner[loop["index"]] = index
+        if "where" in loop and not condition(rule, here + ("where",), inner, ctx, where):
+            continue
+        yield from bindings(rule, path, inner, ctx, where, count, depth + 1)
+
+
+def template(rule: Rule, *path: str | int) -> Template:
+    """The compiled template written at ``rule.doc[path]`` (cached with the rule's expressions)."""
+    key = ("__template__",) + tuple(path)
+    found = rule._compiled.get(key)
+    if found is None:
+        # start-up: templates are compiled only when a constraint's message is shown
+        from rules_dsl.template import compile_template
+
+        found = rule._compiled[key] = compile_template(str(rule.get(*path)), rule.loc(*path))
+    return found
+
+
+def message_path(message: Any, lang: str) -> tuple[str, ...]:
+    """Where the text of ``lang`` stands in a ``{ja, en}`` message (or a plain text)."""
+    if not isinstance(message, Mapping):
+        return ()
+    return (text_language(dict(message), lang),)
+
+
+def reports(rule: Rule, index: int, env: dict[str, Any],
+            ctx: Context) -> Iterator[tuple[dict[str, str], dict[str, Any]]]:
+    """Each report of ``constraints[index]`` with the names bound where it does not hold."""
+    constraint = rule.doc["constraints"][index]
+    path, where = ("constraints", index), where_of("constraints", index, constraint)
+    for inner in bindings(rule, path, env, ctx, where, [0]):
+        if "when" in constraint and not condition(rule, path + ("when",), inner, ctx, where):
+            continue
+        if condition(rule, path + ("check",), inner, ctx, where):
+            continue
+        yield {"code": constraint.get("code", constraint["id"]),
+               "message": message(rule, index, inner, ctx.lang),
+               "path": template(rule, *path, "path").render(inner, ctx.lang)
+               if "path" in constraint else ""}, inner
+        if constraint.get("once"):
+            break
+
+
+def message(rule: Rule, index: int, env: dict[str, Any], lang: str) -> str:
+    """The message of ``constraints[index]`` in ``lang``, filled in ``env``."""
+    path = ("constraints", index, "message")
+    text = template(rule, *path, *message_path(rule.doc["constraints"][index]["message"], lang))
+    return text.render(env, lang)
+
+
+def violations(rule: Rule, index: int, env: dict[str, Any], ctx: Context) -> list[dict[str, str]]:
+    """The reports of ``constraints[index]``: one ``{code, message, path}`` per binding where it
+    does not hold (the first only with ``once``)."""
+    return [item for item, _ in reports(rule, index, env, ctx)]
+
+
+def environment(rule: Rule, inputs: Mapping[str, Any], value: Any) -> dict[str, Any]:
+    """What a constraint sees: every declared input (null when not given), ``params`` and the
+    kind's value as ``result``."""
+    return {**{name: None for name in declared_inputs(rule)}, **inputs, "params": rule.params,
+            RESULT: value}
+
+
+def declared_inputs(rule: Rule) -> list[str]:
+    """The names of the inputs a rule takes: those its kind always takes (``Kind.inputs``) and
+    those its document's ``inputs`` declare."""
+    # start-up: the registry is asked only when a document has constraints
+    from interpreter.engine import registry
+
+    kind = registry.get(rule.kind)
+    own = list((kind.inputs if kind is not None else None) or {})
+    return [*own, *((rule.doc.get("inputs") or {}).get("properties") or {})]
+
+
+def has_verdict(value: Any) -> bool:
+    """Whether the kind's value says itself whether it is legal (``{legal: bool, errors: [...]}``)."""
+    return isinstance(value, Mapping) and isinstance(value.get("legal"), bool)
+
+
+def apply(rule: Rule, inputs: Mapping[str, Any], value: Any, ctx: Context) -> Any:
+    """The kind's value after the document's ``constraints``: a verdict gets their reports (and is
+    illegal after a broken ``error``); any other value is refused by a broken ``error``."""
+    constraints = rule.doc.get("constraints") or []
+    if not constraints:
+        return value
+    env = environment(rule, inputs, value)
+    found: dict[str, list[dict[str, str]]] = {"error": [], "note": []}
+    first: tuple[int, dict[str, Any]] | None = None
+    for index, constraint in enumerate(constraints):
+        for item, inner in reports(rule, index, env, ctx):
+            severity = constraint.get("severity", "error")
+            found[severity].append(item)
+            if severity == "error" and first is None:
+                first = (index, inner)
+            ctx.trace.add("note", f"{item['code']} {item['path']}".strip(), item["message"])
+    if has_verdict(value):
+        verdict = dict(value)
+        verdict["errors"] = [*(verdict.get("errors") or []), *found["error"]]
+        verdict["notes"] = [*(verdict.get("notes") or []), *found["note"]]
+        verdict["legal"] = bool(value["legal"]) and not found["error"]
+        return verdict
+    if first is None:
+        return value
+    index, inner = first
+    item = found["error"][0]
+    where = Location(path=item["path"]) if item["path"] else rule.loc("constraints", index)
+    rest = "".join(f"\n  {other['path'] + ': ' if other['path'] else ''}{other['message']} ({other['code']})"
+                   for other in found["error"][1:])
+    texts = {lang: message(rule, index, inner, lang) for lang in LANGS}
+    raise MprError(REFUSED, where, rule=rule.id, message=texts, constraint=constraints[index]["id"],
+                   given=item["code"], rest=rest)

@@ -1,0 +1,236 @@
+"""Exact distributions of pools: a list of the same dice expression written n times (``[d6, d6,
+d6]``, ``[d6 >= 5, d6 >= 5]``) read by an order-free function, computed from the counts of each
+outcome instead of every ordered roll, as the literature on dice pools and icepool do.
+
+The items of such a list are independent and identically distributed, so the multiset of their
+values is all an order-free function sees. Going through the outcomes of one item from one end,
+the number of items showing the current outcome, given how many are left, is binomial; a state
+keeps only what the function needs (the first d values met, for the d values nearest that end).
+The work is polynomial in the number of items and of outcomes, where the joint rolls are
+exponential: keep-highest-3 of 20d6 is about 60 states, not 6**20 rolls.
+
+Recognised (``recognise``), with ``P`` such a list of n >= 2 items:
+
+- ``count(P)``, ``any(P)``, ``all(P)`` (items true/false), ``count(P, v)`` (``v`` without dice):
+  the number of items that count is binomial;
+- ``max(P)``, ``min(P)`` and ``max(x, x, ...)`` of the same dice expression (numbers): the value
+  nearest one end;
+- ``sorted(P)``, ``sorted(P)[i]`` and ``let s = sorted(P) in BODY`` where ``BODY`` reads ``s`` only
+  as ``s[i]`` and ``len(s)`` with whole-number literals ``i``: the d sorted values nearest the end
+  the indices are closest to (a value of ``s`` that ``BODY`` never reads is left as null).
+
+Every other shape, and a recognised shape whose item values the function would refuse (``max``
+of strings, ``count`` of numbers), goes the general way, which gives the same values and errors.
+The results are whole-number weights over ``total ** n``, exactly equal to enumerating the rolls.
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Sequence
+from fractions import Fraction
+
+from . import ast
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+_COUNTING = ("count", "any", "all")
+_EXTREMES = ("max", "min")
+
+
+class Shape:
+    """A recognised pool: ``kind`` (count, count_value, any, all, max, min, sorted), the ``item``
+    written ``n`` times, and for ``sorted`` the ``depth`` of values needed from the ``top`` (or
+    bottom) end; ``value`` is count's second argument, ``index`` the literal of ``sorted(P)[i]``."""
+
+    __slots__ = ("kind", "item", "n", "depth", "top", "value", "index")
+
+    def __init__(self, kind: str, item: ast.Node, n: int, depth: int = 0, top: bool = False,
+                 value: ast.Node | None = None, index: int | None = None) -> None:
+        self.kind, self.item, self.n, self.depth, self.top = kind, item, n, depth, top
+        self.value, self.index = value, index
+
+
+def pool(node: ast.Node, random: set[int]) -> tuple[ast.Node, int] | None:
+    """(the item, how many times) when ``node`` is a list of one dice expression written n >= 2 times."""
+    if not isinstance(node, ast.ListLiteral) or len(node.items) < 2:
+        return None
+    return _same(node.items, random)
+
+
+def _same(items: Sequence[ast.Node], random: set[int]) -> tuple[ast.Node, int] | None:
+    first = items[0]
+    if id(first) not in random:
+        return None
+    text = ast.dump(first)
+    if all(id(item) in random and ast.dump(item) == text for item in items[1:]):
+        return first, len(items)
+    return None
+
+
+def _literal(node: ast.Node) -> int | None:
+    if isinstance(node, ast.Number):
+        return node.value
+    if isinstance(node, ast.Unary) and node.op in ("-", "+") and isinstance(node.operand, ast.Number):
+        return -node.operand.value if node.op == "-" else node.operand.value
+    return None
+
+
+def _depth(indices: Sequence[int], n: int) -> tuple[int, bool]:
+    """How many sorted values from which end (top: the largest first) the indices need. An index
+    outside the list needs none: the general evaluation raises its error on every outcome."""
+    inside = [i if i >= 0 else n + i for i in indices if -n <= i < n]
+    if not inside:
+        return 1, False
+    bottom, top = max(inside) + 1, n - min(inside)
+    return (top, True) if top < bottom else (bottom, False)
+
+
+def _sorted_pool(node: ast.Node, random: set[int]) -> tuple[ast.Node, int] | None:
+    if isinstance(node, ast.Call) and node.name == "sorted" and len(node.args) == 1:
+        return pool(node.args[0], random)
+    return None
+
+
+def _reads(body: ast.Node, name: str) -> list[int] | None:
+    """The literal indices ``body`` reads the local ``name`` at, or None when it reads it otherwise."""
+    indices: list[int] = []
+    allowed: set[int] = set()
+    for node in ast.walk(body):
+        if isinstance(node, ast.Index) and isinstance(node.target, ast.Local) \
+                and node.target.name == name:
+            index = _literal(node.index)
+            if index is not None:
+                indices.append(index)
+                allowed.add(id(node.target))
+        elif isinstance(node, ast.Call) and node.name == "len" and len(node.args) == 1 \
+                and isinstance(node.args[0], ast.Local) and node.args[0].name == name:
+            allowed.add(id(node.args[0]))
+    for node in ast.walk(body):
+        if isinstance(node, ast.Local) and node.name == name and id(node) not in allowed:
+            return None
+    return indices
+
+
+def recognise(node: ast.Node, random: set[int]) -> Shape | None:
+    """The pool shape of ``node``, or None."""
+    if isinstance(node, ast.Call):
+        args = node.args
+        if node.name in _EXTREMES and len(args) >= 2:
+            found = _same(args, random)
+            return None if found is None else Shape(node.name, *found)
+        if not args:
+            return None
+        found = pool(args[0], random)
+        if found is None:
+            return None
+        if node.name in _COUNTING and len(args) == 1:
+            return Shape(node.name, *found)
+        if node.name == "count" and len(args) == 2 and id(args[1]) not in random:
+            return Shape("count_value", *found, value=args[1])
+        if node.name in _EXTREMES and len(args) == 1:
+            return Shape(node.name, *found)
+        if node.name == "sorted" and len(args) == 1:
+            return Shape("sorted", *found, depth=found[1])
+        return None
+    if isinstance(node, ast.Index):
+        found = _sorted_pool(node.target, random)
+        index = _literal(node.index)
+        if found is None or index is None:
+            return None
+        depth, top = _depth([index], found[1])
+        return Shape("sorted", *found, depth=depth, top=top, index=index)
+    return None
+
+
+def let_shape(node: ast.Let, random: set[int]) -> Shape | None:
+    """``let s = sorted(P) in BODY`` with ``BODY`` reading ``s`` by literal indices (and ``len``)."""
+    found = _sorted_pool(node.value, random)
+    if found is None:
+        return None
+    indices = _reads(node.body, node.name)
+    if indices is None:
+        return None
+    depth, top = _depth(indices, found[1])
+    return Shape("sorted", *found, depth=depth, top=top)
+
+
+def work(shape: Shape, outcomes: int) -> int:
+    """An upper bound on the steps of ``shape`` over an item of ``outcomes`` outcomes."""
+    n = shape.n
+    if shape.kind == "sorted":
+        states = math.comb(shape.depth + outcomes - 1, outcomes - 1) if outcomes else 1
+        return outcomes * min(states, 10 ** 12) * (n + 1)
+    return outcomes * (n + 1)
+
+
+def result_outcomes(shape: Shape, outcomes: int) -> int:
+    """An upper bound on the outcomes of ``shape``."""
+    if shape.kind == "sorted":
+        return math.comb(shape.depth + outcomes - 1, outcomes - 1) if outcomes else 1
+    if shape.kind in ("any", "all"):
+        return 2
+    if shape.kind in ("max", "min"):
+        return outcomes
+    return shape.n + 1
+
+
+# --- counting, in whole numbers --------------------------------------------------------------
+
+def binomial(yes: int, no: int, n: int) -> dict[int, int]:
+    """k -> the weight of k of n items counting, when one item counts with weight ``yes`` of ``yes + no``."""
+    return {k: math.comb(n, k) * yes ** k * no ** (n - k) for k in range(n + 1)
+            if (yes or not k) and (no or k == n)}
+
+
+def ordered(values: Sequence[Hashable]) -> list[Hashable] | None:
+    """The values in ascending order when they are all numbers or all strings, else None."""
+    if all(type(v) is int or type(v) is Fraction for v in values) \
+            or all(type(v) is str for v in values):
+        return sorted(values)  # type: ignore[type-var]  # numbers, or strings: ordered
+    return None
+
+
+def nearest(outcomes: Sequence[tuple[Hashable, int]], n: int, depth: int) -> dict[tuple[Any, ...], int]:
+    """The ``depth`` values nearest the start of ``outcomes`` (an item's outcomes with their weights,
+    in the order read) among n items, as a tuple in that order -> its weight over total ** n.
+
+    A state is the values met so far (fewer than ``depth``); at each outcome, c of the r items
+    left show it in ``comb(r, c) * w ** c`` ways, and once ``depth`` values are met the rest lie
+    beyond this outcome in ``below ** rest`` ways.
+    """
+    weights = [w for _, w in outcomes]
+    beyond = [0] * (len(outcomes) + 1)  # beyond[j]: the weight of the outcomes after j
+    for j in range(len(outcomes) - 1, -1, -1):
+        beyond[j] = beyond[j + 1] + weights[j + 1] if j + 1 < len(outcomes) else 0
+    out: dict[tuple[Any, ...], int] = {}
+    if depth == 1:  # the first value: every item at or beyond it, less every item beyond it
+        for j, (value, w) in enumerate(outcomes):
+            weight = (w + beyond[j]) ** n - beyond[j] ** n
+            if weight:
+                out[(value,)] = weight
+        return out
+    states: dict[tuple[Any, ...], int] = {(): 1}
+    for j, (value, w) in enumerate(outcomes):
+        below = beyond[j]
+        after: dict[tuple[Any, ...], int] = {}
+        for met, weight in states.items():
+            r = n - len(met)
+            need = depth - len(met)
+            ways = 1  # comb(r, c) * w ** c, c counting up
+            for c in range(r + 1):
+                if c:
+                    ways = ways * (r - c + 1) // c * w
+                if c >= need:
+                    rest = below ** (r - c)
+                    if rest:
+                        key = met + (value,) * need
+                        out[key] = out.get(key, 0) + weight * ways * rest
+                elif below:  # the others lie beyond: go on
+                    key = met + (value,) * c
+                    after[key] = after.get(key, 0) + weight * ways
+        states = after
+        if not states:
+            break
+    return out
