@@ -195,6 +195,8 @@ def _as_far_as_it_reads(rule: Rule, ruleset: Ruleset, lang: str,
             and d.line is not None and first <= d.line <= last]
     if any(d.code in BOUNDS for d in mine):
         return []  # a value past a schema's bound: the checks' work is bounded by those bounds
+    if not rule.kind:
+        return []  # no kind yet (its base is missing, or a cycle): nothing to check it against
     fields = [_field(d.path) for d in mine]
     found: list[Diagnostic] = []
     try:
