@@ -1,0 +1,95 @@
+"""Per-file work shared by every ruleset read in one process: ``validate`` and ``test`` of many
+rulesets read a base's files once, not once per variant that extends it.
+
+``read(path)`` gives the documents of a YAML file (as ``loader.load_file``), read and parsed once
+per path and content (a hash of the bytes): a file edited between two reads is read again. Each
+caller gets its own copy of the documents' data (a ruleset may change what it is handed), the
+positions and texts shared (nothing changes them). ``check(doc, schema, lang)`` is
+``schema.validate_document`` of such a document, done once per file, document, schema and
+language. ``enabled(False)`` turns the sharing off (the results are the same, only slower: the
+tests compare both); at most ``MAX_FILES`` files are kept, the memo emptied when it is full.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from rules_dsl.errors import Diagnostic, MprError
+
+from interpreter.documents import loader
+from interpreter.documents.limits import MAX_RULE_FILE_BYTES
+from interpreter.documents.plain import plain_copy
+
+MAX_FILES = 1024
+
+_on = True
+_read: dict[tuple[str, bytes], tuple[list[loader.Document], MprError | None]] = {}
+_key_of: dict[int, tuple[Any, tuple[str, bytes]]] = {}  # id(handed-out document) -> (it, key)
+_checked: dict[tuple, list[Diagnostic]] = {}
+
+
+def enabled(on: bool | None = None) -> bool:
+    """Whether sharing is on (and, given ``on``, set it; turning it off forgets what was kept)."""
+    global _on
+    if on is not None:
+        _on = on
+        if not on:
+            clear()
+    return _on
+
+
+def clear() -> None:
+    _read.clear()
+    _key_of.clear()
+    _checked.clear()
+
+
+def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[loader.Document]:
+    """``loader.load_file(path)``, the parse shared by every reader of the same bytes."""
+    if not _on:
+        return loader.load_file(path, max_bytes=max_bytes)
+    name = loader._shown(path)
+    try:
+        with loader.open_regular(path) as stream:
+            data = stream.read(max_bytes + 1)
+    except (OSError, MprError):
+        return loader.load_file(path, max_bytes=max_bytes)  # its own error, worded as always
+    if len(data) > max_bytes:
+        return loader.load_file(path, max_bytes=max_bytes)
+    key = (name, hashlib.blake2b(data, digest_size=20).digest())
+    known = _read.get(key)
+    if known is None:
+        if len(_read) >= MAX_FILES:
+            clear()
+        try:
+            known = (loader.load_text(data, name), None)
+        except MprError as error:
+            known = ([], error)
+        _read[key] = known
+    documents, error = known
+    if error is not None:
+        raise copy.copy(error)
+    handed = [dataclasses.replace(doc, data=plain_copy(doc.data)) for doc in documents]
+    if len(_key_of) >= 64 * MAX_FILES:
+        _key_of.clear()
+    for doc in handed:
+        _key_of[id(doc)] = (doc, key)
+    return handed
+
+
+def check(doc: loader.Document, schema: str, lang: str) -> list[Diagnostic]:
+    """``schema.validate_document(doc, schema, lang)``, once per shared file and document."""
+    # start-up: the schema validators load only to check a document
+    from interpreter.documents.schema import validate_document
+
+    known = _key_of.get(id(doc)) if _on else None
+    if known is None or known[0] is not doc:
+        return validate_document(doc, schema, lang)
+    key = (known[1], doc.index, schema, lang)
+    found = _checked.get(key)
+    if found is None:
+        found = _checked[key] = validate_document(doc, schema, lang)
+    return list(found)

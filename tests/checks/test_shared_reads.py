@@ -1,0 +1,89 @@
+"""Per-file work shared within a process (``interpreter.documents.shared``): validate's findings
+and test's outcomes are the same with the sharing on (every target read in one process, a base's
+files read once) and off (each target alone), for every bundled ruleset and every broken case;
+each file is parsed once; an edited file is read again."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from interpreter.checks import kept
+from interpreter.checks.validation import bundled_targets, validate_paths
+from interpreter.documents import loader, shared
+
+BROKEN = Path(__file__).resolve().parents[1] / "broken"
+TARGETS = [str(p) for p in bundled_targets()] + sorted(
+    str(p) for p in BROKEN.rglob("*") if p.is_dir() or p.suffix in (".yaml", ".yml"))
+RULESETS = [str(p) for p in bundled_targets()] + [str(BROKEN / "semantic")]
+
+
+@pytest.fixture(autouse=True)
+def _no_cache(monkeypatch):
+    monkeypatch.setenv("MPRULES_NO_CACHE", "1")
+    yield
+    shared.enabled(True)
+    shared.clear()
+
+
+def _each(compute, targets, on):
+    shared.enabled(on)
+    shared.clear()
+    found = []
+    for target in targets:
+        if not on:
+            shared.clear()
+        found.append(compute(target))
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_findings_are_the_same_with_and_without_sharing(lang):
+    def compute(target):
+        return validate_paths([target], lang)
+
+    off, on = _each(compute, TARGETS, False), _each(compute, TARGETS, True)
+    for target, alone, together in zip(TARGETS, off, on):
+        assert alone == together, target
+        assert [d.path for d in alone] == [d.path for d in together], target
+
+
+def test_outcomes_are_the_same_with_and_without_sharing():
+    def compute(target):
+        ran, errors = kept.examples_of(target, "en")
+        return None if ran is None else [o.to_json() for o in ran], errors
+
+    off, on = _each(compute, RULESETS, False), _each(compute, RULESETS, True)
+    for target, alone, together in zip(RULESETS, off, on):
+        assert alone == together, target
+    assert any(ran for ran, _ in on)
+
+
+def test_each_file_is_parsed_once(monkeypatch):
+    parsed: list[str] = []
+    real = loader.load_text
+
+    def counting(text, file="<input>", **kwargs):
+        parsed.append(file)
+        return real(text, file, **kwargs)
+
+    monkeypatch.setattr(loader, "load_text", counting)
+    shared.clear()
+    validate_paths([str(p) for p in bundled_targets()])
+    assert parsed and len(parsed) == len(set(parsed))
+    assert len(bundled_targets()) > 1
+
+
+def test_an_edited_file_is_read_again(tmp_path):
+    ruleset = tmp_path / "magipunk"
+    shutil.copytree(bundled_targets()[0], ruleset)
+    shared.clear()
+    before = validate_paths([str(ruleset)])
+    rule_file = ruleset / "procurement.yaml"
+    text = rule_file.read_text(encoding="utf-8")
+    rule_file.write_text(text.replace("kind: SumTable", "kind: SumTabel", 1), encoding="utf-8")
+    after = validate_paths([str(ruleset)])
+    assert after != before and any(d.severity == "error" for d in after)
+    rule_file.write_text(text, encoding="utf-8")
+    assert validate_paths([str(ruleset)]) == before
