@@ -66,8 +66,8 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[load
             clear()
         try:
             known = (loader.load_text(data, name), None)
-        except MprError as error:
-            known = ([], error)
+        except MprError as refused:
+            known = ([], refused)
         _read[key] = known
     documents, error = known
     if error is not None:
