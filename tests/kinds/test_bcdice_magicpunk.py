@@ -69,3 +69,39 @@ def test_the_label_is_kept_beside_the_line_in_json(capsys) -> None:
     assert main(["check", "3MP15C10 調達判定", "--dice", "9,4,12", "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["line"] == "(3MP15C10) > [9,4,12] > 成功(12)" and out["label"] == "調達判定"
+
+
+RECORDED = Path(__file__).parents[1] / "cases" / "bcdice" / "check_forms.tsv"
+LINES = [line.split("\t") for line in RECORDED.read_text(encoding="utf-8").splitlines()
+         if line and not line.startswith("#")]
+
+
+# Lines BCDice's MagicPunk does not roll that ``check`` reads on purpose, with what BCDice prints for
+# the line as it reads it: a leading S (BCDice's secret-roll prefix; MagicPunk's own prefix pattern is
+# anchored, so BCDice never matches it after an S) and a label after a full-width blank.
+EXTENSIONS = {
+    "S3MP15C10": ("5,19,3", "(3MP15C10) > [5,19,3] > 失敗"),
+    "s3mp15": ("5,19,3", "(3MP15C0) > [5,19,3] > 成功(5)"),
+    "3MP15C10\u3000全角空白": ("5,19,3", "(3MP15C10) > [5,19,3] > 失敗"),
+}
+
+
+def test_the_recording_covers_every_form() -> None:
+    assert len(LINES) > 600
+    assert sum(out == "-" for _, _, out in LINES) >= 9 and sum(out != "-" for _, _, out in LINES) >= 600
+
+
+@pytest.mark.parametrize("form, dice, output", LINES, ids=[f"{i}-{f}" for i, (f, _, _) in enumerate(LINES)])
+def test_what_bcdice_printed(form: str, dice: str, output: str, capsysbinary) -> None:
+    """Each line BCDice rolled prints BCDice's line first, byte for byte; each it does not roll is
+    refused with a code (exit 1), never a traceback, but for the few ``check`` reads on purpose."""
+    if form in EXTENSIONS:
+        dice, output = EXTENSIONS[form]
+    args = ["check", form, "--lang", "ja"] + (["--dice", dice] if dice != "-" else ["--seed", "1"])
+    code = main(args)
+    out, err = capsysbinary.readouterr()
+    if output == "-":
+        assert code == 1 and b"MPR0" in err, (form, out, err)
+    else:
+        assert code == 0, (form, err)
+        assert out.decode("utf-8").splitlines()[0] == output
