@@ -29,6 +29,7 @@ _on = True
 _read: dict[tuple[str, bytes], tuple[list[loader.Document], MprError | None]] = {}
 _key_of: dict[int, tuple[Any, tuple[str, bytes]]] = {}  # id(handed-out document) -> (it, key)
 _checked: dict[tuple, list[Diagnostic]] = {}
+_memos: list[dict] = []  # other layers' per-process memos (``memo``), emptied with these
 
 
 def enabled(on: bool | None = None) -> bool:
@@ -45,10 +46,22 @@ def clear() -> None:
     _read.clear()
     _key_of.clear()
     _checked.clear()
+    for kept in _memos:
+        kept.clear()
 
 
-def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[loader.Document]:
-    """``loader.load_file(path)``, the parse shared by every reader of the same bytes."""
+def memo() -> dict:
+    """A dict for a higher layer's shared work (the examples' outcomes), emptied by ``clear``
+    and when sharing is turned off; its user checks ``enabled()`` before using it."""
+    kept: dict = {}
+    _memos.append(kept)
+    return kept
+
+
+def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: bool = True
+         ) -> list[loader.Document]:
+    """``loader.load_file(path)``, the parse shared by every reader of the same bytes
+    (``copy_data=False``: the shared documents themselves, for a reader that changes nothing)."""
     if not _on:
         return loader.load_file(path, max_bytes=max_bytes)
     name = loader._shown(path)
@@ -72,6 +85,8 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[load
     documents, error = known
     if error is not None:
         raise copy.copy(error)
+    if not copy_data:
+        return list(documents)
     handed = [dataclasses.replace(doc, data=plain_copy(doc.data)) for doc in documents]
     if len(_key_of) >= 64 * MAX_FILES:
         _key_of.clear()

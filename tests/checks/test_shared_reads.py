@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.checks import kept
+from interpreter.checks import examples, kept
 from interpreter.checks.validation import bundled_targets, validate_paths
 from interpreter.documents import loader, shared
 
@@ -87,3 +87,29 @@ def test_an_edited_file_is_read_again(tmp_path):
     assert after != before and any(d.severity == "error" for d in after)
     rule_file.write_text(text, encoding="utf-8")
     assert validate_paths([str(ruleset)]) == before
+
+
+def test_a_base_example_runs_again_only_under_a_variant_that_changes_what_it_reads(monkeypatch):
+    runs: list[tuple[str, int]] = []
+    real = examples.run_example
+
+    def counting(ruleset, rule, index, lang="en"):
+        runs.append((rule.id, index))
+        return real(ruleset, rule, index, lang)
+
+    monkeypatch.setattr(examples, "run_example", counting)
+    targets = [str(p) for p in bundled_targets()]
+    shared.clear()
+    listed = sum(len(kept.examples_of(target, "en")[0] or []) for target in targets)
+    shared_runs = len(runs)
+    shared.enabled(False)
+    runs.clear()
+    assert sum(len(kept.examples_of(target, "en")[0] or []) for target in targets) == listed
+    assert len(runs) == listed  # sharing off: every example of every ruleset runs
+    assert 0 < shared_runs < listed
+    # every example a variant changed ran again: some (rule, example) ran more than once
+    shared.enabled(True)
+    runs.clear()
+    for target in targets:
+        kept.examples_of(target, "en")
+    assert len(set(runs)) < len(runs)
