@@ -113,3 +113,27 @@ def test_a_base_example_runs_again_only_under_a_variant_that_changes_what_it_rea
     for target in targets:
         kept.examples_of(target, "en")
     assert len(set(runs)) < len(runs)
+
+
+def test_a_variant_that_changes_a_rule_another_one_derives_from_runs_its_examples_again(tmp_path):
+    base = tmp_path / "goods"
+    shutil.copytree(Path(bundled_targets()[0]).parent / "examples" / "house_rules" / "stolen_goods", base)
+    manifest = base / "ruleset.yaml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        "extends: ../../../magipunk", f"extends: {bundled_targets()[0]}"), encoding="utf-8")
+    variant = tmp_path / "dearer"
+    variant.mkdir()
+    (variant / "ruleset.yaml").write_text(
+        "id: dearer\nversion: 0.1.0\ntitle: {en: dearer steel}\nextends: ../goods\n"
+        "overrides:\n  procurement.rarity:\n    params:\n      materials_0: [堅木, 合成繊維, 獣革]\n"
+        "      materials_1: [鋼, 合金, 重黒鉄, 魔樹木, 魔獣革, 合成樹脂, 強化結晶]\n", encoding="utf-8")
+
+    def sale(target):
+        ran, errors = kept.examples_of(str(target), "en")
+        assert ran is not None, errors
+        return [o.to_json() for o in ran if o.rule == "stolen_goods.sale"]
+
+    alone = _each(sale, [base, variant], False)
+    together = _each(sale, [base, variant], True)
+    assert alone == together
+    assert all(o["passed"] for o in together[0]) and not all(o["passed"] for o in together[1])
