@@ -1,13 +1,16 @@
 """Per-file work shared by every ruleset read in one process: ``validate`` and ``test`` of many
-rulesets read a base's files once, not once per variant that extends it.
+rulesets check a base's files once, not once per variant that extends it.
 
-``read(path)`` gives the documents of a YAML file (as ``loader.load_file``), read and parsed once
-per path and content (a hash of the bytes): a file edited between two reads is read again. Each
-caller gets its own copy of the documents' data (a ruleset may change what it is handed), the
-positions and texts shared (nothing changes them). ``check(doc, schema, lang)`` is
-``schema.validate_document`` of such a document, done once per file, document, schema and
-language. ``enabled(False)`` turns the sharing off (the results are the same, only slower: the
-tests compare both); at most ``MAX_FILES`` files are kept, the memo emptied when it is full.
+``read(path)`` gives the documents of a YAML file (as ``loader.load_file``), keyed by path and
+content (a hash of the bytes): a file edited between two reads is read again. The first reader
+gets the parse itself and only the key is kept, so a process that reads a file once holds it
+once; a second reader has the file parsed once more, and that parse is kept, unchanged, for every
+later reader, who gets its own copy of the data (a ruleset may change what it is handed), the
+positions and texts shared (nothing changes them): a file is parsed at most twice per process.
+``check(doc, schema, lang)`` is ``schema.validate_document`` of such a document, done once per
+file, document, schema and language. ``enabled(False)`` turns the sharing off (the results are
+the same, only slower: the tests compare both); at most ``MAX_FILES`` files are kept, the memo
+emptied when it is full.
 """
 from __future__ import annotations
 
@@ -26,7 +29,8 @@ from interpreter.documents.plain import plain_copy
 MAX_FILES = 1024
 
 _on = True
-_read: dict[tuple[str, bytes], tuple[list[loader.Document], MprError | None]] = {}
+# path + content -> (the documents, kept unchanged, None while one reader has had them; error)
+_read: dict[tuple[str, bytes], tuple[list[loader.Document] | None, MprError | None]] = {}
 _key_of: dict[int, tuple[Any, tuple[str, bytes]]] = {}  # id(handed-out document) -> (it, key)
 _checked: dict[tuple, list[Diagnostic]] = {}
 _memos: list[dict] = []  # other layers' per-process memos (``memo``), emptied with these
@@ -74,25 +78,40 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: b
         return loader.load_file(path, max_bytes=max_bytes)
     key = (name, hashlib.blake2b(data, digest_size=20).digest())
     known = _read.get(key)
-    if known is None:
+    if known is None or known[0] is None:
         if len(_read) >= MAX_FILES:
             clear()
         try:
-            known = (loader.load_text(data, name), None)
-        except MprError as refused:
-            known = ([], refused)
-        _read[key] = known
-    documents, error = known
-    if error is not None:
-        raise copy.copy(error)
+            parsed, refused = loader.load_text(data, name), None
+        except MprError as bad:
+            parsed, refused = [], bad
+        if known is None and copy_data:
+            # The first reader gets the parse itself and only the key is kept: a process that
+            # reads the file once (one ruleset) holds it once. A second reader has it parsed once
+            # more, and that parse is kept, unchanged, for every later reader.
+            _read[key] = (None, refused)
+            _remember(parsed, key)
+            if refused is not None:
+                raise refused
+            return parsed
+        known = _read[key] = (parsed, refused)
+    documents, refused = known
+    if refused is not None:
+        raise copy.copy(refused)
+    if documents is None:  # never: a kept entry without an error holds its documents
+        documents = []
     if not copy_data:
         return list(documents)
     handed = [dataclasses.replace(doc, data=plain_copy(doc.data)) for doc in documents]
+    _remember(handed, key)
+    return handed
+
+
+def _remember(handed: list[loader.Document], key: tuple[str, bytes]) -> None:
     if len(_key_of) >= 64 * MAX_FILES:
         _key_of.clear()
     for doc in handed:
         _key_of[id(doc)] = (doc, key)
-    return handed
 
 
 def check(doc: loader.Document, schema: str, lang: str) -> list[Diagnostic]:

@@ -1,7 +1,7 @@
 """Per-file work shared within a process (``interpreter.documents.shared``): validate's findings
 and test's outcomes are the same with the sharing on (every target read in one process, a base's
 files read once) and off (each target alone), for every bundled ruleset and every broken case;
-each file is parsed once; an edited file is read again."""
+each file is checked once and parsed at most twice; an edited file is read again."""
 from __future__ import annotations
 
 import shutil
@@ -11,7 +11,7 @@ import pytest
 
 from interpreter.checks import examples, kept
 from interpreter.checks.validation import bundled_targets, validate_paths
-from interpreter.documents import loader, shared
+from interpreter.documents import loader, schema, shared
 
 BROKEN = Path(__file__).resolve().parents[1] / "broken"
 TARGETS = [str(p) for p in bundled_targets()] + sorted(
@@ -60,7 +60,7 @@ def test_outcomes_are_the_same_with_and_without_sharing():
     assert any(ran for ran, _ in on)
 
 
-def test_each_file_is_parsed_once(monkeypatch):
+def test_each_file_is_parsed_at_most_twice_and_checked_once(monkeypatch):
     parsed: list[str] = []
     real = loader.load_text
 
@@ -68,11 +68,20 @@ def test_each_file_is_parsed_once(monkeypatch):
         parsed.append(file)
         return real(text, file, **kwargs)
 
+    checked: list[tuple[str, int, str]] = []
+    real_check = schema.validate_document
+
+    def counting_checks(doc, name="rule.json", lang="en"):
+        checked.append((doc.file, doc.index, name))
+        return real_check(doc, name, lang)
+
     monkeypatch.setattr(loader, "load_text", counting)
+    monkeypatch.setattr(schema, "validate_document", counting_checks)
     shared.clear()
     validate_paths([str(p) for p in bundled_targets()])
-    assert parsed and len(parsed) == len(set(parsed))
-    assert len(bundled_targets()) > 1
+    assert checked and len(checked) == len(set(checked))
+    assert parsed and all(parsed.count(file) <= 2 for file in parsed)  # the first reader's, the kept one
+    assert len(bundled_targets()) > 1 and len(parsed) < 2 * len(set(parsed))
 
 
 def test_an_edited_file_is_read_again(tmp_path):
