@@ -17,8 +17,8 @@ from __future__ import annotations
 import copy
 import dataclasses
 import hashlib
+import weakref
 from pathlib import Path
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError
 
@@ -31,7 +31,9 @@ MAX_FILES = 1024
 _on = True
 # path + content -> (the documents, kept unchanged, None while one reader has had them; error)
 _read: dict[tuple[str, bytes], tuple[list[loader.Document] | None, MprError | None]] = {}
-_key_of: dict[int, tuple[Any, tuple[str, bytes]]] = {}  # id(handed-out document) -> (it, key)
+# id(handed-out document) -> it, held weakly (a ruleset done with its documents frees them), and its key
+_handed: weakref.WeakValueDictionary[int, loader.Document] = weakref.WeakValueDictionary()
+_key_of: dict[int, tuple[str, bytes]] = {}
 _checked: dict[tuple, list[Diagnostic]] = {}
 _memos: list[dict] = []  # other layers' per-process memos (``memo``), emptied with these
 
@@ -48,6 +50,7 @@ def enabled(on: bool | None = None) -> bool:
 
 def clear() -> None:
     _read.clear()
+    _handed.clear()
     _key_of.clear()
     _checked.clear()
     for kept in _memos:
@@ -110,8 +113,10 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: b
 def _remember(handed: list[loader.Document], key: tuple[str, bytes]) -> None:
     if len(_key_of) >= 64 * MAX_FILES:
         _key_of.clear()
+        _handed.clear()
     for doc in handed:
-        _key_of[id(doc)] = (doc, key)
+        _handed[id(doc)] = doc
+        _key_of[id(doc)] = key
 
 
 def check(doc: loader.Document, schema: str, lang: str) -> list[Diagnostic]:
@@ -119,10 +124,10 @@ def check(doc: loader.Document, schema: str, lang: str) -> list[Diagnostic]:
     # start-up: the schema validators load only to check a document
     from interpreter.documents.schema import validate_document
 
-    known = _key_of.get(id(doc)) if _on else None
-    if known is None or known[0] is not doc:
+    known = _key_of.get(id(doc)) if _on and _handed.get(id(doc)) is doc else None
+    if known is None:
         return validate_document(doc, schema, lang)
-    key = (known[1], doc.index, schema, lang)
+    key = (known, doc.index, schema, lang)
     found = _checked.get(key)
     if found is None:
         found = _checked[key] = validate_document(doc, schema, lang)
