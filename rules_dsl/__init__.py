@@ -18,5 +18,7 @@ def __getattr__(name: str) -> Any:
         # start-up: the parser and compiler load on first use; commands without an expression skip them
         from . import expression
 
-        return getattr(expression, name)
+        value = getattr(expression, name)
+        globals()[name] = value  # found directly next time: no call here per import statement
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -131,16 +131,26 @@ def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: s
                                            depth + 1)
 
 
+_TYPE_CHECKS: dict[str, Any] = {
+    "string": lambda v: isinstance(v, str),
+    "integer": lambda v: isinstance(v, int) and not isinstance(v, bool),
+    "object": lambda v: isinstance(v, dict), "array": lambda v: isinstance(v, list),
+    "boolean": lambda v: isinstance(v, bool),
+    "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
+    "null": lambda v: v is None}
+
+
+def _never(value: Any) -> bool:
+    return False
+
+
 def _type_fits(instance: Any, type_: Any) -> bool:
     if type_ is None:
         return True
+    if type(type_) is str:
+        return bool(_TYPE_CHECKS.get(type_, _never)(instance))
     types = type_ if isinstance(type_, list) else [type_]
-    checks = {"string": lambda v: isinstance(v, str), "integer": lambda v: isinstance(v, int)
-              and not isinstance(v, bool), "object": lambda v: isinstance(v, dict),
-              "array": lambda v: isinstance(v, list), "boolean": lambda v: isinstance(v, bool),
-              "number": lambda v: isinstance(v, (int, float)) and not isinstance(v, bool),
-              "null": lambda v: v is None}
-    return any(checks.get(t, lambda v: False)(instance) for t in types)
+    return any(_TYPE_CHECKS.get(t, _never)(instance) for t in types)
 
 
 def annotated(rule: Rule, keyword: str) -> list[tuple[tuple, Any, frozenset[str]]]:

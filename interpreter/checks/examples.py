@@ -7,7 +7,12 @@ from __future__ import annotations
 
 import dataclasses
 import difflib
+import functools
+import hashlib
 import json
+import os
+import pickle
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +20,7 @@ from rules_dsl.dice import DiceSource, ScriptedDice, SeededDice
 from rules_dsl.errors import Location, MprError
 
 from interpreter.checks.loading import apply_caller
-from interpreter.documents.loader import load_file
+from interpreter.documents import shared
 from interpreter.engine import runner as engine
 from interpreter.engine.inputs import INVALID_INPUT, check_inputs
 from interpreter.ruleset.model import Rule, Ruleset
@@ -175,7 +180,7 @@ def _with_written_texts(error: MprError, rule: Rule, index: int, lang: str) -> M
     if error.code != INVALID_INPUT or not rule.file:
         return error
     try:
-        documents = load_file(rule.file)
+        documents = shared.read(rule.file, copy_data=False)  # read once, not per example
     except MprError:
         return error
     prefix = ("examples", index, "input")
@@ -196,12 +201,122 @@ def _error(code: str, message: str, where: Location | None) -> dict[str, Any]:
     return {"error": code, "message": message, **({"at": at} if at else {})}
 
 
+_RAN: dict[tuple, Outcome] = shared.memo()  # (lang, rule, index, what it reads) -> its outcome
+MAX_RAN = 65536
+_WORD = re.compile(r"[A-Za-z_][\w.\-]*")
+
+
 def run_examples(ruleset: Ruleset, lang: str = "en", files: set[str] | None = None) -> list[Outcome]:
-    """Every example of every rule (of ``files`` only, when given), in file order."""
+    """Every example of every rule (of ``files`` only, when given), in file order.
+
+    Within a process (``shared.enabled()``), an example already run for another ruleset (a base
+    that this variant extends) is run again only when something it can read differs: its rule's
+    merged document, parameters, adoption, layers and positions, those of every rule whose id any
+    text of these names (transitively), the ruleset-wide parameters, campaign wiring and
+    replaced ids. An outcome that is an error (its message may name the ruleset) is never shared."""
     outcomes = []
+    reads = _Reads(ruleset) if shared.enabled() else None
     for rule in ruleset.rules.values():
         if files is not None and rule.file not in files:
             continue
         for index in range(len(rule.doc.get("examples") or [])):
-            outcomes.append(run_example(ruleset, rule, index, lang))
+            key = (lang, rule.id, index, reads.of(rule.id)) if reads is not None else None
+            outcome = _RAN.get(key) if key is not None else None
+            if outcome is None:
+                outcome = run_example(ruleset, rule, index, lang)
+                if key is not None and not _is_error(outcome.actual):
+                    if len(_RAN) >= MAX_RAN:
+                        _RAN.clear()
+                    _RAN[key] = outcome
+            outcomes.append(outcome)
     return sorted(outcomes, key=lambda o: (o.file or "", o.line or 0))
+
+
+def _is_error(actual: Any) -> bool:
+    return isinstance(actual, dict) and "error" in actual
+
+
+class _Reads:
+    """A digest of what the examples of a rule can read in ``ruleset`` (conservative: a rule is
+    in when any text of a rule already in names its id, or the id of a rule it replaced)."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        rules = ruleset.rules
+        self.ids: dict[str, str] = {rule_id: rule_id for rule_id in rules}
+        self.ids.update({old: new for old, new in rules.aliases.items() if new in rules})
+        self.whole = _digest((ruleset.parameters, ruleset.campaign, ruleset.parameter_schema,
+                              ruleset.parameter_positions, ruleset.parameter_texts,
+                              sorted(rules.aliases.items())))
+        self.own: dict[str, bytes] = {}
+        self.named: dict[str, set[str]] = {}
+        self.done: dict[str, bytes] = {}
+
+    def _own(self, rule_id: str) -> bytes:
+        if rule_id not in self.own:
+            rule = self.ruleset.rules[rule_id]
+            self.own[rule_id] = _digest((
+                rule.id, rule.kind, rule.doc, rule.params, rule.adopted, rule.param_layers,
+                rule.row_layers, rule.layer, rule.file, rule.positions, rule.texts, rule.replaced,
+                rule.example_layers))
+        return self.own[rule_id]
+
+    def _names(self, rule_id: str) -> set[str]:
+        if rule_id not in self.named:
+            rule = self.ruleset.rules[rule_id]
+            found: set[str] = set()
+            ids = self.ids
+            for text in set(_texts((rule.doc, rule.params))):
+                for name in _names_in(text):
+                    target = ids.get(name)
+                    if target is not None:
+                        found.add(target)
+            self.named[rule_id] = found
+        return self.named[rule_id]
+
+    def of(self, rule_id: str) -> bytes:
+        if rule_id not in self.done:
+            reached, todo = {rule_id}, [rule_id]
+            while todo:
+                for other in self._names(todo.pop()) - reached:
+                    reached.add(other)
+                    todo.append(other)
+            digest = hashlib.blake2b(self.whole, digest_size=20)
+            for other in sorted(reached):
+                digest.update(other.encode() + b"\0" + self._own(other))
+            self.done[rule_id] = digest.digest()
+        return self.done[rule_id]
+
+
+@functools.lru_cache(maxsize=65536)
+def _names_in(text: str) -> tuple[str, ...]:
+    """Every word of ``text`` and each of its dotted beginnings (``a.b.c``: a, a.b, a.b.c)."""
+    names: set[str] = set()
+    for token in _WORD.findall(text):
+        parts = token.split(".")
+        names.update(".".join(parts[:end]) for end in range(1, len(parts) + 1))
+    return tuple(names)
+
+
+def _digest(value: Any) -> bytes:
+    """A digest of plain data; for anything that cannot be written out (a kind from outside
+    keeping its own objects) one that matches nothing, so the example runs again."""
+    try:
+        written = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # noqa: BLE001 - whatever it is, the example simply runs again
+        return os.urandom(20)
+    return hashlib.blake2b(written, digest_size=20).digest()
+
+
+def _texts(value: Any) -> Any:
+    """Every text in plain data, keys included."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)

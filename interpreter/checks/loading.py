@@ -92,19 +92,18 @@ def rule_files(root: Path, globs: list[str] | None = None,
 
 def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     # start-up: YAML and the schema validators load only to read a ruleset, never for a cached one
-    from interpreter.documents.loader import load_file
-    from interpreter.documents.schema import validate_document
+    from interpreter.documents import shared
 
     manifest_path = root / MANIFEST
     try:
-        docs = load_file(display_path(manifest_path))
+        docs = shared.read(display_path(manifest_path))
     except MprError as error:
         out.error(error)
         return None
     if not docs:
         return _Layer(root.name, root, {}, {}, display_path(manifest_path), files=[manifest_path])
     manifest_doc = docs[0]
-    problems = validate_document(manifest_doc, "ruleset.json", out.lang)
+    problems = shared.check(manifest_doc, "ruleset.json", out.lang)
     out.findings.extend(problems)
     data = manifest_doc.data if isinstance(manifest_doc.data, dict) else {}
     if any(p.severity == "error" for p in problems):
@@ -117,7 +116,7 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     for path in rule_files(root, globs, directories):
         layer.files.append(path)
         try:
-            layer.documents.extend(load_file(display_path(path)))
+            layer.documents.extend(shared.read(display_path(path)))
         except MprError as error:
             out.error(error)
     for path in directories:
@@ -199,13 +198,13 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
 def _single_file(path: Path, out: _Collector) -> Ruleset:
     # start-up: reading rule files (variants, YAML) is never needed for a cached ruleset
     from interpreter.ruleset import variants
-    from interpreter.documents.loader import load_file
+    from interpreter.documents import shared
 
     """A rule file outside any ruleset directory: a ruleset of its documents alone."""
     ruleset = Ruleset(id=path.stem, root=str(path.parent), manifest={}, layers=[path.stem])
     layer = _Layer(path.stem, path.parent, {}, {}, display_path(path), files=[path])
     try:
-        layer.documents = load_file(display_path(path))
+        layer.documents = shared.read(display_path(path))
     except MprError as error:
         out.error(error)
     graph = variants.Graph([layer], {layer.id: ()}, {layer.id: frozenset()})

@@ -63,9 +63,14 @@ def _expressions(rule: Rule) -> Iterator[tuple[tuple, frozenset[str]]]:
 
 
 def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
-    """Every expression parses and passes the static checker; its names resolve."""
+    """Every expression parses and passes the static checker; its names resolve. The names of
+    one text are checked once per rule: what they resolve to depends on the rule's parameters
+    and inputs, not on where the text stands (a table of many rows repeats a few conditions), so
+    a text found clean once is clean at every path; one with findings is checked at each."""
+    inputs = input_names(rule)
+    clean: set[str] = set()
     for path, bound in _expressions(rule):
-        allowed = input_names(rule) | bound
+        allowed = inputs | bound
         try:
             expression = compiled(rule, path)
         except MprError as error:
@@ -73,7 +78,13 @@ def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagn
             continue
         if expression.names - allowed:
             yield from unknown_roots(rule, path, expression, allowed, lang)
-        yield from check_names(rule, path, expression, lang)
+        if expression.text in clean:
+            continue
+        found = list(check_names(rule, path, expression, lang))
+        if found:
+            yield from found
+        else:
+            clean.add(expression.text)
 
 
 def check_example_params(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:

@@ -13,12 +13,13 @@ text of every value along so a finding still points at the line that wrote it.
 The semantics are taught in docs/variants.md."""
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from rules_dsl.errors import define, did_you_mean
 from rules_dsl.words import define_words, vocabulary
+
+from interpreter.documents.plain import plain_copy
 
 EDIT_KEYS = ("at", "before", "after", "remove")  # the words of a list edit, never kept in the item
 KEYS = ("id", "name")  # the fields that name an item of a list, in order of preference
@@ -180,7 +181,7 @@ def merge_value(old: Any, marks: Marks, patch: Any, patch_marks: Marks, edit: Pa
     if is_list_patch(old, patch):
         return merge_list(old, marks, patch, patch_marks, edit, address, None)
     if edit.write(address, patch, ()):
-        return copy.deepcopy(patch), patch_marks, None
+        return plain_copy(patch), patch_marks, None
     return old, marks, None
 
 
@@ -258,7 +259,7 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         here = (index,)
         remove = entry.get("remove") is True
         action = words["remove" if remove else "replace"]
-        item = {k: copy.deepcopy(v) for k, v in entry.items() if k not in EDIT_KEYS}
+        item = {k: plain_copy(v) for k, v in entry.items() if k not in EDIT_KEYS}
         where = [w for w in ("before", "after") if w in entry]
         name = entry.get(key)
         if "at" in entry and name is not None:

@@ -101,12 +101,13 @@ class Rule:
 
     def expression(self, *path: str | int, names: Iterable[str] | None = None) -> Expression:
         """The compiled expression written at ``doc[path]`` (cached; errors located in the file)."""
-        # start-up: rules_dsl loads only when expression() runs
-        from rules_dsl import compile_expression
-
         key = tuple(path)
         compiled: Expression | None = self._compiled.get(key)
         if compiled is None:
+            # start-up: rules_dsl loads only when an expression is first compiled (an import
+            # statement run on every call costs more than the lookup above)
+            from rules_dsl import compile_expression
+
             text = self.get(*path)
             compiled = compile_expression(str(text), origin=self.loc(*path), names=names)
             self._compiled[key] = compiled

@@ -244,13 +244,13 @@ class Merge:
         A document ``based_on`` another, or ``abstract``, is checked by its kind's schema once
         merged (``finish``)."""
         # start-up: interpreter.documents.schema loads only when add_documents() runs
-        from interpreter.documents.schema import validate_document
+        from interpreter.documents import shared
 
         here: dict[str, Location] = {}
         for doc in layer.documents:
             data = doc.data
             partial = isinstance(data, dict) and ("based_on" in data or data.get("abstract") is True)
-            problems = [] if partial else validate_document(doc, "rule.json", self.out.lang)
+            problems = [] if partial else shared.check(doc, "rule.json", self.out.lang)
             self.out.findings.extend(problems)
             if not isinstance(data, dict) or not isinstance(data.get("id"), str):
                 continue
