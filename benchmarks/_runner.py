@@ -15,6 +15,19 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = [sys.executable, "-c", "pass"]
 
+# The characters of the campaign benchmarks: two PCs, one with an item that holds cards.
+CHARACTERS = """\
+characters:
+  - id: rin
+    name: リン
+    hand_size: 4
+    items:
+      - {id: a_battery, name: Aバッテリー, held_size: 2}
+  - id: kai
+    name: カイ
+    hand_size: 4
+"""
+
 
 def find_tool(name: str) -> str | None:
     """A console script next to the running interpreter (a venv that is not activated), else on

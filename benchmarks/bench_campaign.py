@@ -19,19 +19,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _runner import BASELINE, installed_env, mprules_command, run_once
-
-CHARACTERS = """\
-characters:
-  - id: rin
-    name: リン
-    hand_size: 4
-    items:
-      - {id: a_battery, name: Aバッテリー, held_size: 2}
-  - id: kai
-    name: カイ
-    hand_size: 4
-"""
+from _runner import BASELINE, CHARACTERS, installed_env, mprules_command, run_once
 
 CYCLE = [
     ["campaign", "show", "{file}"],

@@ -26,18 +26,7 @@ sys.path.insert(0, str(ROOT))
 from interpreter.campaign import commands  # noqa: E402
 from interpreter.campaign.store import Store  # noqa: E402
 from interpreter.documents.resources import bundled_ruleset  # noqa: E402
-
-CHARACTERS = """\
-characters:
-  - id: rin
-    name: リン
-    hand_size: 4
-    items:
-      - {id: a_battery, name: Aバッテリー, held_size: 2}
-  - id: kai
-    name: カイ
-    hand_size: 4
-"""
+from _runner import CHARACTERS  # noqa: E402
 
 
 def main() -> int:
