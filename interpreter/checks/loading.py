@@ -16,6 +16,7 @@ from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprE
 
 from interpreter.ruleset import cache as ruleset_cache
 from interpreter.ruleset.layers import CALLER_LAYER
+from interpreter.ruleset.limits import MAX_RULESET_BYTES
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.documents.resources import bundled_ruleset, shown_path
 
@@ -32,6 +33,9 @@ NO_RULESET = define(
     "{path}: ルールセット（{manifest} のあるディレクトリ）でもルールファイルでもありません",
     exit_code=EXIT_USAGE)
 
+TOO_MUCH_TO_READ = define(
+    "MPR924", "the rulesets of this extends graph hold more than {limit} bytes in all (this file brings them to {total}); nothing more was read",
+    "extends でつながるルールセットのファイルが合計 {limit} バイトを超えています（このファイルで {total} バイト）。これ以上は読んでいません")
 DIRECTORY_NOT_FILE = define(
     "MPR025", "a directory where a file is expected ({name} must be a YAML file); nothing in it was checked",
     "ファイルのはずの場所がディレクトリです（{name} は YAML のファイルでなければなりません）。中身は検査していません")
@@ -63,6 +67,22 @@ class _Collector:
     lang: str
     findings: list[Diagnostic] = field(default_factory=list)
     skip: set[str] = field(default_factory=set)
+    bytes_read: int = 0  # of every file of the extends graph, against MAX_RULESET_BYTES
+
+    def within_budget(self, path: Path) -> bool:
+        """Whether ``path`` may still be read: the files of one graph hold MAX_RULESET_BYTES in all
+        (a file that cannot be stat'ed is left to the reader to report)."""
+        if self.bytes_read > MAX_RULESET_BYTES:
+            return False
+        try:
+            self.bytes_read += path.stat().st_size
+        except OSError:
+            return True
+        if self.bytes_read > MAX_RULESET_BYTES:
+            self.add(TOO_MUCH_TO_READ, Location(display_path(path)), limit=MAX_RULESET_BYTES,
+                     total=self.bytes_read)
+            return False
+        return True
 
     def add(self, code: str, loc: Location | None, **args: Any) -> None:
         self.findings.append(diagnostic(code, loc, self.lang, **args))
@@ -95,6 +115,8 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     from interpreter.documents import shared
 
     manifest_path = root / MANIFEST
+    if not out.within_budget(manifest_path):
+        return None
     try:
         docs = shared.read(display_path(manifest_path))
     except MprError as error:
@@ -114,6 +136,8 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     globs = written_files if isinstance(written_files := data.get("files"), list) else None
     directories: list[Path] = []
     for path in rule_files(root, globs, directories):
+        if not out.within_budget(path):
+            break
         layer.files.append(path)
         try:
             layer.documents.extend(shared.read(display_path(path)))

@@ -1,5 +1,7 @@
-"""Limits of the ruleset layer: how deep variants may stack, how many rulesets the cache keeps.
+"""Limits of the ruleset layer: how deep variants may stack, how much they may hold in all, how
+many rulesets the cache keeps.
 Documented in docs/limits.md and tested at and past its bound."""
 
 MAX_VARIANT_LAYERS = 32  # rulesets in one extends graph
+MAX_RULESET_BYTES = 2 * 1024 * 1024  # bytes of every file of one extends graph, read in all
 MAX_CACHED_RULESETS = 32  # entries the ruleset cache keeps (the oldest written are removed)

@@ -222,6 +222,24 @@ def test_variant_layers_at_and_past_the_bound(tmp_path: Path) -> None:
     assert errors[0].file and errors[0].file.endswith("ruleset.yaml") and errors[0].line  # located
 
 
+def test_ruleset_bytes_at_and_past_the_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every file of one extends graph counts against MAX_RULESET_BYTES, before it is read: at the
+    bound the bundled ruleset loads; one byte under it, the file that passes it is MPR924 (and
+    nothing more is read)."""
+    from interpreter.checks import loading
+    from interpreter.documents.resources import bundled_ruleset
+
+    root = bundled_ruleset()
+    total = sum(p.stat().st_size for p in [root / "ruleset.yaml", *loading.rule_files(root)])
+    monkeypatch.setattr(loading, "MAX_RULESET_BYTES", total)
+    _, findings = loading.collect(root, "en")
+    assert not [d for d in findings if d.code == "MPR924"]
+    monkeypatch.setattr(loading, "MAX_RULESET_BYTES", total - 1)
+    _, findings = loading.collect(root, "en")
+    [refusal] = [d for d in findings if d.code == "MPR924"]
+    assert refusal.severity == "error" and refusal.file and refusal.file.endswith(".yaml")
+
+
 @pytest.mark.parametrize("text", ["+d91 -d926 +7d926 +71 +-+1 +-+ 1+ 1", "d1000 * d1000 * d1000"])
 def test_a_distribution_past_its_limits_is_located(text: str) -> None:
     """Found by fuzz/fuzz_expression.py: the limits of a whole computation had no location."""
