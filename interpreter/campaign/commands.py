@@ -16,7 +16,7 @@ from interpreter.campaign.state import Pin, State
 from interpreter.campaign.files import shown_path
 from interpreter.campaign.names import resolve
 from interpreter.campaign.store import Store
-from interpreter.campaign.timeline import (ALL_KEPT, check_constraints, NO_CARDS, NONE_CHOSEN, Outcome, apply_sleep, check_hours,
+from interpreter.campaign.timeline import (Outcome, check_constraints, note_unchanged, apply_sleep, check_hours,
                                            check_minutes, keep_of, next_dawn, pass_time, rule_params, run_of,
                                            wired_rule)
 
@@ -325,12 +325,7 @@ def circulate(store: Store, holder: str, *, take_all: bool = False, count: int |
                          count=count, selection=selection, cards=cards,
                          allowed=params.get("selection", ["random", "player", "gm"]),
                          rule_id=rule_id, keep=keep_of(state, rule_id, dice))
-        if result.reason == "no_cards":
-            out.note(NO_CARDS, holder=who)
-        elif result.reason == "kept":
-            out.note(ALL_KEPT, holder=who, rule=rule_id)
-        elif result.reason == "none_chosen":
-            out.note(NONE_CHOSEN, holder=who)
+        note_unchanged(out, result, who, rule_id)
         given = {"holder": who, "all": take_all, "count": count, "selection": selection, "cards": cards}
         check_constraints(state, rule_id, {k: v for k, v in given.items() if v is not None}, result)
         out.absorb(result)

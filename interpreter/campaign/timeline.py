@@ -87,6 +87,17 @@ class Outcome:
             self.note(RESHUFFLED, times=result.reshuffles)
 
 
+def note_unchanged(out: Outcome, result: Circulated, holder: str, rule_id: str) -> None:
+    """The note that says why a holder's cards did not change: it holds none, its circulation
+    keeps every one, or none was chosen."""
+    if result.reason == "no_cards":
+        out.note(NO_CARDS, holder=holder)
+    elif result.reason == "kept":
+        out.note(ALL_KEPT, holder=holder, rule=rule_id)
+    elif result.reason == "none_chosen":
+        out.note(NONE_CHOSEN, holder=holder)
+
+
 def wired_rule(state: State, slot: str) -> str:
     """The id of the rule the campaign's wiring gives ``slot`` (a coded error when it gives none)."""
     return require(state.pin.rules, wired(state.pin.campaign, slot, state.pin.manifest), slot,
@@ -168,10 +179,8 @@ def apply_sleep(out: Outcome, holder: str, hours: Any, dice: DiceSource, slot: s
                            keep=keep_of(state, rule_id, dice))
     if result.reason == "short":
         out.note(SHORT_SLEEP, holder=holder, hours=hours, min=minimum, rule=rule_id)
-    elif result.reason == "no_cards":
-        out.note(NO_CARDS, holder=holder)
-    elif result.reason == "kept":
-        out.note(ALL_KEPT, holder=holder, rule=rule_id)
+    else:
+        note_unchanged(out, result, holder, rule_id)
     amount = (state.pin.rules[rule_id].get("threshold") or {}).get("amount") or "amount"
     check_constraints(state, rule_id, {"holder": holder, amount: hours}, result)
     out.absorb(result)
@@ -228,12 +237,7 @@ def apply_count(out: Outcome, holder: str, count: int, dice: DiceSource, slot: s
     held = [card for card in state.cards.held(holder) if keep is None or not keep(card, holder)]
     result = ordered(state.cards, state.deck_spec(), holder, dice, count=min(count, len(held)),
                      selection="random", allowed=("random",), rule_id=rule_id, keep=keep)
-    if result.reason == "no_cards":
-        out.note(NO_CARDS, holder=holder)
-    elif result.reason == "kept":
-        out.note(ALL_KEPT, holder=holder, rule=rule_id)
-    elif result.reason == "none_chosen":
-        out.note(NONE_CHOSEN, holder=holder)
+    note_unchanged(out, result, holder, rule_id)
     check_constraints(state, rule_id, {"holder": holder, "count": min(count, len(held)),
                                        "selection": "random"}, result)
     out.absorb(result)
