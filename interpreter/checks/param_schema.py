@@ -62,14 +62,19 @@ class Written(Frozen):
 def parse_param_value(raw: str, name: str, given_as: str = CALLER_LAYER) -> Written:
     """The value of a caller's parameter ``NAME=RAW`` (the layer ``given_as``) read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
-    # start-up: PyYAML loads only when a parameter value is given on the command line
-    from interpreter.documents.loader import heed, load_text
+    # start-up: kept_yaml loads only when a parameter value is given on the command line (PyYAML
+    # only for a value it has not kept)
+    from interpreter.documents.kept_yaml import load_text
 
     docs = load_text(raw, f"{given_as} {name}")
     if not docs:
         raise MprError(EMPTY_PARAM, Location(path=f"{given_as} {name}"), name=name)
     doc = docs[0]
-    heed(doc)
+    if doc.readings:  # values other YAML readers read differently, to be shown
+        # start-up: interpreter.documents.loader is loaded already when a document has readings
+        from interpreter.documents.loader import heed
+
+        heed(doc)
     return Written(doc.data, dict(doc.texts))
 
 

@@ -97,14 +97,17 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
 def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
-    # start-up: interpreter.documents.loader loads only when _yaml_value() runs
-    from interpreter.documents.loader import heed, load_text
+    # start-up: kept_yaml loads only when _yaml_value() runs (PyYAML only for a text it has not kept)
+    from interpreter.documents.kept_yaml import load_text
 
     docs = load_text(text, where)
     if len(docs) > 1:
         raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
                        detail=f"{len(docs)} YAML documents, expected one")
-    if docs:
+    if docs and docs[0].readings:  # values other YAML readers read differently, to be shown
+        # start-up: interpreter.documents.loader is loaded already when a document has readings
+        from interpreter.documents.loader import heed
+
         heed(docs[0])
     return docs[0].data if docs else None
 
@@ -126,14 +129,21 @@ def load_input(file: str | None) -> dict[str, Any]:
                 raise OSError(errno.EBADF, "standard input is closed")
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
-            # start-up: interpreter.documents.loader loads only when load_input() runs
-            from interpreter.documents.loader import open_regular
+            # start-up: kept_yaml loads only when load_input() runs (imports no PyYAML)
+            from interpreter.documents.kept_yaml import read_regular
 
-            # start-up: pathlib loads only when load_input() runs
-            from pathlib import Path
+            raw = read_regular(file, MAX_INPUT_FILE_BYTES)  # None: open_regular says why
+            if raw is not None:
+                text = raw.decode("utf-8")
+            else:
+                # start-up: interpreter.documents.loader loads only for a file read_regular refused
+                from interpreter.documents.loader import open_regular
 
-            with open_regular(Path(file)) as stream:
-                text = stream.read(MAX_INPUT_FILE_BYTES + 1).decode("utf-8")
+                # start-up: pathlib loads only when load_input() runs
+                from pathlib import Path
+
+                with open_regular(Path(file)) as stream:
+                    text = stream.read(MAX_INPUT_FILE_BYTES + 1).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
                        reason=getattr(error, "strerror", None) or str(error)) from None

@@ -63,8 +63,9 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
 
     if name is None:
         return {}, {}, None, {}
-    # start-up: interpreter.documents.loader (PyYAML) loads only when there is an input to read
-    from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
+    # start-up: interpreter.documents.kept_yaml loads only when there is an input to read (PyYAML
+    # only for a text it has not kept)
+    from interpreter.documents.kept_yaml import load_file, load_text
 
     if name == "-":
         # start-up: the parent package is loaded already (it runs every command)
@@ -76,6 +77,9 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
         if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
+            # start-up: interpreter.documents.loader loads only for an input too large to read
+            from interpreter.documents.loader import TOO_LARGE
+
             raise MprError(TOO_LARGE, Location("<stdin>", 1, 1), size=f"> {MAX_INPUT_FILE_BYTES}",
                            limit=MAX_INPUT_FILE_BYTES)
         docs, file = load_text(data, "<stdin>"), "<stdin>"
@@ -86,7 +90,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
-    heed(docs[0])
+    if docs[0].readings:  # values other YAML readers read differently, to be shown
+        # start-up: interpreter.documents.loader is loaded already when a document has readings
+        from interpreter.documents.loader import heed
+
+        heed(docs[0])
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
