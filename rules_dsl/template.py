@@ -10,7 +10,7 @@ text. A template without placeholders renders as itself, at no cost.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from .frozen import Record  # a dataclass without importing dataclasses (start-up)
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -34,8 +34,7 @@ NOT_TEXT = define(
     "MPR183", "the placeholder {{{text}}} gives a {kind}, which cannot be shown as text",
     "プレースホルダ {{{text}}} の値（{kind}）は文として表示できません")
 
-@dataclass(frozen=True)
-class Template:
+class Template(Record, frozen=True):
     """A parsed template: literal parts and compiled placeholders, in order."""
 
     text: str

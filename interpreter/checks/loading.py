@@ -5,12 +5,12 @@ finding at once, ``load_ruleset`` refuses a ruleset with errors."""
 from __future__ import annotations
 
 import copy
-import hashlib
 import os
-from dataclasses import dataclass, field
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from pathlib import Path
 from typing import Any
 
+from rules_dsl import cachefile
 from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
                               diagnostic, did_you_mean)
 
@@ -45,8 +45,7 @@ RULESET_MISSING = define(
     "MPR414", "ruleset {path}: no such file or directory",
     "ルールセット {path}: そのようなファイルやディレクトリはありません", exit_code=EXIT_STATE)
 
-@dataclass
-class _Layer:
+class _Layer(Record):
     """One ruleset directory of an ``extends`` graph, as read from disk (what
     ``interpreter.ruleset.variants`` merges)."""
 
@@ -60,8 +59,7 @@ class _Layer:
     texts: dict[tuple, str] = field(default_factory=dict)  # written text of YAML-read scalars
 
 
-@dataclass
-class _Collector:
+class _Collector(Record):
     """Findings gathered while loading; rules whose documents failed the schema are skipped later."""
 
     lang: str
@@ -170,7 +168,7 @@ def _set_param(rule: Rule, name: str, value: Any, given_as: str) -> None:
 
 
 def _content_hash(files: list[Path]) -> str:
-    digest = hashlib.sha256()
+    digest = cachefile.sha256()  # the built-in SHA-256: hashlib would load OpenSSL (start-up)
     for path in sorted(set(files), key=lambda p: str(p)):
         digest.update(os.fsencode(path.name) + b"\0")
         try:

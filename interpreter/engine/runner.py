@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Mapping
 from typing import Any
 
@@ -49,8 +49,7 @@ def guard(running: list[str], rule_id: str) -> None:
         raise MprError(TOO_DEEP, Location(path=rule_id), limit=MAX_NESTED_RUNS, chain=chain)
 
 
-@dataclass
-class Context:
+class Context(Record):
     """What a kind may use while it runs: the ruleset, the dice, the trace, the language, and the
     rules running (outermost first) so that a rule never runs inside itself."""
 

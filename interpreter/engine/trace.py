@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from fractions import Fraction
 from typing import Any, Iterator
 
@@ -13,8 +13,7 @@ from rules_dsl.plain import jsonable as jsonable
 from rules_dsl.words import localized
 
 
-@dataclass
-class Step:
+class Step(Record):
     """One node of a trace. ``kind`` says what it is: rule, row, expr, dice, param, note, unresolved."""
 
     kind: str
@@ -57,8 +56,7 @@ class Trace:
         return [s.to_json() for s in self.root]
 
 
-@dataclass
-class Result:
+class Result(Record):
     """What ``engine.run`` returns: the rule's value and how it was reached."""
 
     rule: str
@@ -101,8 +99,7 @@ def _short(value: Any) -> str:
     return json.dumps(plain, ensure_ascii=False)
 
 
-@dataclass
-class ProbRow:
+class ProbRow(Record):
     """One outcome of a rule's distribution: its value, an optional label, its exact probability."""
 
     value: Any
@@ -117,8 +114,7 @@ class ProbRow:
         return out
 
 
-@dataclass
-class ProbTable:
+class ProbTable(Record):
     """What a kind's ``distribution`` returns (a list of these): a titled table of outcomes."""
 
     title: str

@@ -207,9 +207,8 @@ def _still_true(deps: dict[str, Any]) -> bool:
 def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
     """(header, payload): the dependencies and content hash as JSON, the ruleset pickled (or the
     ``result`` kept for it, when one is given)."""
-    # start-up: copy, dataclasses, pickle load only when _encode() runs
+    # start-up: copy, pickle load only when _encode() runs
     import copy
-    import dataclasses
     import pickle
 
     if result is not None:
@@ -222,9 +221,9 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
     plain.rules.aliases = dict(getattr(ruleset.rules, "aliases", {}))
     for rule_id, rule in ruleset.rules.items():
         kept = copy.copy(rule)
-        for f in dataclasses.fields(kept):
-            if f.name.startswith("_") and isinstance(getattr(kept, f.name), dict):
-                setattr(kept, f.name, {})  # compiled expressions: made again on use
+        for name in kept._fields:
+            if name.startswith("_") and isinstance(getattr(kept, name), dict):
+                setattr(kept, name, {})  # compiled expressions: made again on use
         plain.rules[rule_id] = kept
     header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
                         ensure_ascii=False).encode("utf-8")

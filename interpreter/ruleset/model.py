@@ -2,7 +2,7 @@
 parameters (and the layer each came from), adoption, and where every value stands in its file."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -21,8 +21,7 @@ Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[str | None, int | None, int | None]]  # a path -> (file, line, column)
 
 
-@dataclass
-class Rule:
+class Rule(Record):
     """One rule document after loading and layering.
 
     ``doc`` is the plain data of the document (after variant overrides); ``params`` the effective
@@ -146,8 +145,7 @@ class Rules(dict):
             return default
 
 
-@dataclass
-class Ruleset:
+class Ruleset(Record):
     """Rules by id plus the manifest data of every layer (base first, the variant last).
 
     ``rules`` also answers to the ids of rules replaced under a new id (``rules.aliases``);

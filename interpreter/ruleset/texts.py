@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
 from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
@@ -31,8 +31,7 @@ STALE = define(
     severity="warning")
 
 
-@dataclass(frozen=True)
-class StaleText:
+class StaleText(Record, frozen=True):
     """A text (``path`` into the document, ``lang``) that names ``old``, a value of parameter
     ``name`` that layer ``layer`` changed to ``new``."""
 
