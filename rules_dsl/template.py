@@ -12,14 +12,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from .frozen import Record  # a dataclass without importing dataclasses (start-up)
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
 
 from .errors import Location, MprError, define
 from .functions import kind
 from .normalize import at
 from .words import LIST_SEPARATOR, NO, YES, word
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .expression import Expression
 
 UNCLOSED = define(

@@ -10,12 +10,15 @@ import json
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from interpreter.documents import kind_schemas
 from interpreter.documents.resources import schemas_dir
 from interpreter.documents.schema_dispatch import dispatch_targets
 from interpreter.ruleset.model import Rule
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @cache

@@ -8,7 +8,6 @@ import copy
 import os
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from pathlib import Path
-from typing import Any
 
 from rules_dsl import cachefile
 from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
@@ -19,6 +18,10 @@ from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.limits import MAX_RULESET_BYTES
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.documents.resources import bundled_ruleset, shown_path
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # Reading and checking a ruleset needs YAML, JSON Schema and the language; a ruleset that comes
 # from the cache needs none of them, so those modules are imported where they are used.

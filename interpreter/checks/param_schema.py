@@ -15,7 +15,6 @@ import json
 import math
 import re
 from functools import cache
-from typing import Any
 
 from rules_dsl.frozen import Frozen, replace
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
@@ -25,6 +24,10 @@ from interpreter.documents.schema_dispatch import BASE
 from interpreter.documents.typing_mistakes import fullwidth_number
 from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.model import Rule, Ruleset
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 UNKNOWN_SCHEMA_NAME = define(

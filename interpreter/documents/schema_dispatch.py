@@ -9,9 +9,12 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from interpreter.documents.resources import schemas_dir
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BASE = "https://mprules.invalid/schemas/"
 

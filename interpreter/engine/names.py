@@ -4,14 +4,16 @@ literals compared with an input whose schema lists its values (``item.quality ==
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
 from interpreter.ruleset.model import Path_, Rule
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from rules_dsl.expression import Expression
 
 UNKNOWN_NAME = define(

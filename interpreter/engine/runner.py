@@ -7,7 +7,6 @@ import copy
 import re
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Mapping
-from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
 from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
@@ -16,6 +15,10 @@ from rules_dsl.errors import Location, MprError, define, did_you_mean
 from interpreter.engine import registry as kinds
 from interpreter.ruleset.model import Path_, Positions, Rule, Ruleset
 from interpreter.engine.trace import ProbTable, Result, Step, Trace
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 RUNNING = define(
     "MPR431", "rule {rule} is already running ({chain}): rules may not use each other in a cycle",

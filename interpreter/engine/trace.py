@@ -6,11 +6,14 @@ import json
 from contextlib import contextmanager
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from fractions import Fraction
-from typing import Any, Iterator
 
 from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
 from rules_dsl.plain import jsonable as jsonable
 from rules_dsl.words import localized
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, Iterator
 
 
 class Step(Record):

@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import Any
 
 from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
@@ -25,6 +24,10 @@ from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import params_used
 from interpreter.engine.registry import Kind
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 NOT_A_NUMBER = define(
     "MPR510", "row {row} of {rule} has value {value!r}, not a number",

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
 from interpreter.ruleset.model import Rule
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYWORD = "x-enum-from"
 _CACHE = ("__inputs_with_enums__",)

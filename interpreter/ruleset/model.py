@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.ruleset.texts import render_text
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from rules_dsl.expression import Expression
 
 UNKNOWN_RULE = define(

@@ -9,13 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
-from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.template import compile_template, has_placeholders, show
 from rules_dsl.words import LANGS
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:  # types only: the model renders its titles with this module
+    from typing import Any
+
     from interpreter.ruleset.model import Rule, Ruleset
 
 
