@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cache
-from pathlib import Path
 
 from interpreter.documents import kind_schemas
 from interpreter.documents.resources import schemas_dir
@@ -41,6 +40,9 @@ def kind_schema_file(kind: str) -> str | None:
 @cache
 def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
     """The schema a ``$ref`` in file ``base`` points to, and the file it is in."""
+    # start-up: pathlib loads only when a schema's $ref is followed
+    from pathlib import Path
+
     target, _, pointer = ref.partition("#")
     file = base if not target else str(Path(base).parent / target).replace("\\", "/")
     parts = [p for p in Path(file).parts if p != "."]

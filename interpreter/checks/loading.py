@@ -5,9 +5,9 @@ finding at once, ``load_ruleset`` refuses a ruleset with errors."""
 from __future__ import annotations
 
 import copy
+import errno
 import os
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
-from pathlib import Path
 
 from rules_dsl import cachefile
 from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
@@ -21,6 +21,7 @@ from interpreter.documents.resources import bundled_ruleset, shown_path
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 # Reading and checking a ruleset needs YAML, JSON Schema and the language; a ruleset that comes
@@ -95,6 +96,9 @@ class _Collector(Record):
 def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working directory where possible."""
     try:
+        # start-up: pathlib loads only when a path is shown
+        from pathlib import Path
+
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
@@ -251,6 +255,9 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
     from interpreter.checks.param_schema import check_params
     from interpreter.checks.semantic import check_ruleset
 
+    # start-up: pathlib loads only when a ruleset is read (not taken from the cache)
+    from pathlib import Path
+
     root = Path(path) if path is not None else bundled_ruleset()
     out = _Collector(lang)
     if root.is_file() and root.name == MANIFEST:
@@ -326,11 +333,26 @@ def load_ruleset(path: str | Path | None = None, *,
 
     A path that does not exist is a state error (exit 3), a path that is not a ruleset a usage
     error (exit 2), a ruleset with errors a finding (exit 1)."""
-    if path is not None and not Path(path).exists():
+    if path is not None and not _exists(path):
         raise MprError(RULESET_MISSING, None, path=str(path))
     return ruleset_cache.load(path, param_overrides, adopt,
                               lambda: _load_checked(path, param_overrides, adopt, lang, given_as),
                               given_as)
+
+
+def _exists(path: str | Path) -> bool:
+    """``Path(path).exists()`` without loading pathlib (start-up): False for a path that is not
+    there, an error (``OSError``) for one that cannot be looked at (too long, no permission)."""
+    try:
+        os.stat(os.fspath(path) or ".")  # Path("") is the current folder
+    except OSError as error:
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP) and \
+                getattr(error, "winerror", None) not in (21, 123, 1921):
+            raise
+        return False
+    except ValueError:  # a NUL in the path
+        return False
+    return True
 
 
 def _load_checked(path: str | Path | None, param_overrides: dict[str, dict] | None,

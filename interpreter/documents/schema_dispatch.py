@@ -7,13 +7,14 @@ document of a known kind straight to its kind's schema."""
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
-from pathlib import Path
 
-from interpreter.documents.resources import schemas_dir
+from interpreter.documents.resources import data_dir_text
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 BASE = "https://mprules.invalid/schemas/"
@@ -74,7 +75,8 @@ def write_rule_json(root: Path) -> Path:
 def dispatch_targets() -> dict[str, str]:
     """Each kind's own schema as the installed ``rule.json`` dispatches to it
     (``{kind: "kinds/<module>.json"}``)."""
-    rule = json.loads((schemas_dir() / "rule.json").read_text(encoding="utf-8"))
+    with open(os.path.join(data_dir_text("schemas"), "rule.json"), encoding="utf-8") as handle:
+        rule = json.load(handle)
     kinds = {}
     for branch in rule.get("else", rule).get("allOf", ()):
         name = branch.get("if", {}).get("properties", {}).get("kind", {}).get("const")

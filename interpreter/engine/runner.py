@@ -3,7 +3,6 @@
 so that every step is traced."""
 from __future__ import annotations
 
-import copy
 import re
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Mapping
@@ -177,6 +176,14 @@ def _with_defaults(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
     return filled
 
 
+def _copied(value: Any) -> Any:
+    """A deep copy of a default value."""
+    # start-up: copy loads only for an input whose schema gives a default
+    import copy
+
+    return copy.deepcopy(value)
+
+
 def _fill_defaults(schema: Any, value: Any) -> Any:
     items = schema.get("items") if isinstance(schema, dict) else None
     if isinstance(value, list) and isinstance(items, dict):
@@ -189,7 +196,7 @@ def _fill_defaults(schema: Any, value: Any) -> Any:
         if not isinstance(sub, dict):
             continue
         if name not in filled and "default" in sub:
-            filled[name] = copy.deepcopy(sub["default"])
+            filled[name] = _copied(sub["default"])
         if name in filled:
             filled[name] = _fill_defaults(sub, filled[name])
     return filled

@@ -71,8 +71,11 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
         entry = _entry(path, param_overrides, adopt, given_as)
     except (OSError, RuntimeError, TypeError, ValueError):
         return build()
+    _hashed.clear()
     ruleset = _read(entry)
     if ruleset is not None:
+        if _hashed:
+            _restamped(entry)
         return ruleset
     ruleset = build()
     _write(entry, ruleset)
@@ -133,6 +136,9 @@ def _file_record(path: str) -> list[Any]:
     return [path, _digest(path), st.st_size, st.st_mtime_ns]
 
 
+_hashed: list[bool] = []  # set when a header was found true only by hashing files (``_restamped``)
+
+
 def _unchanged(record: list[Any], written_ns: int) -> bool:
     """Whether the file still has the recorded content: by its size and time when they match and
     are not too close to the entry's writing, else by its hash."""
@@ -146,7 +152,11 @@ def _unchanged(record: list[Any], written_ns: int) -> bool:
     if st.st_size == size and st.st_mtime_ns == mtime_ns \
             and mtime_ns < written_ns - RACY_SECONDS * 1_000_000_000:
         return True
-    return _digest(name) == digest
+    _hashed.append(True)
+    if _digest(name) != digest:
+        return False
+    record[2:] = [st.st_size, st.st_mtime_ns]  # as it is now, for _restamped
+    return True
 
 
 def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
@@ -198,10 +208,42 @@ def _same_listing(directory: str, patterns: list[str], listed: list[str], folder
 
 def _still_true(deps: dict[str, Any]) -> bool:
     written_ns = deps["written_ns"]
+    checked_ns = time.time_ns()
     if not all(_unchanged(record, written_ns) for record in deps["files"]):
         return False
-    return all(_same_listing(d, globs, listed, folder_ns, written_ns)
-               for d, globs, listed, folder_ns in deps["listings"])
+    if not all(_same_listing(d, globs, listed, folder_ns, written_ns)
+               for d, globs, listed, folder_ns in deps["listings"]):
+        return False
+    if _hashed:  # the records now say what was checked, as of then (the folders' times again)
+        deps["written_ns"] = checked_ns
+        for listing in deps["listings"]:
+            listing[3] = _folder_time(listing[0], listing[1])
+    return True
+
+
+def _restamped(entry: str) -> None:
+    """Write again the header of ``entry``, found true by hashing files changed too close to its
+    writing (a ruleset edited, or installed, just before it was cached), with the times checked
+    then: the next command knows the files unchanged by their size and time alone. The ruleset
+    itself is copied as it is; a cache that cannot be written is left as it was."""
+    _hashed.clear()
+    try:
+        with open(entry, "rb") as handle:
+            header = _header(handle)
+            if header is None or not _hashed:
+                return
+            head = handle.read(32)
+            payload = handle.read(MAX_ENTRY_BYTES + 1)
+    except (OSError, ValueError, TypeError, KeyError):
+        return
+    if len(payload) > MAX_ENTRY_BYTES or sha256(payload).digest() != head:
+        return
+    deps = header["deps"]
+    if any(record[3] >= deps["written_ns"] - RACY_SECONDS * 1_000_000_000 for record in deps["files"]):
+        return  # changed too recently still: written again, it would be hashed again all the same
+    body = json.dumps(header, ensure_ascii=False).encode("utf-8")
+    write_atomically(entry, FORMAT + sha256(body).digest() + len(body).to_bytes(4, "big") + body
+                     + head + payload)
 
 
 def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
