@@ -4,7 +4,6 @@ layered parameters, adoption switches (which optional rules are used) and ``exte
 finding at once, ``load_ruleset`` refuses a ruleset with errors."""
 from __future__ import annotations
 
-import copy
 import errno
 import os
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
@@ -163,6 +162,9 @@ def _set_param(rule: Rule, name: str, value: Any, given_as: str) -> None:
     texts: dict = {}
     if isinstance(value, Written):
         value, texts = value.value, value.texts
+    # start-up: copy loads only when a parameter is overridden
+    import copy
+
     rule.params[name] = copy.deepcopy(value)
     for key in [k for k in rule.texts if k[:2] == ("params", name)]:
         del rule.texts[key]

@@ -103,7 +103,10 @@ def result_labels(ruleset: Any, rule_id: str) -> dict[str, Any]:
     sheet's names of abilities (``parameters.sheet.abilities``)."""
     sheet = ruleset.parameters.get("sheet") if isinstance(ruleset.parameters, dict) else None
     abilities = sheet.get("abilities") if isinstance(sheet, dict) else None
-    rule = ruleset.rules.get(rule_id)
+    try:
+        rule = ruleset.rule(rule_id)  # that rule alone: the others stay unread in the cache
+    except MprError:
+        rule = None
     own = rule.doc.get("labels") if rule is not None else None
     return {**(abilities if isinstance(abilities, dict) else {}),
             **(own if isinstance(own, dict) else {})}

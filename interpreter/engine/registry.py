@@ -81,9 +81,9 @@ def _with_schema(kind: Kind, module: str) -> Kind:
     if kind.schema is not None:
         return kind
     # start-up: the schema's place is needed only when a document is validated
-    from interpreter.documents.resources import schemas_dir
+    from interpreter.documents.resources import data_dir_text
 
-    return replace(kind, schema=schemas_dir() / "kinds" / f"{module}.json")
+    return replace(kind, schema=os.path.join(data_dir_text("schemas"), "kinds", f"{module}.json"))
 
 
 def _builtin() -> Iterator[tuple[str, Kind]]:

@@ -173,10 +173,64 @@ class Ruleset(Record):
     file_layers: dict[str, str] = field(default_factory=dict)  # a file as positions name it -> its layer
 
     def rule(self, rule_id: str) -> Rule:
+        pending = self.__dict__.get("_pending")
+        if pending is not None and "rules" not in self.__dict__:  # one rule, unpickled alone
+            found = pending.rule(rule_id)
+            if found is not None:
+                return found
         try:
             return self.rules[rule_id]
         except KeyError:
             raise unknown_rule(self, rule_id) from None
+
+    def kept_rules(self, blobs: dict[str, bytes], aliases: dict[str, str]) -> Ruleset:
+        """A shallow copy of this ruleset whose rules are ``blobs`` (each rule pickled alone, by its
+        id) and ``aliases``, to be pickled: read back, ``rule(id)`` unpickles that rule alone, and
+        ``rules`` (all of them) is made on first use, so either way the rules are the same."""
+        shell = type(self).__new__(type(self))
+        shell.__dict__.update(self.__dict__)
+        del shell.__dict__["rules"]
+        shell.__dict__["_pending"] = PendingRules(blobs, aliases)
+        return shell
+
+    def __getattr__(self, name: str) -> Any:
+        """``rules`` of a ruleset read back from the cache, unpickled on first use."""
+        pending = self.__dict__.get("_pending")
+        if name != "rules" or pending is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        rules = self.__dict__["rules"] = pending.all()
+        del self.__dict__["_pending"]
+        return rules
+
+
+class PendingRules:
+    """The rules of a ruleset read back from the cache, each still pickled (``Ruleset.kept_rules``):
+    unpickled one by one as they are asked for, each once."""
+
+    def __init__(self, blobs: dict[str, bytes], aliases: dict[str, str]) -> None:
+        self.blobs, self.aliases = blobs, aliases
+        self.made: dict[str, Rule] = {}
+
+    def rule(self, rule_id: str) -> Rule | None:
+        """The rule ``rule_id`` (or the one that replaced it), or None when there is none."""
+        key = rule_id if rule_id in self.blobs else self.aliases.get(rule_id)
+        if key is None or key not in self.blobs:
+            return None
+        found = self.made.get(key)
+        if found is None:
+            # start-up: pickle is loaded already (the ruleset itself was unpickled)
+            import pickle
+
+            found = self.made[key] = pickle.loads(self.blobs[key])
+        return found
+
+    def all(self) -> Rules:
+        """Every rule, by id, with the aliases (the ones already asked for as they were made)."""
+        rules = Rules()
+        for rule_id in self.blobs:
+            rules[rule_id] = self.rule(rule_id)
+        rules.aliases = dict(self.aliases)
+        return rules
 
 
 def unknown_rule(ruleset: Ruleset, rule_id: str) -> MprError:
