@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from .frozen import Record  # a dataclass without importing dataclasses (start-up)
-from fractions import Fraction
 
 from .errors import Location, MprError, define
-from .functions import kind
+from .functions import is_fraction, kind
 from .normalize import at
 from .words import LIST_SEPARATOR, NO, YES, word
 
@@ -75,7 +74,7 @@ def show(value: Any, lang: str = "ja", text: str = "") -> str:
         return word(YES if value else NO, lang)
     if isinstance(value, (int, str)):
         return str(value)
-    if isinstance(value, Fraction):
+    if is_fraction(value):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, (list, tuple)):
         return word(LIST_SEPARATOR, lang).join(show(item, lang, text) for item in value)

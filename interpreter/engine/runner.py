@@ -11,6 +11,7 @@ from rules_dsl.dice import DiceSource, SeededDice
 from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
+from interpreter.documents.plain import plain_copy
 from interpreter.engine import registry as kinds
 from interpreter.ruleset.model import Path_, Positions, Rule, Ruleset
 from interpreter.engine.trace import ProbTable, Result, Step, Trace
@@ -176,14 +177,6 @@ def _with_defaults(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
     return filled
 
 
-def _copied(value: Any) -> Any:
-    """A deep copy of a default value."""
-    # start-up: copy loads only for an input whose schema gives a default
-    import copy
-
-    return copy.deepcopy(value)
-
-
 def _fill_defaults(schema: Any, value: Any) -> Any:
     items = schema.get("items") if isinstance(schema, dict) else None
     if isinstance(value, list) and isinstance(items, dict):
@@ -196,7 +189,7 @@ def _fill_defaults(schema: Any, value: Any) -> Any:
         if not isinstance(sub, dict):
             continue
         if name not in filled and "default" in sub:
-            filled[name] = _copied(sub["default"])
+            filled[name] = plain_copy(sub["default"])
         if name in filled:
             filled[name] = _fill_defaults(sub, filled[name])
     return filled

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from contextlib import contextmanager
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
-from fractions import Fraction
 
 from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
 from rules_dsl.plain import jsonable as jsonable
@@ -13,6 +12,7 @@ from rules_dsl.words import localized
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any, Iterator
 
 

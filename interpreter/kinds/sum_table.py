@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 
 from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+from rules_dsl.functions import fraction, is_fraction
 
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
@@ -50,7 +50,7 @@ LITERALS = (ast.String, ast.Number, ast.Boolean, ast.Null)
 ROUNDINGS = {
     "floor": math.floor,
     "ceil": math.ceil,
-    "round": lambda x: int(math.copysign(math.floor(abs(x) + Fraction(1, 2)), x)),
+    "round": lambda x: int(math.copysign(math.floor(abs(x) + fraction()(1, 2)), x)),
 }
 
 
@@ -67,8 +67,8 @@ def environment(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _rounded(rule: Rule, value: Any, ctx: Context) -> Any:
-    if not isinstance(value, Fraction) or value.denominator == 1 or "rounding" not in rule.params:
-        return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+    if not is_fraction(value) or value.denominator == 1 or "rounding" not in rule.params:
+        return value.numerator if is_fraction(value) and value.denominator == 1 else value
     return ROUNDINGS[ctx.param(rule, "rounding")](value)
 
 
@@ -124,7 +124,7 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
             value = row["value"]
             if isinstance(value, str):
                 value = _evaluate(rule, ("rows", index, "value"), row_env, ctx, value)
-            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+            if isinstance(value, bool) or not (isinstance(value, int) or is_fraction(value)):
                 raise MprError(NOT_A_NUMBER, rule.loc("rows", index, "value"), rule=rule.id,
                                row=name, value=value)
             value = _rounded(rule, value, ctx)
@@ -133,7 +133,7 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
     if "result" in rule.doc:
         _trace_params(rule, ("result",), ctx)
         total = ctx.evaluate(rule, ("result",), {**env, "total": total})
-        if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
+        if isinstance(total, bool) or not (isinstance(total, int) or is_fraction(total)):
             raise MprError(NOT_A_NUMBER, rule.loc("result"), rule=rule.id, row="result",
                            value=total)
         total = _rounded(rule, total, ctx)

@@ -5,11 +5,11 @@ So a variant that adds a value to a parameter list makes the input accept it, in
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
+from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -58,7 +58,7 @@ def resolved_inputs(rule: Rule) -> Any:
     cached = rule._compiled.get(_CACHE)
     if cached is not None:
         return cached
-    resolved = copy.deepcopy(schema)
+    resolved = plain_copy(schema)
     for path, _ in places:
         node: Any = resolved
         for key in path[1:]:
