@@ -2,7 +2,6 @@
 have one), of an expression or of a check in BCDice notation, as rows of value, fraction, percent and bar; ``--svg FILE`` draws it."""
 from __future__ import annotations
 
-import argparse
 import re
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
@@ -11,6 +10,7 @@ from interpreter.cli import common  # the parent package, already loaded
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 OUTCOME = define_word("cli.outcome", "outcome", "結果")

@@ -2,7 +2,6 @@
 for this run (``--param``) and seeded or scripted dice; prints the value and its trace."""
 from __future__ import annotations
 
-import argparse
 import sys
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
@@ -10,6 +9,7 @@ from interpreter.cli import common  # the parent package, already loaded
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 BAD_PARAM = define(

@@ -196,8 +196,9 @@ def test_table_side_commands_load_only_what_they_use(argv, absent, tmp_path) -> 
 
 # run and prob RULE on a warm cache (#26, <= 3x python -c pass): an input or --var text read before
 # comes from the cache without PyYAML, the rule alone is unpickled, and the warm path builds no
-# dataclass and reads no annotation, so none of these load. run's whole numbers need no fractions.
-WARM_ABSENT = {"yaml", "dataclasses", "inspect", "typing", "pathlib", "lark", "hashlib", "copy",
+# dataclass and reads no annotation, and a plain command line is read without argparse (its options
+# as argparse read them are kept), so none of these load. run's whole numbers need no fractions.
+WARM_ABSENT = {"yaml", "dataclasses", "inspect", "typing", "pathlib", "lark", "hashlib", "copy", "argparse",
                "rules_dsl.parser", "interpreter.documents.loader"}
 
 
