@@ -369,7 +369,10 @@ def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: s
     that was read as a number (``a.b.n=１２`` -> 12)."""
     notes = []
     for rule_id, params in overrides.items():
-        rule = ruleset.rules.get(rule_id)
+        try:
+            rule: Rule | None = ruleset.rule(rule_id)  # that rule alone (the others stay in the cache)
+        except MprError:
+            rule = None
         for name, written in params.items():
             text = getattr(written, "value", written)
             fixed = fullwidth_number(text) if isinstance(text, str) else None

@@ -89,8 +89,8 @@ def keep(parser: argparse.ArgumentParser, verb: str | None) -> None:
     ``read``, when they are not kept already and argparse reads them as ``read`` would."""
     import argparse  # start-up: loaded already (the parser is built)
 
-    if verb is None or not cachefile.enabled() or os.path.exists(_path(verb)):
-        return
+    if verb is None or not cachefile.enabled() or _kept(verb) is not None:
+        return  # (kept by this mprules already)
     subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
     if len(subs) != 1 or verb not in subs[0].choices:
         return
@@ -104,6 +104,21 @@ def keep(parser: argparse.ArgumentParser, verb: str | None) -> None:
                                  handler.__module__, handler.__qualname__))
     if body is not None:
         cachefile.write_checked(_path(verb), FORMAT, body)
+
+
+def _kept(verb: str) -> tuple[Any, ...] | None:
+    """The options of ``verb`` this mprules kept, or None (none kept, another mprules's, damaged)."""
+    # start-up: marshal loads only when a verb's options may be kept
+    import marshal
+
+    body = cachefile.read_checked(_path(verb), FORMAT, 1 << 20)
+    if body is None:
+        return None
+    try:
+        stamp, *kept = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        return None
+    return tuple(kept) if stamp == cachefile.code_stamp() and len(kept) == 7 else None
 
 
 def _verb_of(argv: list[str]) -> str | None:
@@ -125,18 +140,10 @@ def read(argv: list[str]) -> Namespace | None:
     verb = _verb_of(argv)
     if verb is None or not cachefile.enabled():
         return None
-    # start-up: marshal loads only when a verb's options may be kept
-    import marshal
-
-    body = cachefile.read_checked(_path(verb), FORMAT, 1 << 20)
-    if body is None:
+    kept = _kept(verb)
+    if kept is None:
         return None
-    try:
-        stamp, top, top_defaults, options, positionals, defaults, module, name = marshal.loads(body)
-    except (ValueError, EOFError, TypeError):
-        return None
-    if stamp != cachefile.code_stamp():
-        return None
+    top, top_defaults, options, positionals, defaults, module, name = kept
     index = argv.index(verb)
     outer = _parsed(argv[:index], top, [], top_defaults)
     inner = _parsed(argv[index + 1:], options, positionals, defaults)

@@ -41,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``["a.b.name=3"]`` -> ``{"a.b": {"name": Written(3)}}``: each value read by the safe YAML
     loader (``interpreter.checks.param_schema.parse_param_value``), checked later against its schema."""
+    if not texts:
+        return {}
     # start-up: interpreter.checks.param_schema loads only when parse_params() runs
     from interpreter.checks.param_schema import parse_param_value
 
@@ -171,7 +173,6 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.engine import runner as engine
     from interpreter.engine.inputs import INVALID_INPUT, check_inputs
     from interpreter.checks.loading import load_ruleset
-    from interpreter.checks.param_schema import caller_notes
     from interpreter.engine.trace import render_tree
     from interpreter.cli.output import print_heard, print_json, refuse_huge_output
 
@@ -180,8 +181,12 @@ def handle(args: argparse.Namespace) -> int:
     print_heard(args.lang)  # before the result: the input's values read differently elsewhere
     dice = source_from_args(args.seed, args.dice)
     ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang, given_as=PARAM)
-    for note in caller_notes(ruleset, overrides, args.lang, PARAM):
-        print(f"{note.path}: {note.code} {note.message}", file=sys.stderr)
+    if overrides:
+        # start-up: interpreter.checks.param_schema loads only for parameters given (parse_params)
+        from interpreter.checks.param_schema import caller_notes
+
+        for note in caller_notes(ruleset, overrides, args.lang, PARAM):
+            print(f"{note.path}: {note.code} {note.message}", file=sys.stderr)
     try:
         result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,
                             input_positions=positions, input_file=file)

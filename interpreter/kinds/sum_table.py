@@ -16,7 +16,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator, Mapping
 
-from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.functions import fraction, is_fraction
 
@@ -28,6 +27,8 @@ from interpreter.engine.registry import Kind
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
+
+    from rules_dsl import ast
 
 NOT_A_NUMBER = define(
     "MPR510", "row {row} of {rule} has value {value!r}, not a number",
@@ -46,7 +47,6 @@ CONDITION_NOT_BOOLEAN = define(
     "MPR512", "the condition of row {row} of {rule} is {value!r}, not true or false",
     "{rule} の行 {row} の条件が {value!r} で、真偽値ではありません")
 
-LITERALS = (ast.String, ast.Number, ast.Boolean, ast.Null)
 ROUNDINGS = {
     "floor": math.floor,
     "ceil": math.ceil,
@@ -150,6 +150,8 @@ def _constant_false(expression: Any) -> bool:
 
 
 def _conjuncts(node: ast.Node) -> Iterator[ast.Node]:
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     if isinstance(node, ast.Logical) and node.op == "and":
         yield from _conjuncts(node.left)
         yield from _conjuncts(node.right)
@@ -162,9 +164,11 @@ FLIPPED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 def _literal(node: ast.Node) -> tuple[str, Any] | None:
     """A literal as ``(type, value)`` (``-3`` included), else None."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     if isinstance(node, ast.Unary) and node.op == "-" and isinstance(node.operand, ast.Number):
         return "Number", -node.operand.value
-    if isinstance(node, LITERALS):
+    if isinstance(node, (ast.String, ast.Number, ast.Boolean, ast.Null)):
         return type(node).__name__, getattr(node, "value", None)
     return None
 
@@ -172,6 +176,8 @@ def _literal(node: ast.Node) -> tuple[str, Any] | None:
 def _comparisons(tree: ast.Node) -> Iterator[tuple[str, str, tuple[str, Any]]]:
     """``(path, op, literal)`` for each comparison of a dice-free expression with a literal that
     the condition requires (a conjunct, or a link of a chained comparison)."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     for part in _conjuncts(tree):
         if not isinstance(part, ast.Compare):
             continue
@@ -206,6 +212,8 @@ def _contradiction(tree: ast.Node) -> bool:
 
 
 def _has_dice(node: ast.Node) -> bool:
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     return any(isinstance(n, (ast.Dice, ast.D66)) for n in ast.walk(node))
 
 
