@@ -173,7 +173,8 @@ def main(argv: list[str] | None = None) -> int:
         if args is None:
             parser = build_parser(lang, verbs_needed(argv), argv)
             args = parser.parse_args(argv)
-            _quick.keep(parser, getattr(args, "verb", None))
+            if not getattr(args, "no_cache", False):
+                _quick.keep(parser, getattr(args, "verb", None))
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang
         args.lang = lang

@@ -138,8 +138,8 @@ def _verb_of(argv: list[str]) -> str | None:
 def read(argv: list[str]) -> Namespace | None:
     """The namespace argparse would give for ``argv``, or None when argparse must read it."""
     verb = _verb_of(argv)
-    if verb is None or not cachefile.enabled():
-        return None
+    if verb is None or not cachefile.enabled() or any(arg.startswith("--no") for arg in argv):
+        return None  # (--no-cache, or what argparse may read as it: the cache is not read at all)
     kept = _kept(verb)
     if kept is None:
         return None

@@ -40,7 +40,7 @@ PLAIN = [
     ["run", "--input", "in.yaml", "procurement.rarity"],
     ["run", "procurement.rarity", "--input=in.yaml", "--format", "json", "--seed", "3"],
     ["run", "procurement.rarity", "--input", "-", "--param", "a.b.c=1", "--param", "a.b.d=[1, 2]"],
-    ["run", "procurement.rarity", "--dice", "3,4", "--lang", "ja", "--debug", "--no-cache"],
+    ["run", "procurement.rarity", "--dice", "3,4", "--lang", "ja", "--debug"],
     ["--lang", "ja", "run", "procurement.rarity"],
     ["--lang=en", "--debug", "run", "procurement.rarity", "--lang", "ja"],
     ["run", "x", "--seed", "+7", "--seed", "8"],
@@ -70,6 +70,8 @@ REFUSED_OR_LEFT = [
     ["prob", "-2d6"],
     ["prob", "procurement.check", "--var", "-x=1"],
     [],
+    ["run", "procurement.rarity", "--no-cache"],  # the cache is not read at all
+    ["--no-cache", "run", "procurement.rarity"],
 ]
 
 
