@@ -2,11 +2,11 @@
 their values, dice rolled, parameters used and the ruleset layer each came from)."""
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
+from rules_dsl.plain import json_text
 from rules_dsl.plain import jsonable as jsonable
 from rules_dsl.words import localized
 
@@ -99,6 +99,12 @@ def _short(value: Any) -> str:
     plain = jsonable(value)
     if isinstance(plain, str):
         return plain
+    written = json_text(plain)  # as json writes it, without loading json (start-up)
+    if written is not None:
+        return written
+    # start-up: json loads only for a value json_text leaves to it (a float)
+    import json
+
     return json.dumps(plain, ensure_ascii=False)
 
 

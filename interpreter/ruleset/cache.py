@@ -23,7 +23,6 @@ decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
 
     from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC7"
+FORMAT = b"MPRC8"
 RACY_SECONDS = cachefile.RACY_SECONDS  # a file changed this close to the entry's writing is hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 KEPT = ".kept"  # the suffix of a result kept for a ruleset (``kept``), pruned apart from the rulesets
@@ -110,8 +109,14 @@ def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     from interpreter import __version__  # start-up: the package root imports this module's users
 
     root = os.path.realpath(path) if path is not None else ""
-    asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}, given_as], sort_keys=True,
-                       default=repr, ensure_ascii=False)
+    if param_overrides or adopt:
+        # start-up: json loads only for a ruleset asked with parameters or adoption of its own
+        import json
+
+        asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}, given_as],
+                           sort_keys=True, default=repr, ensure_ascii=False)
+    else:  # never a JSON text (those start with "["): no key of the other kind is the same
+        asked = "\0".join(("plain", root, os.getcwd(), given_as))
     known = _keys.get(asked)
     if known is None:
         code = f"{__version__} {cachefile.code_stamp()}"
@@ -241,21 +246,20 @@ def _restamped(entry: str) -> None:
     deps = header["deps"]
     if any(record[3] >= deps["written_ns"] - RACY_SECONDS * 1_000_000_000 for record in deps["files"]):
         return  # changed too recently still: written again, it would be hashed again all the same
-    body = json.dumps(header, ensure_ascii=False).encode("utf-8")
+    body = _header_bytes(header)
     write_atomically(entry, FORMAT + sha256(body).digest() + len(body).to_bytes(4, "big") + body
                      + head + payload)
 
 
 def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
-    """(header, payload): the dependencies and content hash as JSON, the ruleset pickled (or the
+    """(header, payload): the dependencies and content hash (marshal), the ruleset pickled (or the
     ``result`` kept for it, when one is given)."""
     # start-up: copy, pickle load only when _encode() runs
     import copy
     import pickle
 
     if result is not None:
-        header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
-                            ensure_ascii=False).encode("utf-8")
+        header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
         return header, pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
     # Each rule is pickled on its own inside the ruleset (``Ruleset.keep_rules``): a command that
@@ -268,9 +272,16 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
                 setattr(kept, name, {})  # compiled expressions: made again on use
         blobs[rule_id] = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
     plain = ruleset.kept_rules(blobs, dict(getattr(ruleset.rules, "aliases", {})))
-    header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
-                        ensure_ascii=False).encode("utf-8")
+    header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
     return header, pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _header_bytes(header: dict[str, Any]) -> bytes:
+    """The header of an entry (its dependencies and content hash) in ``marshal``'s format."""
+    # start-up: marshal loads only when a header is written
+    import marshal
+
+    return marshal.dumps(header)
 
 
 def _header(handle: Any) -> dict[str, Any] | None:
@@ -284,7 +295,13 @@ def _header(handle: Any) -> dict[str, Any] | None:
     body = handle.read(size)
     if sha256(body).digest() != checksum:
         return None
-    header = json.loads(body)
+    try:
+        # start-up: marshal is built in (json would load a module and compile its patterns)
+        import marshal
+
+        header = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        return None
     if not isinstance(header, dict) or not _still_true(header["deps"]):
         return None
     return header
