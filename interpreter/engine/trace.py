@@ -2,7 +2,6 @@
 their values, dice rolled, parameters used and the ruleset layer each came from)."""
 from __future__ import annotations
 
-from contextlib import contextmanager
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
@@ -13,7 +12,7 @@ from rules_dsl.words import localized
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from fractions import Fraction
-    from typing import Any, Iterator
+    from typing import Any
 
 
 class Step(Record):
@@ -46,17 +45,30 @@ class Trace:
         self._stack[-1].append(step)
         return step
 
-    @contextmanager
-    def group(self, kind: str, label: str, value: Any = None, **detail: Any) -> Iterator[Step]:
+    def group(self, kind: str, label: str, value: Any = None, **detail: Any) -> _Group:
+        """``with trace.group(...) as step:``: the steps added inside go under ``step``."""
         step = self.add(kind, label, value, **detail)
         self._stack.append(step.children)
-        try:
-            yield step
-        finally:
-            self._stack.pop()
+        return _Group(self._stack, step)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.root]
+
+
+class _Group:
+    """What ``Trace.group`` returns (contextlib is not loaded for it: start-up): gives the step,
+    and ends the group however the block ends."""
+
+    __slots__ = ("stack", "step")
+
+    def __init__(self, stack: list[list[Step]], step: Step) -> None:
+        self.stack, self.step = stack, step
+
+    def __enter__(self) -> Step:
+        return self.step
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.pop()
 
 
 class Result(Record):
