@@ -444,11 +444,19 @@ def handout(path: str | Path, *, as_html: bool = False, base: str | Path | None 
     """The handout of the ruleset at ``path`` for players (``gm``: for the GM, with ids,
     parameters and formulas), marking what changed from ``base`` (default: the root of its
     ``extends`` graph; none for a ruleset that extends nothing)."""
+    return handout_made(path, as_html=as_html, base=base, lang=lang, gm=gm)[0]
+
+
+def handout_made(path: str | Path, *, as_html: bool = False, base: str | Path | None = None,
+                 lang: str = "ja", gm: bool = False) -> tuple[str, list[Ruleset]]:
+    """``handout(...)`` and the rulesets it was made from (the ruleset, then its base if any)."""
     # start-up: interpreter.checks.loading loads only when handout() runs
     from interpreter.checks.loading import load_ruleset
 
     ruleset = load_ruleset(path, lang=lang)
     base_path = Path(base) if base is not None else base_of(Path(path))
-    diff = compare(load_ruleset(base_path, lang=lang), ruleset, "ja") if base_path else None
+    based = load_ruleset(base_path, lang=lang) if base_path else None
+    diff = compare(based, ruleset, "ja") if based is not None else None
     blocks = build(ruleset, diff, gm=gm)
-    return render_html(blocks) if as_html else render_markdown(blocks)
+    text = render_html(blocks) if as_html else render_markdown(blocks)
+    return text, [ruleset] + ([based] if based is not None else [])
