@@ -29,7 +29,7 @@ from interpreter.ruleset.quotes import shared_opening
 from interpreter.ruleset.texts import named_values, render_localized
 from interpreter.engine.trace import ProbTable
 
-__all__ = ["Block", "MARK", "base_of", "build", "handout", "player_text", "stale_quotes",
+__all__ = ["Block", "MARK", "base_of", "build", "root_of", "handout", "player_text", "stale_quotes",
            "render_html", "render_markdown"]
 
 _HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９－", "0123456789-")
@@ -78,6 +78,16 @@ def base_of(root: Path) -> Path | None:
             return current if current != root.resolve() else None
         current = parent
     return None
+
+
+def root_of(ruleset: Ruleset) -> Path | None:
+    """``base_of`` the loaded ``ruleset``'s directory, from what loading it learnt: its layers come
+    parents first, the first of them the root reached by following the first ``extends`` each
+    time (None for a ruleset that extends nothing, or a lone rule file)."""
+    first = next(iter(ruleset.listings), None)
+    if first is None or first == str(Path(ruleset.root).resolve()):
+        return None
+    return Path(first)
 
 
 def player_text(value: Any) -> str:
@@ -454,7 +464,7 @@ def handout_made(path: str | Path, *, as_html: bool = False, base: str | Path | 
     from interpreter.checks.loading import load_ruleset
 
     ruleset = load_ruleset(path, lang=lang)
-    base_path = Path(base) if base is not None else base_of(Path(path))
+    base_path = Path(base) if base is not None else root_of(ruleset)
     based = load_ruleset(base_path, lang=lang) if base_path else None
     diff = compare(based, ruleset, "ja") if based is not None else None
     blocks = build(ruleset, diff, gm=gm)
