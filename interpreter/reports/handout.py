@@ -399,13 +399,13 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: boo
     words = (lambda s: s) if gm else player_label  # noqa: E731
     for probe in probes(rule, base_rule)[:5]:
         try:
-            tables = outcome(ruleset, rule, probe, "ja")
+            tables = diff.outcome(ruleset, rule, probe, "ja") if diff else outcome(ruleset, rule, probe, "ja")
         except MprError:
             continue
         before: list[ProbTable] = []
         if base_rule is not None and base_rule.adopted:
             try:
-                before = outcome(diff.base, base_rule, probe, "ja")  # type: ignore[union-attr]
+                before = diff.outcome(diff.base, base_rule, probe, "ja")  # type: ignore[union-attr]
             except MprError:
                 before = []
         if not blocks:
