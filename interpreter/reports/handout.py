@@ -283,8 +283,8 @@ def input_labels(rule: Rule) -> dict[str, str]:
 
 
 def expression_words(value: Any, labels: dict[str, str]) -> Any:
-    """An expression a player reads: each name it reads written by its label (``safety + 1``
-    reads as its label + 1); quoted texts, called functions and ``params.X`` stay as written."""
+    """An expression a player reads: each name it reads written by its label (``x + 1``
+    reads LABEL + 1); quoted texts, called functions and ``params.X`` stay as written."""
     if not isinstance(value, str) or not labels:
         return value
     return _WORD_OR_QUOTED.sub(lambda m: labels.get(m[1], m[1]) if m[1] else m[0], value)
