@@ -353,3 +353,21 @@ def test_a_warm_command_imports_nothing_that_makes_the_output(argv, cache):
     cold, warm = (set(r.stderr.split()) for r in runs)
     assert "interpreter.reports.diff" in cold
     assert not warm & set(NEVER_WARM), sorted(warm & set(NEVER_WARM))
+
+
+SEEDED = [["diff", BASE, str(EXAMPLES / "safer_city"), "--format", "json"],
+          ["doc", str(EXAMPLES / "strict_procurement"), "--gm", "--html"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("argv", SEEDED, ids=["diff", "doc"])
+def test_the_output_depends_on_no_hash_seed(argv):
+    """What is kept must be what any run would write: the output of two processes with other
+    hash seeds (the order of sets and of dicts built from them) is the same, with no cache."""
+    outputs = []
+    for seed in ("1", "2"):
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONHASHSEED": seed, "MPRULES_NO_CACHE": "1"}
+        done = subprocess.run([sys.executable, "-m", "interpreter", *argv], capture_output=True, env=env,
+                              cwd=ROOT, check=False)
+        outputs.append((done.returncode, done.stdout, done.stderr))
+    assert outputs[0] == outputs[1] and outputs[0][0] == 0 and outputs[0][1]
