@@ -20,6 +20,7 @@ import os
 import stat
 
 from rules_dsl import cachefile
+from interpreter.documents.limits import MAX_KEPT_TEXT_BYTES, MAX_KEPT_TEXTS
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
 
 FORMAT = b"MPRT1"
 FOLDER = "texts"
-MAX_KEPT_TEXTS = 256  # entries in the folder: the oldest beyond are removed when one is written
-MAX_KEPT_TEXT_BYTES = 256 * 1024  # a text (or its entry) larger than this is read every time
 
 
 class Kept:
