@@ -3,7 +3,6 @@ error shown with a caret under its column, probability rows as aligned text, and
 from __future__ import annotations
 
 import errno
-import re
 import sys
 import unicodedata
 from functools import lru_cache
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import Any
 
-_NUMBER = re.compile(r"-?\d+(/\d+)?")
 _SHOWN = 72  # characters of an expression line shown under an error
 
 BAD_VAR = define(
@@ -39,6 +37,13 @@ BAD_INPUT = define(
     "入力ファイル {file} には、入力名と値の YAML マッピングを1つ書いてください: {detail}")
 
 
+def _is_number(label: str) -> bool:
+    """``re.fullmatch(r"-?\\d+(/\\d+)?", label)`` (``\\d``: a decimal digit of any script, as
+    ``str.isdecimal``), without compiling a pattern (start-up)."""
+    whole, slash, below = label.removeprefix("-").partition("/")
+    return whole.isdecimal() and (not slash or below.isdecimal())
+
+
 def plain(value: Any) -> Any:
     """YAML data as expression values: decimals as exact fractions, dates as their text."""
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
@@ -47,15 +52,13 @@ def plain(value: Any) -> Any:
         if value != value or abs(value) == float("inf"):
             raise ValueError(f"{value} is not a finite number")
         return exact(value)
-    # start-up: datetime loads only when plain() runs
-    import datetime
-
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return value.isoformat()
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [plain(v) for v in value]
+    datetime = sys.modules.get("datetime")  # a date exists only once its module is loaded (start-up)
+    if datetime is not None and isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
     return str(value)
 
 
@@ -267,7 +270,7 @@ def print_rows(rows: list[tuple[str, Fraction]], header: tuple[str, str]) -> Non
     label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
     fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
     top = max(floats, default=1.0) or 1.0
-    right = all(_NUMBER.fullmatch(label) for label in labels)  # numbers line up on the right
+    right = all(_is_number(label) for label in labels)  # numbers line up on the right
     lines = [f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %"]
     for label, fraction, p in zip(labels, fractions, floats):
         lines.append(f"{pad(label, label_width, right=right)}  {pad(fraction, fraction_width)}  "

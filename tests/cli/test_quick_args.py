@@ -99,3 +99,23 @@ def test_nothing_is_read_quickly_before_argparse_kept_the_verb_or_with_the_cache
 def test_a_verb_with_commands_of_its_own_is_never_kept() -> None:
     _argparse(["campaign", "show", "c.mpc"])
     assert _quick.read(["campaign", "show", "c.mpc"]) is None
+
+
+@pytest.mark.parametrize("text", ["a.b", "procurement.check", "a1_.b_2.c", "a", "A.b", "1a.b", "_a.b",
+                                  "a..b", "a.", ".a", "a.b\n", "a.B", "a.b-c", "á.b", "a.٣", "", "a.b.c.d"])
+def test_prob_tells_a_rule_id_as_its_pattern_does(text) -> None:
+    import re
+
+    from interpreter.cli.prob import _is_rule_id
+
+    assert _is_rule_id(text) == bool(re.fullmatch(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+", text))
+
+
+@pytest.mark.parametrize("label", ["0", "12", "-3", "1/36", "-1/2", "٣", "１２", "--1", "1/", "/2", "1/2/3",
+                                   "a", "", "-", "1.5", " 1", "1\n", "²"])
+def test_probability_rows_tell_numbers_as_the_pattern_does(label) -> None:
+    import re
+
+    from interpreter.cli._expr import _is_number
+
+    assert _is_number(label) == bool(re.fullmatch(r"-?\d+(/\d+)?", label))
