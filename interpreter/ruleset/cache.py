@@ -39,7 +39,7 @@ if TYPE_CHECKING:
 
     from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC8"
+FORMAT = b"MPRC9"
 RACY_SECONDS = cachefile.RACY_SECONDS  # a file changed this close to the entry's writing is hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 KEPT = ".kept"  # the suffix of a result kept for a ruleset (``kept``), pruned apart from the rulesets
@@ -254,26 +254,70 @@ def _restamped(entry: str) -> None:
 def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
     """(header, payload): the dependencies and content hash (marshal), the ruleset pickled (or the
     ``result`` kept for it, when one is given)."""
-    # start-up: copy, pickle load only when _encode() runs
-    import copy
+    # start-up: pickle loads only when _encode() runs
     import pickle
 
     if result is not None:
         header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
-        return header, pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
+        return header, _PICKLED + pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
+    header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
+    kept = {rule_id: _without_compiled(rule) for rule_id, rule in ruleset.rules.items()}
+    aliases = dict(getattr(ruleset.rules, "aliases", {}))
+    marshalled = _marshalled(ruleset, kept, aliases)
+    if marshalled is not None:
+        return header, marshalled
     # Each rule is pickled on its own inside the ruleset (``Ruleset.keep_rules``): a command that
     # runs one rule unpickles that rule alone (and what it asks for).
-    blobs: dict[str, bytes] = {}
-    for rule_id, rule in ruleset.rules.items():
-        kept = copy.copy(rule)
-        for name in kept._fields:
-            if name.startswith("_") and isinstance(getattr(kept, name), dict):
-                setattr(kept, name, {})  # compiled expressions: made again on use
-        blobs[rule_id] = pickle.dumps(kept, protocol=pickle.HIGHEST_PROTOCOL)
-    plain = ruleset.kept_rules(blobs, dict(getattr(ruleset.rules, "aliases", {})))
-    header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
-    return header, pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
+    blobs = {rule_id: pickle.dumps(rule, protocol=pickle.HIGHEST_PROTOCOL) for rule_id, rule in kept.items()}
+    plain = ruleset.kept_rules(blobs, aliases)
+    return header, _PICKLED + pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_PICKLED, _MARSHALLED = b"P", b"M"  # the first byte of a ruleset's payload: how the rest is written
+
+
+def _without_compiled(rule: Any) -> Any:
+    """A shallow copy of ``rule`` without its compiled expressions (made again on use)."""
+    # start-up: copy loads only when an entry is written
+    import copy
+
+    kept = copy.copy(rule)
+    for name in kept._fields:
+        if name.startswith("_") and isinstance(getattr(kept, name), dict):
+            setattr(kept, name, {})
+    return kept
+
+
+def _marshalled(ruleset: Ruleset, rules: dict[str, Any], aliases: dict[str, str]) -> bytes | None:
+    """The ruleset in ``marshal``'s format (reading it back imports neither pickle nor anything
+    else): its fields as data, the places of its wiring as tuples, its bases and each rule as the
+    values of their fields, each rule apart (``Ruleset.kept_rules``). None when something in it is
+    not plain data marshal keeps exactly (it is pickled then)."""
+    from interpreter.ruleset.model import Rule  # start-up: loaded already (the ruleset is one)
+
+    def fields(rule: Any) -> tuple[Any, ...] | None:
+        if type(rule) is not Rule or set(vars(rule)) != set(Rule._fields):
+            return None
+        return tuple(getattr(rule, name) for name in Rule._fields)
+
+    own = dict(vars(ruleset))
+    bases = {key: fields(_without_compiled(rule)) for key, rule in own.pop("bases", {}).items()}
+    places = own.pop("campaign_at", {})
+    own.pop("rules", None)
+    if any(value is None for value in bases.values()) or any(
+            type(place).__name__ != "Location" for place in places.values()):
+        return None
+    blobs = {}
+    for rule_id, rule in rules.items():
+        values = fields(rule)
+        blob = cachefile.marshalled(values) if values is not None else None
+        if blob is None:
+            return None
+        blobs[rule_id] = blob
+    body = cachefile.marshalled((Rule._fields, own, bases, {k: p._values() for k, p in places.items()},
+                                 blobs, aliases))
+    return None if body is None else _MARSHALLED + body
 
 
 def _header_bytes(header: dict[str, Any]) -> bytes:
@@ -324,8 +368,6 @@ def _unpickled(entry: str) -> Any:
     """The payload of a true entry, or ``_NOTHING``."""
     # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
     # cache directory, never a file from elsewhere.
-    import pickle
-
     try:
         with open(entry, "rb") as handle:
             if _header(handle) is None:
@@ -334,10 +376,37 @@ def _unpickled(entry: str) -> Any:
             payload = handle.read(MAX_ENTRY_BYTES + 1)
         if len(payload) > MAX_ENTRY_BYTES or _checksum(payload) != head:
             return _NOTHING
-        return pickle.loads(payload)
-    except (OSError, pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError,
-            AttributeError, ImportError, IndexError):
+        if payload[:1] == _MARSHALLED:
+            return _unmarshalled(payload[1:])
+        # start-up: pickle loads only for a ruleset that is not plain data, and for kept results
+        import pickle
+
+        return pickle.loads(payload[1:] if payload[:1] == _PICKLED else payload)
+    except (OSError, ValueError, EOFError, TypeError, KeyError, AttributeError, ImportError,
+            IndexError):
         return _NOTHING
+    except Exception as error:  # pickle.UnpicklingError, named without importing pickle
+        if type(error).__name__ == "UnpicklingError":
+            return _NOTHING
+        raise
+
+
+def _unmarshalled(body: bytes) -> Any:
+    """The ruleset ``_marshalled`` wrote, or ``_NOTHING`` when it is not what it wrote."""
+    # start-up: marshal is built in
+    import marshal
+
+    from interpreter.ruleset.model import Rule, Ruleset  # start-up: only when a ruleset is read
+    from rules_dsl.errors import Location
+
+    names, own, bases, places, blobs, aliases = marshal.loads(body)
+    if tuple(names) != Rule._fields:
+        return _NOTHING
+    ruleset = Ruleset.__new__(Ruleset)
+    ruleset.__dict__.update(own)
+    ruleset.__dict__["bases"] = {key: Rule.from_fields(values) for key, values in bases.items()}
+    ruleset.__dict__["campaign_at"] = {key: Location(*values) for key, values in places.items()}
+    return ruleset.kept_rules(blobs, aliases, marshalled=True)
 
 
 def _read(entry: str) -> Ruleset | None:

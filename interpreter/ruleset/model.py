@@ -55,6 +55,14 @@ class Rule(Record):
     file_layers: dict[str, str] = field(default_factory=dict)  # a file -> its layer (shared)
     _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)  # expressions, templates
 
+    @classmethod
+    def from_fields(cls, values: tuple[Any, ...]) -> Rule:
+        """The rule whose fields have ``values``, in the order of ``_fields`` (as the ruleset cache
+        keeps it)."""
+        rule = cls.__new__(cls)
+        rule.__dict__.update(zip(cls._fields, values))
+        return rule
+
     @property
     def source(self) -> str | None:
         return self.doc.get("source")
@@ -183,14 +191,16 @@ class Ruleset(Record):
         except KeyError:
             raise unknown_rule(self, rule_id) from None
 
-    def kept_rules(self, blobs: dict[str, bytes], aliases: dict[str, str]) -> Ruleset:
-        """A shallow copy of this ruleset whose rules are ``blobs`` (each rule pickled alone, by its
-        id) and ``aliases``, to be pickled: read back, ``rule(id)`` unpickles that rule alone, and
-        ``rules`` (all of them) is made on first use, so either way the rules are the same."""
+    def kept_rules(self, blobs: dict[str, bytes], aliases: dict[str, str], marshalled: bool = False
+                   ) -> Ruleset:
+        """A shallow copy of this ruleset whose rules are ``blobs`` (each rule kept alone, by its
+        id: pickled, or the values of its fields in marshal's format) and ``aliases``: ``rule(id)``
+        makes that rule alone, and ``rules`` (all of them) is made on first use, so either way the
+        rules are the same."""
         shell = type(self).__new__(type(self))
         shell.__dict__.update(self.__dict__)
-        del shell.__dict__["rules"]
-        shell.__dict__["_pending"] = PendingRules(blobs, aliases)
+        shell.__dict__.pop("rules", None)
+        shell.__dict__["_pending"] = PendingRules(blobs, aliases, marshalled)
         return shell
 
     def __getattr__(self, name: str) -> Any:
@@ -207,8 +217,8 @@ class PendingRules:
     """The rules of a ruleset read back from the cache, each still pickled (``Ruleset.kept_rules``):
     unpickled one by one as they are asked for, each once."""
 
-    def __init__(self, blobs: dict[str, bytes], aliases: dict[str, str]) -> None:
-        self.blobs, self.aliases = blobs, aliases
+    def __init__(self, blobs: dict[str, bytes], aliases: dict[str, str], marshalled: bool = False) -> None:
+        self.blobs, self.aliases, self.marshalled = blobs, aliases, marshalled
         self.made: dict[str, Rule] = {}
 
     def rule(self, rule_id: str) -> Rule | None:
@@ -218,10 +228,15 @@ class PendingRules:
             return None
         found = self.made.get(key)
         if found is None:
-            # start-up: pickle is loaded already (the ruleset itself was unpickled)
-            import pickle
+            if self.marshalled:
+                import marshal  # start-up: built in
 
-            found = self.made[key] = pickle.loads(self.blobs[key])
+                found = self.made[key] = Rule.from_fields(marshal.loads(self.blobs[key]))
+            else:
+                # start-up: pickle is loaded already (the ruleset itself was unpickled)
+                import pickle
+
+                found = self.made[key] = pickle.loads(self.blobs[key])
         return found
 
     def all(self) -> Rules:
