@@ -198,7 +198,7 @@ def test_table_side_commands_load_only_what_they_use(argv, absent, tmp_path) -> 
 # comes from the cache without PyYAML, the rule alone is unpickled, and the warm path builds no
 # dataclass and reads no annotation, and a plain command line is read without argparse (its options
 # as argparse read them are kept), so none of these load. run's whole numbers need no fractions.
-WARM_ABSENT = {"yaml", "dataclasses", "inspect", "typing", "pathlib", "lark", "hashlib", "copy", "argparse",
+WARM_ABSENT = {"yaml", "dataclasses", "inspect", "typing", "pathlib", "lark", "hashlib", "copy", "argparse", "pickle",
                "rules_dsl.parser", "interpreter.documents.loader"}
 
 
