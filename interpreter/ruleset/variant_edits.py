@@ -347,7 +347,10 @@ def unchanged(rule: Any) -> None:
 def finish_rule(rule: Any, state: State) -> None:
     """Write the folded state back into the rule (positions and texts joined once)."""
     rule.doc = state.doc
-    rule.positions, rule.texts = (dict(d) for d in state.marks.flat())
+    positions, texts = state.marks.flat()
+    if state.marks.kids is None:  # the marks' own dicts: copied; else ``flat`` made them anew
+        positions, texts = dict(positions), dict(texts)
+    rule.positions, rule.texts = positions, texts
     rule.params = state.params
     rule.param_layers = state.param_layers
     rows = state.doc.get("rows")
