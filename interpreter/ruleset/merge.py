@@ -246,6 +246,8 @@ def merge_list(old: list, marks: Marks, patch: list, patch_marks: Marks, edit: P
 
 
 _ITEM, _MARKS, _ORIGIN = itemgetter(0), itemgetter(1), itemgetter(2)
+_PLAIN = frozenset((str, int, float, bool, type(None)))  # values shared, never copied
+_NOWHERE: list[str] = []  # an edit that places nothing (never changed)
 
 
 def _by_key(slots: list[Slot | None], key: str) -> dict[Any, list[int]]:
@@ -285,12 +287,15 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         return [i for i in by_key.get(name, []) if (s := slots[i]) is not None
                 and isinstance(s[0], dict) and s[0].get(key) == name]
 
+    patch_kids = patch_marks.split()
     for index, entry in enumerate(patch):
         here = (index,)
         remove = entry.get("remove") is True
         action = words["remove" if remove else "replace"]
-        item = {k: plain_copy(v) for k, v in entry.items() if k not in EDIT_KEYS}
-        where = [w for w in ("before", "after") if w in entry]
+        item = {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()
+                if k not in EDIT_KEYS}
+        where = [w for w in ("before", "after") if w in entry] \
+            if "before" in entry or "after" in entry else _NOWHERE
         name = entry.get(key)
         if "at" in entry and name is not None:
             edit.report(AT_AND_KEY, here, field=field_, rule=edit.rule, at=entry["at"], key=key,
@@ -339,7 +344,7 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         if not edit.write(address + (label,), None if remove else item, here):
             continue
         written = True
-        item_marks = patch_marks.kid(index)
+        item_marks = patch_kids.get(index) or Marks()
         if len(item) != len(entry):  # the edit's own words have no place in the item
             item_marks = item_marks.without(EDIT_KEYS)
         if remove:
