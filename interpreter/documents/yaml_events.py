@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_not, itemgetter
 from typing import Any
 
 from yaml import events as ev
@@ -70,6 +72,8 @@ _SCALAR, _ALIAS = ev.ScalarEvent, ev.AliasEvent
 _MAPPING_START, _SEQUENCE_START = ev.MappingStartEvent, ev.SequenceStartEvent
 _MAPPING_END, _SEQUENCE_END = ev.MappingEndEvent, ev.SequenceEndEvent
 _CLOSE = frozenset((ev.MappingEndEvent, ev.SequenceEndEvent))
+# an entry is (path, position, written text or None)
+_TEXT, _PATH_POSITION, _PATH_TEXT = itemgetter(2), itemgetter(0, 1), itemgetter(0, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,10 +157,11 @@ class Builder:
                 raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
             self._reset()
         elif kind is ev.DocumentEndEvent and self.root is not None:
-            entries = [e for e in self.entries if e is not None]
+            entries = list(filter(None, self.entries))  # an entry is a tuple of three, or None
+            written = compress(entries, map(is_not, map(_TEXT, entries), repeat(None)))
             self.documents.append(Built(
-                self.root, {e[0]: e[1] for e in entries}, self.index, self.root_line,
-                {e[0]: e[2] for e in entries if e[2] is not None}, tuple(self.readings)))
+                self.root, dict(map(_PATH_POSITION, entries)), self.index, self.root_line,
+                dict(map(_PATH_TEXT, written)), tuple(self.readings)))
 
     def run(self, events: Any) -> None:
         """``feed`` every event of ``events``: the commonest ones (a plain or quoted key; a
