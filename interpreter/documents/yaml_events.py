@@ -195,15 +195,15 @@ class Builder:
                 if stack and event.tag is None and not event.anchor \
                         and len(stack) < MAX_YAML_DEPTH:
                     top = stack[-1]
-                    key = top.key
+                    key: Any = top.key
                     if not top.mapping or (key is not None and key is not _MERGE):
                         self.nodes += 1
                         if self.nodes > MAX_YAML_NODES:
                             raise self._error(NODES, event, limit=MAX_YAML_NODES)
                         path = (*top.path, key) if top.mapping else (*top.path, len(top.value))
-                        mark = event.start_mark
+                        opened: Any = event.start_mark  # an event the parser made has a mark
                         start = len(entries)
-                        entries.append((path, (file, mark.line + 1, mark.column + 1), None))
+                        entries.append((path, (file, opened.line + 1, opened.column + 1), None))
                         stack.append(_Frame(path, {} if kind is _MAPPING_START else [], None,
                                             start, self.nodes - 1))
                         continue

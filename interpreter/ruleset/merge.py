@@ -231,7 +231,7 @@ def merge_list(old: list, marks: Marks, patch: list, patch_marks: Marks, edit: P
     others = {k: kids[k] for k in filterfalse(set(range(count)).__contains__, kids)
               if not isinstance(k, int)}
     layers = origins if origins is not None and len(origins) == count else [edit.origin] * count
-    item_marks = list(map(kids.get, range(count)))
+    item_marks: list[Any] = list(map(kids.get, range(count)))
     if None in item_marks:
         item_marks = [m if m is not None else Marks() for m in item_marks]
     slots: list[Slot | None] = list(zip(old, item_marks, layers))
