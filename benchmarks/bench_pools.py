@@ -11,6 +11,8 @@ checked equal to mprules' (as Fractions); a tool that gives other values stops t
 
 Cases (the goal of each: mprules ≤ 1.0x icepool):
 - ``highest3``: the sum of the highest 3 of 20d6;
+- ``highest3_d100``: the sum of the highest 3 of 12d100 (many faces: a running sum is kept);
+- ``sixth_of_12``: the 6th lowest of 12d100 (one order statistic: only it is kept);
 - ``count50``: how many of 50 d6 show 5 or more;
 - ``max100``: the highest of 100 d20;
 - ``check``: the core check nMP15C10 (d20; jackpot, bad beat, zero dice keeping the worse) for
@@ -32,7 +34,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-CASES = ("highest3", "count50", "max100", "check")
+CASES = ("highest3", "highest3_d100", "sixth_of_12", "count50", "max100", "check")
 TOOLS = ("mprules", "icepool", "dyce")
 TARGET, CHALLENGE = 15, 10
 
@@ -43,6 +45,8 @@ def _listed(item: str, n: int) -> str:
 
 TEXTS = {
     "highest3": f"let s = sorted({_listed('d6', 20)}) in s[-1] + s[-2] + s[-3]",
+    "highest3_d100": f"let s = sorted({_listed('d100', 12)}) in s[-1] + s[-2] + s[-3]",
+    "sixth_of_12": f"sorted({_listed('d100', 12)})[5]",
     "count50": f"count({_listed('d6 >= 5', 50)})",
     "max100": f"max({_listed('d20', 100)})",
 }
@@ -88,6 +92,10 @@ def _icepool(case: str, max_dice: int) -> tuple[float, dict]:
     start = time.perf_counter()
     if case == "highest3":
         out = values(icepool.d6.pool(20).highest(3).sum())
+    elif case == "highest3_d100":
+        out = values(icepool.d100.pool(12).highest(3).sum())
+    elif case == "sixth_of_12":
+        out = values(icepool.d100.pool(12)[5])
     elif case == "count50":
         out = values((icepool.d6 >= 5).pool(50).sum())
     elif case == "max100":
@@ -150,6 +158,9 @@ def _dyce(case: str, max_dice: int) -> tuple[float, dict] | None:
     if case == "highest3":
         out = values(H.from_counts((sum(roll), count) for roll, count
                                    in (20 @ P(6)).rolls_with_counts(slice(-3, None))))
+    elif case == "highest3_d100":
+        out = values(H.from_counts((sum(roll), count) for roll, count
+                                   in (12 @ P(100)).rolls_with_counts(slice(-3, None))))
     elif case == "count50":
         out = values(50 @ H(6).ge(5))
     else:

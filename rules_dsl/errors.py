@@ -164,12 +164,49 @@ def did_you_mean(name: Any, options: Any, cutoff: float | None = None) -> Hint:
     return Hint(candidates[close[0]])
 
 
+class Phrase:
+    """A part of a message said in both languages (a detail, another error's code and message),
+    rendered in the language of the message it sits in."""
+
+    __slots__ = ("en", "ja", "args")
+
+    def __init__(self, en: str, ja: str, **args: Any) -> None:
+        self.en, self.ja, self.args = en, ja, args
+
+    @classmethod
+    def of(cls, error: MprError) -> Phrase:
+        """Another error's code and message, as a detail of this one."""
+        return cls(f"{error.code} {{message}}", f"{error.code} {{message}}",
+                   message=_Said(error))
+
+    def render(self, lang: str) -> str:
+        args = {k: v.render(lang) if isinstance(v, (Hint, Phrase, _Said)) else v
+                for k, v in self.args.items()}
+        return (self.ja if lang == "ja" else self.en).format(**args)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+class _Said:
+    __slots__ = ("error",)
+
+    def __init__(self, error: MprError) -> None:
+        self.error = error
+
+    def render(self, lang: str) -> str:
+        return self.error.message(lang)
+
+
 def render(code: str, args: dict[str, Any], lang: str) -> str:
     message = MESSAGES.get(code)
     if message is None:
         return f"{code} {args}"
     template = message.ja if lang == "ja" else message.en
-    args = {k: v.render(lang) if isinstance(v, Hint) else v for k, v in args.items()}
+    args = {k: v.render(lang) if isinstance(v, (Hint, Phrase)) else v for k, v in args.items()}
     try:
         return template.format(**args)
     except (KeyError, IndexError, ValueError):

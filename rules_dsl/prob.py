@@ -276,6 +276,11 @@ class _Prob:
 
     def _let(self, node: ast.Let) -> _Weights:
         """``let x = value in body``: the body's distribution for each value, weighted by it."""
+        shape = self._shape(node)
+        if shape is not None and shape.summed:
+            summed = self._summed_pool(shape)
+            if summed is not None:
+                return summed
         scope, name = self.scope, node.name
         if id(node.body) not in self.random:  # no dice in the body: one value per bound value
             closure = self._cached("constant", node.body, lambda: self.compile_node(node.body))
@@ -366,16 +371,43 @@ class _Prob:
         counts: dict[Hashable, int] = {k: w for k, w in prob_pools.binomial(yes, total - yes, n).items()}
         return _Weights(counts, total ** n)
 
+    def _summed_pool(self, shape: prob_pools.Shape) -> _Weights | None:
+        """``let s = sorted(P) in s[i] + s[j] + ...`` of whole numbers: the sum's distribution,
+        kept as a running sum of the values read (``prob_pools.nearest_read``)."""
+        item = self.of(shape.item)
+        numbers = [v for v in item.weights if type(v) is int]
+        if not numbers or len(numbers) != len(item.weights) or shape.reads is None:
+            return None  # not whole numbers: the general way gives the language's values and errors
+        values: list[int] = sorted(numbers)  # whole numbers, checked above
+        self._charge(prob_pools.work(shape, len(item), values[-1] - values[0]))
+        order = list(reversed(values)) if shape.top else values
+        sums = prob_pools.nearest_read([(v, item.weights[v]) for v in order], shape.n, shape.depth,
+                                       shape.reads, True)
+        return _Weights(dict(sums), item.total ** shape.n)
+
     def _sorted_pool(self, shape: prob_pools.Shape) -> _Weights | None:
-        """The sorted list of a pool, as far as ``shape.depth`` values from one end (null beyond)."""
+        """The sorted list of a pool, as far as ``shape.depth`` values from one end (null beyond;
+        with ``shape.reads``, null at every position the expression never reads)."""
         item = self.of(shape.item)
         values = prob_pools.ordered(list(item.weights))
         if values is None:  # sorted() refuses them: the general way gives its error
             return None
-        self._charge(prob_pools.work(shape, len(item)))
+        ints = [v for v in values if type(v) is int]
+        span = max(ints) - min(ints) if len(ints) == len(values) else None
+        self._charge(prob_pools.work(shape, len(item), span))
         n, depth = shape.n, shape.depth
         order = list(reversed(values)) if shape.top else values
         out: dict[Hashable, int] = {}
+        if shape.reads is not None:
+            read = sorted(p for p in shape.reads if p < depth)
+            at = [n - 1 - p if shape.top else p for p in read]  # their ascending indices
+            for kept, w in prob_pools.nearest_read([(v, item.weights[v]) for v in order], n, depth,
+                                                   shape.reads, False).items():
+                full: list[Any] = [None] * n
+                for index, value in zip(at, kept):
+                    full[index] = value
+                out[tuple(full)] = w
+            return _Weights(out, item.total ** n)
         for met, w in prob_pools.nearest([(v, item.weights[v]) for v in order], n, depth).items():
             if depth == n:
                 key: tuple[Any, ...] = tuple(reversed(met)) if shape.top else met

@@ -119,10 +119,14 @@ class Estimator:
     def _pool(self, shape: prob_pools.Shape) -> Size:
         """A pool counted by its outcomes (``rules_dsl.prob_pools``)."""
         item = self.of(shape.item)
-        outcomes = _capped(prob_pools.result_outcomes(shape, item.outcomes))
-        work = item.work + prob_pools.work(shape, item.outcomes)
+        span = item.high - item.low if isinstance(item.low, int) and isinstance(item.high, int) else None
+        outcomes = _capped(prob_pools.result_outcomes(shape, item.outcomes, span))
+        work = item.work + prob_pools.work(shape, item.outcomes, span)
         if shape.kind in ("max", "min") or shape.index is not None:
             return Size(outcomes, work + outcomes, item.low, item.high)
+        if shape.summed and isinstance(item.low, int) and isinstance(item.high, int) and shape.reads:
+            times = sum(shape.reads.values())
+            return Size(outcomes, work + outcomes, item.low * times, item.high * times)
         if shape.kind in ("count", "count_value"):
             return Size(outcomes, work, 0, shape.n)
         return Size(outcomes, work)

@@ -42,14 +42,18 @@ _EXTREMES = ("max", "min")
 class Shape:
     """A recognised pool: ``kind`` (count, count_value, any, all, max, min, sorted), the ``item``
     written ``n`` times, and for ``sorted`` the ``depth`` of values needed from the ``top`` (or
-    bottom) end; ``value`` is count's second argument, ``index`` the literal of ``sorted(P)[i]``."""
+    bottom) end; ``value`` is count's second argument, ``index`` the literal of ``sorted(P)[i]``.
+    ``reads`` (sorted only) maps each position counted from that end that is read to how many
+    times it is added (None: every position is read); ``summed``: the whole expression is the sum
+    of those reads (``s[-1] + s[-2] + s[-3]``), so only the running sum is kept."""
 
-    __slots__ = ("kind", "item", "n", "depth", "top", "value", "index")
+    __slots__ = ("kind", "item", "n", "depth", "top", "value", "index", "reads", "summed")
 
     def __init__(self, kind: str, item: ast.Node, n: int, depth: int = 0, top: bool = False,
-                 value: ast.Node | None = None, index: int | None = None) -> None:
+                 value: ast.Node | None = None, index: int | None = None,
+                 reads: dict[int, int] | None = None, summed: bool = False) -> None:
         self.kind, self.item, self.n, self.depth, self.top = kind, item, n, depth, top
-        self.value, self.index = value, index
+        self.value, self.index, self.reads, self.summed = value, index, reads, summed
 
 
 def pool(node: ast.Node, random: set[int]) -> tuple[ast.Node, int] | None:
@@ -85,6 +89,31 @@ def _depth(indices: Sequence[int], n: int) -> tuple[int, bool]:
         return 1, False
     bottom, top = max(inside) + 1, n - min(inside)
     return (top, True) if top < bottom else (bottom, False)
+
+
+def _positions(indices: Sequence[int], n: int, top: bool) -> dict[int, int] | None:
+    """Each index read as a position counted from the end the values are met at (top: the
+    largest is 0) -> how many times it is read; None when an index is outside the list (the
+    general evaluation gives its error)."""
+    if not all(-n <= i < n for i in indices):
+        return None
+    reads: dict[int, int] = {}
+    for i in indices:
+        ascending = i % n
+        position = n - 1 - ascending if top else ascending
+        reads[position] = reads.get(position, 0) + 1
+    return reads
+
+
+def _summands(body: ast.Node, name: str) -> list[int] | None:
+    """The literal indices of ``body`` when it is only ``name[i] + name[j] + ...``, else None."""
+    if isinstance(body, ast.Binary) and body.op == "+":
+        left, right = _summands(body.left, name), _summands(body.right, name)
+        return None if left is None or right is None else left + right
+    if isinstance(body, ast.Index) and isinstance(body.target, ast.Local) and body.target.name == name:
+        index = _literal(body.index)
+        return None if index is None else [index]
+    return None
 
 
 def _sorted_pool(node: ast.Node, random: set[int]) -> tuple[ast.Node, int] | None:
@@ -140,7 +169,8 @@ def recognise(node: ast.Node, random: set[int]) -> Shape | None:
         if found is None or index is None:
             return None
         depth, top = _depth([index], found[1])
-        return Shape("sorted", *found, depth=depth, top=top, index=index)
+        return Shape("sorted", *found, depth=depth, top=top, index=index,
+                     reads=_positions([index], found[1], top))
     return None
 
 
@@ -153,27 +183,100 @@ def let_shape(node: ast.Let, random: set[int]) -> Shape | None:
     if indices is None:
         return None
     depth, top = _depth(indices, found[1])
-    return Shape("sorted", *found, depth=depth, top=top)
+    reads = _positions(indices, found[1], top)
+    summed = reads is not None and _summands(node.body, node.name) is not None
+    return Shape("sorted", *found, depth=depth, top=top, reads=reads if reads else None,
+                 summed=summed)
 
 
-def work(shape: Shape, outcomes: int) -> int:
-    """An upper bound on the steps of ``shape`` over an item of ``outcomes`` outcomes."""
+def work(shape: Shape, outcomes: int, span: int | None = None) -> int:
+    """An upper bound on the steps of ``shape`` over an item of ``outcomes`` outcomes (``span``:
+    max - min of its values when they are whole numbers)."""
     n = shape.n
     if shape.kind == "sorted":
-        states = math.comb(shape.depth + outcomes - 1, outcomes - 1) if outcomes else 1
-        return outcomes * min(states, 10 ** 12) * (n + 1)
+        return outcomes * min(states(shape, outcomes, span), 10 ** 12) * (n + 1)
     return outcomes * (n + 1)
 
 
-def result_outcomes(shape: Shape, outcomes: int) -> int:
-    """An upper bound on the outcomes of ``shape``."""
+def states(shape: Shape, outcomes: int, span: int | None = None) -> int:
+    """An upper bound on the states a sorted pool keeps at once: the values read so far (the
+    multisets of ``k`` of ``outcomes`` values), or their sum, times how many values were met."""
+    if not outcomes:
+        return 1
+    if shape.reads is None:
+        return math.comb(shape.depth + outcomes - 1, outcomes - 1)
+    k = sum(1 for p in shape.reads if p < shape.depth)
+    kept = math.comb(k + outcomes - 1, outcomes - 1)
+    if shape.summed and span is not None:
+        kept = min(kept, sum(shape.reads.values()) * span + 1)
+    return shape.depth * kept
+
+
+def result_outcomes(shape: Shape, outcomes: int, span: int | None = None) -> int:
+    """An upper bound on the outcomes of ``shape`` (``span`` as for ``work``)."""
     if shape.kind == "sorted":
-        return math.comb(shape.depth + outcomes - 1, outcomes - 1) if outcomes else 1
+        if not outcomes:
+            return 1
+        if shape.reads is None:
+            return math.comb(shape.depth + outcomes - 1, outcomes - 1)
+        kept = math.comb(sum(1 for p in shape.reads if p < shape.depth) + outcomes - 1, outcomes - 1)
+        if shape.summed and span is not None:
+            kept = min(kept, sum(shape.reads.values()) * span + 1)
+        return kept
     if shape.kind in ("any", "all"):
         return 2
     if shape.kind in ("max", "min"):
         return outcomes
     return shape.n + 1
+
+
+def nearest_read(outcomes: Sequence[tuple[Hashable, int]], n: int, depth: int,
+                 reads: dict[int, int], summed: bool) -> dict[Any, int]:
+    """As ``nearest``, keeping only the values at the positions ``reads`` names: the tuple of
+    them in the order met (positions not read are never kept), or their sum counted with
+    ``reads``' multiplicities when ``summed`` (whole-number values) -> the weight over total ** n.
+
+    A state is (values met, what is kept of them): keep-highest-3 of 12d100 keeps at most
+    3 * 298 sums, where the tuples of the three values are 171,700."""
+    weights = [w for _, w in outcomes]
+    beyond = [0] * (len(outcomes) + 1)
+    for j in range(len(outcomes) - 2, -1, -1):
+        beyond[j] = beyond[j + 1] + weights[j + 1]
+    # gains[m][c]: how much c more values at positions m, m+1, ... add (read times, or count read)
+    gains = [[0] * (n + 1) for _ in range(depth + 1)]
+    for m in range(depth + 1):
+        for c in range(1, n + 1):
+            p = m + c - 1
+            read = reads.get(p, 0) if p < depth else 0
+            gains[m][c] = gains[m][c - 1] + (read if summed else min(read, 1))
+    out: dict[Any, int] = {}
+    empty: Any = 0 if summed else ()
+    now: dict[tuple[int, Any], int] = {(0, empty): 1}
+    for j, (value, w) in enumerate(outcomes):
+        below = beyond[j]
+        after: dict[tuple[int, Any], int] = {}
+        for (met, kept), weight in now.items():
+            r = n - met
+            need = depth - met
+            ways = 1
+            for c in range(r + 1):
+                if c:
+                    ways = ways * (r - c + 1) // c * w
+                if c >= need:
+                    rest = below ** (r - c)
+                    if rest:
+                        gain = gains[met][need]
+                        key = kept + value * gain if summed else kept + (value,) * gain  # type: ignore[operator]  # summed: whole numbers
+                        out[key] = out.get(key, 0) + weight * ways * rest
+                elif below:
+                    gain = gains[met][c]
+                    state = (met + c, kept + value * gain if summed  # type: ignore[operator]  # whole numbers
+                             else kept + (value,) * gain)
+                    after[state] = after.get(state, 0) + weight * ways
+        now = after
+        if not now:
+            break
+    return out
 
 
 # --- counting, in whole numbers --------------------------------------------------------------
@@ -196,41 +299,19 @@ def nearest(outcomes: Sequence[tuple[Hashable, int]], n: int, depth: int) -> dic
     """The ``depth`` values nearest the start of ``outcomes`` (an item's outcomes with their weights,
     in the order read) among n items, as a tuple in that order -> its weight over total ** n.
 
-    A state is the values met so far (fewer than ``depth``); at each outcome, c of the r items
-    left show it in ``comb(r, c) * w ** c`` ways, and once ``depth`` values are met the rest lie
-    beyond this outcome in ``below ** rest`` ways.
+    A state is the values met so far (fewer than ``depth``; ``nearest_read`` keeping them all);
+    at each outcome, c of the r items left show it in ``comb(r, c) * w ** c`` ways, and once
+    ``depth`` values are met the rest lie beyond this outcome in ``below ** rest`` ways.
     """
+    if depth > 1:
+        return nearest_read(outcomes, n, depth, {p: 1 for p in range(depth)}, False)
     weights = [w for _, w in outcomes]
     beyond = [0] * (len(outcomes) + 1)  # beyond[j]: the weight of the outcomes after j
     for j in range(len(outcomes) - 1, -1, -1):
         beyond[j] = beyond[j + 1] + weights[j + 1] if j + 1 < len(outcomes) else 0
     out: dict[tuple[Any, ...], int] = {}
-    if depth == 1:  # the first value: every item at or beyond it, less every item beyond it
-        for j, (value, w) in enumerate(outcomes):
-            weight = (w + beyond[j]) ** n - beyond[j] ** n
-            if weight:
-                out[(value,)] = weight
-        return out
-    states: dict[tuple[Any, ...], int] = {(): 1}
-    for j, (value, w) in enumerate(outcomes):
-        below = beyond[j]
-        after: dict[tuple[Any, ...], int] = {}
-        for met, weight in states.items():
-            r = n - len(met)
-            need = depth - len(met)
-            ways = 1  # comb(r, c) * w ** c, c counting up
-            for c in range(r + 1):
-                if c:
-                    ways = ways * (r - c + 1) // c * w
-                if c >= need:
-                    rest = below ** (r - c)
-                    if rest:
-                        key = met + (value,) * need
-                        out[key] = out.get(key, 0) + weight * ways * rest
-                elif below:  # the others lie beyond: go on
-                    key = met + (value,) * c
-                    after[key] = after.get(key, 0) + weight * ways
-        states = after
-        if not states:
-            break
+    for j, (value, w) in enumerate(outcomes):  # every item at or beyond it, less every item beyond
+        weight = (w + beyond[j]) ** n - beyond[j] ** n
+        if weight:
+            out[(value,)] = weight
     return out

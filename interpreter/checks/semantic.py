@@ -25,6 +25,7 @@ from interpreter.documents.resources import bundled_ruleset
 from interpreter.documents.schema_messages import FIELDS, ITEMS, LENGTH, RANGE
 from interpreter.ruleset.enum_from import check_enum_from
 from interpreter.ruleset.model import Rule, Ruleset
+from interpreter.checks.schema_words import check_schema_words
 from interpreter.ruleset.texts import check_texts as texts
 from interpreter.ruleset.quotes import check_order, check_quotes
 from interpreter.ruleset.wiring import check_wiring
@@ -173,8 +174,13 @@ def check_enums(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]
     yield from check_enum_from(rule, lang)
 
 
+def check_schemas(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
+    """Every key of the rule's own JSON Schemas (``inputs``, ``param_schema``) is a keyword."""
+    yield from check_schema_words(rule, lang)
+
+
 CHECKS: tuple[Check, ...] = (check_expressions, check_example_params, check_references,
-                             check_source, check_texts, check_enums, check_kind)
+                             check_source, check_texts, check_enums, check_schemas, check_kind)
 
 
 def check_ruleset(ruleset: Ruleset, lang: str = "en", *,

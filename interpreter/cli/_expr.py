@@ -8,7 +8,7 @@ import sys
 import unicodedata
 from functools import lru_cache
 
-from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
+from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, Phrase, define
 from rules_dsl.functions import exact, is_fraction
 from interpreter.documents.limits import MAX_INPUT_FILE_BYTES, MAX_YAML_DEPTH
 
@@ -63,14 +63,17 @@ def _set_path(target: dict[str, Any], dotted: str, value: Any, where: str) -> No
     keys = dotted.split(".", MAX_YAML_DEPTH)
     if len(keys) > MAX_YAML_DEPTH:  # as deep as a YAML value may be
         raise MprError(BAD_VAR, Location(path=where[:80]),
-                       detail=f"more than {MAX_YAML_DEPTH} dotted names (the nesting of a YAML value)")
+                       detail=Phrase("more than {n} dotted names (the nesting of a YAML value)",
+                                     "名前を . でつなげるのは {n} 段までです（YAML の値の入れ子の上限）", n=MAX_YAML_DEPTH))
     if not all(k.strip() for k in keys):
-        raise MprError(BAD_VAR, Location(path=where), detail=f"empty name in {dotted!r}")
+        raise MprError(BAD_VAR, Location(path=where), detail=Phrase("empty name in {dotted!r}", "{dotted!r} に空の名前があります",
+                                                                     dotted=dotted))
     node = target
     for key in keys[:-1]:
         child = node.setdefault(key, {})
         if not isinstance(child, dict):
-            raise MprError(BAD_VAR, Location(path=where), detail=f"{key!r} is already a value, not a mapping")
+            raise MprError(BAD_VAR, Location(path=where), detail=Phrase(
+                "{key!r} is already a value, not a mapping", "{key!r} はもう値なので、その下に名前を置けません", key=key))
         node = child
     node[keys[-1]] = value
 
@@ -82,14 +85,16 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
         where = f"--var {pair}"
         name, sep, text = pair.partition("=")
         if not sep or not name.strip():
-            raise MprError(BAD_VAR, Location(path=where), detail=f"no NAME= in {pair!r}")
+            raise MprError(BAD_VAR, Location(path=where), detail=Phrase("no NAME= in {pair!r}", "{pair!r} に 名前= がありません",
+                                                                     pair=pair))
         try:
             value = plain(_yaml_value(text, f"--var {name.strip()}")) if text.strip() else ""
         except MprError as error:
-            raise MprError(BAD_VAR, Location(path=where),
-                           detail=f"{error.code} {error.message('en')}") from None
+            raise MprError(BAD_VAR, Location(path=where), detail=Phrase.of(error)) from None
         except ValueError as error:
-            raise MprError(BAD_VAR, Location(path=where), detail=str(error).splitlines()[0]) from None
+            raise MprError(BAD_VAR, Location(path=where), detail=Phrase(
+                "{value} is not a finite number", "{value} は有限の数ではありません",
+                value=str(error).split(" ", 1)[0])) from None
         _set_path(env, name.strip(), value, where)
     return env
 
@@ -103,10 +108,24 @@ def _yaml_value(text: str, where: str) -> Any:
     docs = load_text(text, where)
     if len(docs) > 1:
         raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
-                       detail=f"{len(docs)} YAML documents, expected one")
+                       detail=Phrase("{n} YAML documents, expected one", "YAML の文書が {n} 個あります（1個だけ書いてください）",
+                                     n=len(docs)))
     if docs:
         heed(docs[0])
     return docs[0].data if docs else None
+
+
+def _kind_of(data: Any) -> Phrase:
+    """What a YAML value is, said the GM's way (a list, a text, a number)."""
+    if isinstance(data, list):
+        return Phrase("a list", "リスト")
+    if isinstance(data, str):
+        return Phrase("a text", "文字列")
+    if isinstance(data, bool):
+        return Phrase("a boolean", "真偽値")
+    if isinstance(data, (int, float)):
+        return Phrase("a number", "数")
+    return Phrase(type(data).__name__, type(data).__name__)
 
 
 def _stdin_closed() -> bool:
@@ -139,16 +158,18 @@ def load_input(file: str | None) -> dict[str, Any]:
                        reason=getattr(error, "strerror", None) or str(error)) from None
     if len(text.encode("utf-8")) > MAX_INPUT_FILE_BYTES:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
-                       reason=f"larger than {MAX_INPUT_FILE_BYTES} bytes")
+                       reason=Phrase("larger than {n} bytes", "{n} バイトを超えています",
+                                     n=MAX_INPUT_FILE_BYTES))
     try:
         data = _yaml_value(text, file)
     except MprError as error:
         raise MprError(BAD_INPUT, error.loc, file=file,
-                       detail=f"{error.code} {error.message('en')}") from None
+                       detail=Phrase.of(error)) from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise MprError(BAD_INPUT, Location(file=file), file=file, detail=f"found {type(data).__name__}")
+        raise MprError(BAD_INPUT, Location(file=file), file=file, detail=Phrase(
+            "found {found}", "{found} が書かれています", found=_kind_of(data)))
     return plain(data)
 
 

@@ -266,12 +266,38 @@ def _effect_words(rule: Rule, value: Any) -> Any:
     return out
 
 
+_WORD_OR_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|(?<![\w.])([A-Za-z_]\w*)(?![\w(])")
+
+
+def input_labels(rule: Rule) -> dict[str, str]:
+    """What a player calls each name the rule's expressions read: its ``labels`` entry, else
+    the ``title`` of that input in the ``inputs`` schema."""
+    properties = (rule.doc.get("inputs") or {}).get("properties")
+    found = {name: schema["title"] for name, schema in (properties or {}).items()
+             if isinstance(schema, dict) and isinstance(schema.get("title"), str)}
+    labels = rule.doc.get("labels")
+    for name, label in (labels.items() if isinstance(labels, dict) else ()):
+        if isinstance(label, (str, dict)) and (text := localized(label, "ja")):
+            found[name] = text
+    return found
+
+
+def expression_words(value: Any, labels: dict[str, str]) -> Any:
+    """An expression a player reads: each name it reads written by its label (``x + 1``
+    reads LABEL + 1); quoted texts, called functions and ``params.X`` stay as written."""
+    if not isinstance(value, str) or not labels:
+        return value
+    return _WORD_OR_QUOTED.sub(lambda m: labels.get(m[1], m[1]) if m[1] else m[0], value)
+
+
 def _changed_value_blocks(rule: Rule, old_params: dict[str, Any]) -> list[Block]:
-    """For players: each value the variant changed, by what it means (not by its name)."""
+    """For players: each value the variant changed, by what it means (not by its name), an
+    expression with the names it reads written as players know them."""
     names = id_names(rule.params, "ja")
+    labels = input_labels(rule)
 
     def shown(value: Any) -> str:
-        return player_text(named(_effect_words(rule, value), names))
+        return player_text(named(_effect_words(rule, expression_words(value, labels)), names))
 
     rows = [[player_words(_param_doc(rule, name)) or WORDS["value"],
              f"{MARK}{shown(rule.params.get(name))}（{WORDS['base']}: {shown(old)}）"]

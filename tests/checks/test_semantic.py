@@ -262,3 +262,47 @@ def test_a_contradiction_is_never_satisfiable(parts):
         assert not satisfiable, text
     else:
         assert satisfiable, text  # complete too, for comparisons with numbers only
+
+
+SCHEMA_DOC = """\
+id: t.schema
+kind: SumTable
+source: house
+title: {{en: T}}
+{fields}
+rows:
+  - {{when: n >= 1, value: 1}}
+"""
+
+
+@pytest.mark.parametrize("fields, expected", [
+    # every keyword known, annotations x-* and markdownDescription included: nothing
+    ("inputs: {type: object, properties: {n: {type: integer, minimum: 0, x-note: a,"
+     " markdownDescription: b}}, required: [n], $defs: {d: {type: string}}}", []),
+    # a misspelt keyword at the top, in a property, in a list of schemas, in $defs
+    ("inputs: {type: object, properties: {n: {type: integer}}, requried: [n]}",
+     [("MPR060", 5, 58, "required")]),
+    ("inputs: {type: object, properties: {n: {type: integer, minimun: 0}}}",
+     [("MPR060", 5, 56, "minimum")]),
+    ("inputs: {type: object, properties: {n: {anyOf: [{type: integer}, {maxLenght: 3}]}}}",
+     [("MPR060", 5, 67, "maxLength")]),
+    ("inputs: {type: object, properties: {n: {type: integer}}, $defs: {d: {tpye: string}}}",
+     [("MPR060", 5, 70, "type")]),
+    # a property named like a misspelt keyword is a name, not a keyword
+    ("inputs: {type: object, properties: {requried: {type: integer}, n: {type: integer}}}", []),
+    # enum, const, default and examples hold data, not schemas
+    ("inputs: {type: object, properties: {n: {type: integer, default: 1,"
+     " examples: [{requried: 1}]}}}", []),
+    # a parameter's own schema
+    ("inputs: {type: object, properties: {n: {type: integer}}}\nparams: {cap: 3}\n"
+     "param_schema: {cap: {type: integer, maximun: 9}}",
+     [("MPR060", 7, 37, "maximum")]),
+])
+def test_unknown_schema_keywords(tmp_path, fields, expected):
+    path = tmp_path / "t.yaml"
+    path.write_text(SCHEMA_DOC.format(fields=fields), encoding="utf-8")
+    _, findings = collect(path)
+    found = [(d.code, d.line, d.column, d.message.rsplit("'", 2)[-2]) for d in findings
+             if d.code == "MPR060"]
+    assert found == expected
+    assert all(d.severity == "warning" for d in findings if d.code == "MPR060")

@@ -116,3 +116,20 @@ def test_a_bad_number_of_hours_is_a_usage_error_in_both_languages(capsys) -> Non
     assert (code, out) == (2, "") and "MPR053" in err and "有限の時間数" in err
     code, _, err = run(capsys, *argv, "--lang", "en")
     assert code == 2 and "MPR053" in err and "a finite number of hours" in err
+
+
+# Every part of a --var or --input error is said in the GM's language: the detail, and the code
+# and message of the YAML error inside it (these details were English in Japanese messages).
+@pytest.mark.parametrize("argv, ja, en", [
+    (["eval", "x", "--var", "x={a: [1"], "MPR206 YAML の構文エラー", "MPR206 YAML syntax error"),
+    (["eval", "x", "--var", "a..b=1"], "'a..b' に空の名前があります", "empty name in 'a..b'"),
+    (["eval", "x", "--var", "x=1", "--var", "x.y=2"], "'x' はもう値なので", "'x' is already a value"),
+    (["eval", "x", "--var", "=1"], "'=1' に 名前= がありません", "no NAME= in '=1'"),
+    (["eval", "x", "--var", "x=.nan"], "MPR216 .nan は有限の数ではありません", "MPR216 .nan is not a finite number"),
+])
+def test_var_errors_follow_lang(capsys, argv, ja, en) -> None:
+    code, _, err = run(capsys, "--lang", "ja", *argv)
+    assert code == 2 and "MPR013" in err and ja in err
+    assert not re.search(r"[A-Za-z]{4,} [a-z]{3,} [a-z]{3,}", err.split("MPR013", 1)[1].replace("YAML", ""))
+    code, _, err = run(capsys, "--lang", "en", *argv)
+    assert code == 2 and en in err

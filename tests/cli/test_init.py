@@ -36,7 +36,7 @@ def written(root: Path) -> set[str]:
 
 def test_init_writes_a_repository_that_is_clean_and_tested(capsys, repo, monkeypatch):
     assert {".pre-commit-config.yaml", ".github/workflows/rules.yml", ".vscode/settings.json", "README.md",
-            "rules/house/ruleset.yaml", "rules/house/weather.yaml", "schemas/rule.json",
+            "rules/house/ruleset.yaml", "rules/house/weather.yaml", "rules/house/weather_shift.yaml", "schemas/rule.json",
             "schemas/ruleset.json"} <= written(repo)
     manifest = yaml.safe_load((repo / "rules/house/ruleset.yaml").read_text(encoding="utf-8"))
     assert manifest["extends"] == "magipunk"  # the bundled ruleset, by its name

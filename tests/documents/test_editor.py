@@ -209,8 +209,12 @@ def test_a_gm_folder_made_by_init_gets_diagnostics_and_hover_in_its_last_documen
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     root = tmp_path / "gm"
-    file = root / "rules" / "house" / "weather.yaml"
-    text = file.read_text(encoding="utf-8")
+    house = root / "rules" / "house"
+    # init writes one rule a file (check-jsonschema reads those); a GM may join them with ---
+    file = house / "weather.yaml"
+    text = file.read_text(encoding="utf-8") + "---\n" + (house / "weather_shift.yaml").read_text(encoding="utf-8")
+    (house / "weather_shift.yaml").unlink()
+    file.write_text(text, encoding="utf-8")
     assert text.count("\n---\n") == 1
     assert "\nkind: RollTable\n" in text[text.rindex("\n---\n"):]
     diagnostics, at, hover = _diagnose_and_hover(yaml_language_server, root, file, text, "rows")
@@ -229,8 +233,10 @@ def test_a_gm_folders_editor_settings_give_every_document_its_schema(yaml_langua
     root = tmp_path / "gm"
     mapped = json.loads((root / ".vscode" / "settings.json").read_text(encoding="utf-8"))["yaml.schemas"]
     settings = {"yaml": {**SETTINGS["yaml"], "schemas": mapped}}
-    file = root / "rules" / "house" / "weather.yaml"
-    text = "".join(line for line in file.read_text(encoding="utf-8").splitlines(keepends=True)
+    house = root / "rules" / "house"
+    file = house / "weather.yaml"
+    joined = file.read_text(encoding="utf-8") + "---\n" + (house / "weather_shift.yaml").read_text(encoding="utf-8")
+    text = "".join(line for line in joined.splitlines(keepends=True)
                    if not line.startswith(MODELINE_PREFIX))
     diagnostics, at, hover = _diagnose_and_hover(yaml_language_server, root, file, text, "rows", settings)
     flagged = [d for d in diagnostics if "rowsx" in d["message"]]

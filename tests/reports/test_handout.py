@@ -17,7 +17,7 @@ from interpreter.checks.loading import collect, load_ruleset
 from interpreter.cli import main
 from interpreter.documents.resources import rulesets_dir
 from interpreter.engine.runner import run
-from interpreter.reports.handout import base_of, handout, interpretations
+from interpreter.reports.handout import expression_words, base_of, handout, interpretations
 from interpreter.reports.handout_render import md_text
 
 BASE = rulesets_dir() / "magipunk"
@@ -172,7 +172,7 @@ def test_every_interpretation_is_marked_in_the_handout_and_listed_in_docs(player
 
 @pytest.mark.parametrize("variant, shown", [
     ("safer_city", ["## 余暇イベント表（都市）：同居するＰＣ全員に影響を及ぼすイベント ★変更",
-                    "| 出目を増減できる幅（±この値。式。既定は地域の治安） | ★safety + 1（基本: safety） |"]),
+                    "| 出目を増減できる幅（±この値。式。既定は地域の治安） | ★治安 + 1（基本: 治安） |"]),  # names by their labels
     ("strict_procurement", ["## 調達判定 ★変更", "65.25% ★（基本: 73.24%）",
                             "| ★追加 素材パーツが3つ以上（ハウスルール） | 1 |"]),
     ("briefing_options", ["ＰＣはそれぞれ下記のいずれかを合計で★4（基本: 6）回まで行える。",
@@ -395,3 +395,16 @@ def test_validate_warns_on_what_is_neither_quoted_nor_marked(tmp_path, monkeypat
 def test_a_variant_outside_the_bundled_ruleset_is_not_asked_for_quotes(templated):
     _, findings = collect(templated)
     assert not [d for d in findings if d.code == "MPR844" and "table.yaml" in (d.file or "")]
+
+
+@pytest.mark.parametrize("value, shown", [
+    ("safety + 1", "治安 + 1"),
+    ("max(safety, 2) * residents", "max(治安, 2) * 同居人数"),  # a called function stays
+    ("params.safety + safety", "params.safety + 治安"),        # a parameter reference stays
+    ("'safety' + safety", "'safety' + 治安"),                   # so does a quoted text
+    ("safetyness + 1", "safetyness + 1"),                       # only whole names
+    (3, 3),
+])
+def test_a_changed_expression_names_what_players_know(value, shown):
+    labels = {"safety": "治安", "residents": "同居人数"}
+    assert expression_words(value, labels) == shown
