@@ -172,6 +172,8 @@ class Builder:
         stack = self.stack
         file = self.file
         plain_seen: dict[str, tuple[Any, str | None, Reading | None]] = {}
+        keys_seen: dict[str, str] = {}  # each key's text once (every row repeats its keys)
+        lines: dict[int, int] = {}  # each line number once (a row's fields share their line)
         entries = self.entries
         for event in events:
             kind = type(event)
@@ -203,7 +205,10 @@ class Builder:
                         path = (*top.path, key) if top.mapping else (*top.path, len(top.value))
                         opened: Any = event.start_mark  # an event the parser made has a mark
                         start = len(entries)
-                        entries.append((path, (file, opened.line + 1, opened.column + 1), None))
+                        line = lines.get(opened.line)
+                        if line is None:
+                            line = lines[opened.line] = opened.line + 1
+                        entries.append((path, (file, line, opened.column + 1), None))
                         stack.append(_Frame(path, {} if kind is _MAPPING_START else [], None,
                                             start, self.nodes - 1))
                         continue
@@ -218,6 +223,9 @@ class Builder:
             top = stack[-1]
             text = event.value
             mark: Any = event.start_mark  # an event the parser made has a mark
+            line = lines.get(mark.line)
+            if line is None:
+                line = lines[mark.line] = mark.line + 1
             if top.mapping:
                 key = top.key
                 if key is None:  # a key
@@ -225,7 +233,7 @@ class Builder:
                             or text in top.key_lines:
                         feed(event)
                         continue
-                    line = mark.line + 1
+                    text = keys_seen.setdefault(text, text)
                     top.key_lines[text] = line
                     top.key = text
                     entries.append(((*top.path, text, KEY), (file, line, mark.column + 1), None))
@@ -243,20 +251,19 @@ class Builder:
                 else:
                     value, written, reading = known
                     if reading is not None:
-                        self.readings.append(((file, mark.line + 1, mark.column + 1), reading))
+                        self.readings.append(((file, line, mark.column + 1), reading))
             else:
                 value, written = text, None
             self.nodes += 1
             if self.nodes > MAX_YAML_NODES:
                 raise self._error(NODES, event, limit=MAX_YAML_NODES)
             if top.mapping:
-                entries.append(((*top.path, key), (file, mark.line + 1, mark.column + 1), written))
+                entries.append(((*top.path, key), (file, line, mark.column + 1), written))
                 top.value[key] = value
                 top.key = None
             else:
                 items = top.value
-                entries.append(((*top.path, len(items)), (file, mark.line + 1, mark.column + 1),
-                                written))
+                entries.append(((*top.path, len(items)), (file, line, mark.column + 1), written))
                 items.append(value)
 
     def _scalar_event(self, event: ev.ScalarEvent) -> None:
