@@ -69,7 +69,7 @@ TOO_MANY_LAYERS = define(
     "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Write:
     """One layer setting one field: ``address`` is ``(rule_id,)`` for a whole document,
     ``(rule_id, "params", name)``, ``(rule_id, "rows", key)``, ``(rule_id, "adopted")`` or
