@@ -248,6 +248,7 @@ def merge_list(old: list, marks: Marks, patch: list, patch_marks: Marks, edit: P
 _ITEM, _MARKS, _ORIGIN = itemgetter(0), itemgetter(1), itemgetter(2)
 _PLAIN = frozenset((str, int, float, bool, type(None)))  # values shared, never copied
 _NOWHERE: list[str] = []  # an edit that places nothing (never changed)
+_EDIT_KEYS = frozenset(EDIT_KEYS)
 
 
 def _by_key(slots: list[Slot | None], key: str) -> dict[Any, list[int]]:
@@ -292,8 +293,11 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         here = (index,)
         remove = entry.get("remove") is True
         action = words["remove" if remove else "replace"]
-        item = {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()
-                if k not in EDIT_KEYS}
+        if _EDIT_KEYS.isdisjoint(entry) and all(type(v) in _PLAIN for v in entry.values()):
+            item = entry  # texts, numbers and the like only: the file's own row, never changed
+        else:
+            item = {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()
+                    if k not in EDIT_KEYS}
         where = [w for w in ("before", "after") if w in entry] \
             if "before" in entry or "after" in entry else _NOWHERE
         name = entry.get(key)
