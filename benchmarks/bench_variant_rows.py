@@ -14,9 +14,9 @@ line.
 100,000 rows over 10 layers (4.4 MB of files) are past ``MAX_RULESET_BYTES`` (2 MiB, about 45,000
 rows), so ``validate`` refuses them (MPR924); ``--past-budget`` measures them anyway: the same
 ``validate`` run by the same interpreter with the budget lifted for that one run.
-Measured (2 cores shared with other work): 100,000 rows 5.8-6.4 s CPU, 473 MB (was 10.7-12.2 s,
-556-590 MB); 45,000 rows (at the budget) 2.8-3.7 s CPU, 231 MB; 30,000 rows 1.75-2.1 s CPU,
-168 MB (was 3.6 s, 195 MB).
+Measured (2 cores shared with other work): 100,000 rows 5.8-8.3 s CPU, 414 MB (was 10.7-12.2 s,
+556-590 MB); 45,000 rows (at the budget) 2.8-3.5 s CPU, 205 MB; 30,000 rows 1.75-2.8 s CPU,
+150 MB (was 3.6 s, 195 MB).
 
 Usage: python3 benchmarks/bench_variant_rows.py [--rows 100000] [--layers 10] [--past-budget]
 [--keep DIR]
