@@ -223,15 +223,19 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     rows = rule.doc.get("rows") or []
     if not rows:
         yield diagnostic(EMPTY_TABLE, rule.loc("rows"), lang, rule=rule.id)
+    never: dict[str, bool] = {}  # by text: a table repeats a few conditions
     for index, row in enumerate(rows):
         condition = row.get("when")
         if not isinstance(condition, str):
             continue
-        try:
-            expression = rule.expression("rows", index, "when")
-        except MprError:
-            continue  # reported by the expression check
-        if _contradiction(expression.ast) or _constant_false(expression):
+        verdict = never.get(condition)
+        if verdict is None:
+            try:
+                expression = rule.expression("rows", index, "when")
+            except MprError:
+                continue  # reported by the expression check
+            verdict = never[condition] = _contradiction(expression.ast) or _constant_false(expression)
+        if verdict:
             yield diagnostic(NEVER_HOLDS, rule.loc("rows", index, "when"), lang, rule=rule.id,
                              row=row_name(rule, index), condition=condition)
 
