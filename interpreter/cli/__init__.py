@@ -18,7 +18,7 @@ from rules_dsl.errors import EXIT_INTERNAL, EXIT_OK, EXIT_STATE, EXIT_USAGE, Loc
 
 from interpreter import __version__
 from interpreter.cli import _quick
-from interpreter.cli.output import (PipeClosed, flush_stdout, is_lost_output, lost_output, print_error,
+from interpreter.cli.output import (PipeClosed, flush_stdout, is_lost_output, lost_output, print_error, print_refusal,
                                     print_heard, require_stdout, settle_stdout)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -193,7 +193,9 @@ def main(argv: list[str] | None = None) -> int:
         from interpreter.cli._wording import for_command_line  # start-up: only when an error is shown
 
         print_heard(lang)
-        print_error(for_command_line(error, verb_flags), lang)
+        said = for_command_line(error, verb_flags)
+        _error_as_json(locals().get("args"), said, lang)
+        print_error(said, lang)
         return error.exit_code
     except KeyboardInterrupt:
         return 130
@@ -243,6 +245,16 @@ def _keep_compiled_code() -> None:
             codecache.flush()
         except Exception:  # a cache is never worth a failed command  # noqa: BLE001
             pass
+
+
+# Verbs that write their own JSON for a refusal (in the shape of their output).
+_OWN_JSON_ERRORS = frozenset({"validate", "test"})
+
+
+def _error_as_json(args: Any, error: MprError, lang: str) -> None:
+    """With ``--format json``, a refusal is JSON on standard output too (``output.print_refusal``)."""
+    if getattr(args, "format", None) == "json" and getattr(args, "verb", None) not in _OWN_JSON_ERRORS:
+        print_refusal(error, lang)
 
 
 def _internal(error: Exception, debug: bool, lang: str) -> int:

@@ -121,7 +121,7 @@ def _yaml_value(text: str, where: str) -> Any:
     return docs[0].data if docs else None
 
 
-def _kind_of(data: Any) -> Phrase:
+def kind_of(data: Any) -> Phrase:
     """What a YAML value is, said the GM's way (a list, a text, a number)."""
     if isinstance(data, list):
         return Phrase("a list", "リスト")
@@ -182,7 +182,7 @@ def load_input(file: str | None) -> dict[str, Any]:
         return {}
     if not isinstance(data, dict):
         raise MprError(BAD_INPUT, Location(file=file), file=file, detail=Phrase(
-            "found {found}", "{found} が書かれています", found=_kind_of(data)))
+            "found {found}", "{found} が書かれています", found=kind_of(data)))
     return plain(data)
 
 
@@ -204,8 +204,14 @@ def pad(text: str, width: int, *, right: bool = False) -> str:
     return fill + text if right else text + fill
 
 
-def show_expression_error(error: MprError, text: str, lang: str) -> int:
-    """Print the error, then the expression with a caret under the column it names."""
+def show_expression_error(error: MprError, text: str, lang: str, as_json: bool = False) -> int:
+    """Print the error, then the expression with a caret under the column it names (and, with
+    ``as_json``, the refusal as JSON on standard output)."""
+    if as_json:
+        # start-up: the JSON writer loads only when a refusal is shown as JSON
+        from interpreter.cli.output import print_refusal
+
+        print_refusal(error, lang)
     print_error(error, lang)
     loc = error.loc
     if loc is not None and loc.column is not None and loc.file is None:

@@ -38,7 +38,7 @@ def handle(args: argparse.Namespace) -> int:
         expression = compile_expression(args.expression, names=set(env))
         value = expression.evaluate(env, dice)
     except MprError as error:  # a caret under the column, when the error has one
-        return show_expression_error(error, args.expression, args.lang)
+        return show_expression_error(error, args.expression, args.lang, args.format == "json")
     if isinstance(dice, ScriptedDice) and dice.unused:
         raise MprError(SCRIPT_UNUSED, dice.loc, unused=len(dice.unused),
                        values=",".join(map(str, dice.unused)), used=len(dice.rolled))

@@ -119,6 +119,28 @@ def print_error(error: MprError, lang: str) -> None:
         pass  # stderr itself is gone: the exit status still says what happened
 
 
+def error_json(error: MprError, lang: str) -> dict:
+    """A refusal (no such path, unreadable...) in the shape of a finding of ``--format json``."""
+    # start-up: interpreter.documents.resources loads only when an error is shown as JSON
+    from interpreter.documents.resources import shown_path
+
+    loc = error.loc or Location()
+    return {"file": shown_path(loc.file) or None, "line": loc.line, "column": loc.column,
+            "code": error.code, "severity": "error", "message": error.message(lang),
+            "argument": loc.path, "exit": error.exit_code}
+
+
+def print_refusal(error: MprError, lang: str) -> None:
+    """A refusal as JSON on standard output, for ``--format json``: ``{"error": {file, line,
+    column, code, severity, message, argument, exit}}`` (the fields of a ``validate`` finding), so
+    a program reading the output gets a document either way; the message goes to stderr too."""
+    try:
+        print_json({"error": error_json(error, lang)})
+        flush_stdout()
+    except (OSError, ValueError, PipeClosed):
+        pass  # standard output is gone: the message on stderr and the exit status still say it
+
+
 def print_heard(lang: str) -> None:
     """On standard error, the warnings the command's data (inputs, characters, ``--var``,
     ``--param``) gave while it was read: values YAML readers read differently (MPR325)."""

@@ -132,7 +132,7 @@ def _expression(args: argparse.Namespace, env: dict[str, Any]) -> int:
     try:
         dist = prob.distribution(compile_expression(args.target, names=set(env)), env)
     except MprError as error:
-        return show_expression_error(error, args.target, args.lang)
+        return show_expression_error(error, args.target, args.lang, args.format == "json")
     rows = [(show(value), p) for value, p in dist.items()]
     mean = dist.mean()
     if args.format == "json":

@@ -18,7 +18,7 @@ BAD_PARAM = define(
     exit_code=EXIT_USAGE)
 BAD_INPUT_DOCUMENT = define(
     "MPR022", "the input must be one YAML mapping of names to values, got {got}",
-    "入力は名前と値の YAML マッピング1つでなければなりません（{got} でした）")
+    "入力は名前と値の YAML マッピング1つでなければなりません（{got}でした）")
 
 
 PARAM = "--param"  # the flag of parameter overrides: the name of their layer in findings and traces
@@ -90,7 +90,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if not docs:
         return {}, {}, file, {}
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
-        got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
+        # start-up: the words of a refusal load only when an input is refused
+        from rules_dsl.errors import Phrase
+        from interpreter.cli._expr import kind_of
+
+        got = Phrase("{n} documents", "{n} 個の文書", n=len(docs)) if len(docs) > 1 else kind_of(docs[0].data)
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
     if docs[0].readings:  # values other YAML readers read differently, to be shown
         # start-up: interpreter.documents.loader is loaded already when a document has readings

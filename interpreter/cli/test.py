@@ -42,8 +42,7 @@ def handle(args: argparse.Namespace) -> int:
     except MprError as error:
         if args.format == "json":  # a JSON reader gets JSON: the refusal in the summary's shape
             # start-up: these modules load only when a refusal is shown as JSON
-            from interpreter.cli.output import print_json
-            from interpreter.cli.validate import error_json
+            from interpreter.cli.output import error_json, print_json
 
             print_json({"passed": 0, "failed": 0, "broken": [], "examples": [],
                         "error": error_json(error, args.lang)})

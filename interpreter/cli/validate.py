@@ -92,21 +92,10 @@ def handle(args: argparse.Namespace) -> int:
     except MprError as error:
         if args.format == "json":  # a JSON reader gets JSON: the refusal as the one finding
             # start-up: interpreter.cli.output loads only when handle() runs
-            from interpreter.cli.output import print_json
+            from interpreter.cli.output import error_json, print_json
 
             print_json([error_json(error, args.lang)])
         raise
-
-
-def error_json(error: MprError, lang: str) -> dict:
-    """A refusal (no such path, unreadable...) in the shape of a finding of ``--format json``."""
-    # start-up: interpreter.documents.resources loads only when an error is shown as JSON
-    from interpreter.documents.resources import shown_path
-
-    loc = error.loc or Location()
-    return {"file": shown_path(loc.file) or None, "line": loc.line, "column": loc.column,
-            "code": error.code, "severity": "error", "message": error.message(lang),
-            "argument": loc.path, "exit": error.exit_code}
 
 
 def _handle(args: argparse.Namespace) -> int:

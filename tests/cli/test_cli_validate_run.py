@@ -150,7 +150,7 @@ def test_run_roll_table_dice(capsys, tables, argv, value, warning):
     code, out, err = run_cli(capsys, "run", "events.city", "--ruleset", str(tables), *argv,
                              "--format", "json")
     if warning:  # dice given that the rule did not use: refused (exit 1), as eval and check do
-        assert code == 1 and "MPR152" in err and out == ""
+        assert code == 1 and "MPR152" in err and json.loads(out)["error"]["code"] == "MPR152"
         return
     data = json.loads(out)
     assert code == 0 and "MPR152" not in err

@@ -217,3 +217,33 @@ def test_a_ruleset_option_that_names_no_ruleset(tmp_path, capsys, argv, code, st
     paths = {"missing": str(tmp_path / "missing"), "empty": str(tmp_path / "empty")}
     assert main([arg.format(**paths) for arg in argv]) == status
     assert code in capsys.readouterr().err
+
+
+# With --format json, a refusal is a JSON document on standard output as well as its message on
+# standard error: {"error": {...}} with the fields of a validate finding (validate and test write
+# their own shapes).
+JSON_REFUSALS = [
+    (["eval", "1 +", "--format", "json"], EXIT_FINDINGS, "MPR112", (1, 4)),
+    (["eval", "x", "--var", "x=[1,", "--format", "json"], EXIT_USAGE, "MPR013", (None, None)),
+    (["check", "3MP", "--format", "json"], EXIT_FINDINGS, "MPR010", (None, None)),
+    (["prob", "2d6 >=", "--format", "json"], EXIT_FINDINGS, "MPR112", (1, 7)),
+    (["run", "procurement.rarity", "--input", "{bad.yaml}", "--format", "json"], EXIT_FINDINGS, "MPR500",
+     (1, 7)),
+    (["run", "no.such.rule", "--format", "json"], EXIT_FINDINGS, "MPR401", (None, None)),
+    (["campaign", "show", "{tmp}/missing.db", "--format", "json"], EXIT_STATE, "MPR623", (None, None)),
+]
+
+
+@pytest.mark.parametrize("argv, status, code, where", JSON_REFUSALS,
+                         ids=[" ".join(t[0])[:60] for t in JSON_REFUSALS])
+def test_a_refusal_is_json_with_format_json(argv, status, code, where, files, capsys) -> None:
+    import json
+
+    assert main(_argv(argv, files)) == status
+    out, err = capsys.readouterr()
+    refusal = json.loads(out)["error"]
+    assert (refusal["code"], refusal["exit"], refusal["severity"]) == (code, status, "error")
+    assert (refusal["line"], refusal["column"]) == where
+    assert code in err and refusal["message"] in err  # the message on stderr too
+    main(_argv([a for a in argv if a not in ("--format", "json")], files))
+    assert capsys.readouterr().out == ""  # text output: nothing on stdout
