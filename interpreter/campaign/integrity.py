@@ -245,6 +245,29 @@ def read_entry(row: tuple, path: str) -> Entry:
                  undone_by, state)
 
 
+ENTRY_COLUMNS = "seq, command, inputs, seed, choices, result, undone_by, before"  # as read_entry reads them
+
+
+def journal_entries(conn: sqlite3.Connection, path: str, last: int | None = None) -> list[Entry]:
+    """The journal in order, every entry checked; ``last``: only its newest ``last`` entries
+    (only those are read)."""
+    if last is None:
+        rows = rows_of(conn, path, f"SELECT {ENTRY_COLUMNS} FROM journal ORDER BY seq")
+    else:
+        rows = rows_of(conn, path, f"SELECT {ENTRY_COLUMNS} FROM journal ORDER BY seq DESC LIMIT ?",
+                       (max(last, 0),))[::-1]
+    return [read_entry(row, path) for row in rows]
+
+
+def rows_of(conn: sqlite3.Connection, path: str, query: str, arguments: tuple = ()) -> list[tuple]:
+    """The rows of a query; what SQLite cannot read (text that is not UTF-8, a damaged page) is
+    the damaged file it is (MPR620), saying where."""
+    try:
+        return conn.execute(query, arguments).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise damaged(path, describe(conn, exc)) from None
+
+
 def checked(make: Callable[[], Any], path: str, where: str) -> Any:
     try:
         return make()

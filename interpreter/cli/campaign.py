@@ -203,16 +203,18 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
 
 
 def _handle(args: argparse.Namespace) -> int:
-    # start-up: the campaign layer loads only when a campaign command runs
-    from interpreter.campaign.store import Store
+    if args.command == "check":  # every page and entry of the file itself, never a kept state
+        # start-up: the campaign layer loads only when a campaign command runs
+        from interpreter.campaign.store import Store
 
+        with Store.open(args.file, readonly=True) as store:
+            return _checked(store.check(), args)
     if args.command in READ_ONLY:
         # start-up: a command that only reads loads none of the modules that change a campaign
         from interpreter.campaign import views
+        from interpreter.campaign.kept import open_reading
 
-        with Store.open(args.file, readonly=True) as store:
-            if args.command == "check":
-                return _checked(store.check(), args)
+        with open_reading(args.file) as store:
             if args.command == "show":
                 result = views.show(store)
             elif args.command == "log":
@@ -224,6 +226,7 @@ def _handle(args: argparse.Namespace) -> int:
         return _print(result, args)
     # start-up: the commands that change a campaign, with the rules they run
     from interpreter.campaign import commands
+    from interpreter.campaign.store import Store
 
     if args.command == "init":
         adopt, params = _switches(args)
