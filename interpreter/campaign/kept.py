@@ -7,7 +7,7 @@ takes the state from the cache: SQLite is not loaded for ``show`` and ``export``
 reads only the journal entries it prints.
 
 An entry is used only when no command is writing the file or was killed writing it (no ``-wal``
-or ``-journal`` beside it), and when the file was last changed at least
+that holds anything, no ``-journal`` beside it), and when the file was last changed at least
 ``cachefile.RACY_SECONDS`` before the entry was written (a change in the same tick of the file
 system's clock may leave size and times as they were). A file changed in any way (a command, an
 edit, a copy over it, damage) is another version: read and checked again, and refused with its
@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from interpreter.campaign.store import Store
 
 FORMAT = b"MPRK1"  # the tag of a kept campaign state
-_BESIDE = ("-wal", "-journal")  # files whose presence means a writer is at work, or was killed
 
 
 def version_of(path: str) -> tuple[Any, ...] | None:
@@ -41,14 +40,24 @@ def version_of(path: str) -> tuple[Any, ...] | None:
         return None
     try:
         st = os.stat(path)
-        for suffix in _BESIDE:
-            if os.path.lexists(path + suffix):
-                return None
         where = os.path.abspath(path)
     except (OSError, ValueError, TypeError):
         return None
+    if os.path.lexists(path + "-journal") or _size(path + "-wal"):
+        return None
     return (where, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
             cachefile.code_stamp())
+
+
+def _size(path: str) -> int:
+    """The size of a file beside the campaign (0: none; an empty ``-wal`` holds nothing, as
+    ``files.connect_readonly`` reads it; one that cannot be read counts as holding something)."""
+    try:
+        return os.stat(path).st_size
+    except FileNotFoundError:
+        return 0
+    except OSError:
+        return 1
 
 
 def _entry(version: tuple[Any, ...]) -> str:
