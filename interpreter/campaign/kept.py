@@ -25,6 +25,7 @@ from interpreter.campaign.state import Pin, State
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from typing import Any
 
     from interpreter.campaign.state import Entry
@@ -72,7 +73,8 @@ def kept_parts(version: tuple[Any, ...] | None) -> dict[str, Any] | None:
     """What is kept for exactly this version of the file (None: nothing, or nothing that can be
     trusted): the parts ``show`` and ``log`` print (``show``, ``names``), the pin's ``path``,
     ``content_hash``, ``adopt`` and ``param_overrides`` (``pin``: what the ruleset check reads),
-    and the whole state (``state``, in ``marshal``'s format: decoded only when asked for)."""
+    and the whole state (``state``, in ``marshal``'s format: decoded only when asked for), with
+    any text made of the state since (``Reading.text``)."""
     if version is None:
         return None
     try:
@@ -87,14 +89,15 @@ def kept_parts(version: tuple[Any, ...] | None) -> dict[str, Any] | None:
     try:
         stored, written_ns, parts = marshal.loads(body)
         if stored != version or written_ns - version[4] < cachefile.RACY_SECONDS * 10**9 \
-                or not isinstance(parts, dict) or set(parts) != _PARTS:
+                or not isinstance(parts, dict) or not _PARTS <= set(parts):
             return None
-        return parts
+        return {**parts, _WRITTEN: written_ns}
     except (ValueError, EOFError, TypeError):
         return None
 
 
-_PARTS = {"show", "names", "pin", "state"}
+_PARTS = {"show", "names", "pin", "state"}  # and any text kept since (``Reading.text``)
+_WRITTEN = "\0written"  # the time the entry was first written (not kept in its parts)
 
 
 def keep(version: tuple[Any, ...] | None, state: State) -> None:
@@ -169,6 +172,21 @@ class Reading:
             return self._store.load().pin
         path, content_hash, adopt, overrides = self._parts["pin"]
         return Pin(path, content_hash, adopt, overrides, {}, {}, {}, "")
+
+    def text(self, name: str, make: Callable[[], str]) -> str:
+        """The text ``name`` made of this version's state by ``make()`` (the output of ``export``
+        in one format): kept with the state the first time it is made, read back after."""
+        if self._store is None:
+            found = self._parts.get(name)
+            if isinstance(found, str):
+                return found
+        value = make()
+        if self._store is None and version_of(self.path) == self._version:
+            parts = {key: part for key, part in self._parts.items() if key != _WRITTEN}
+            body = cachefile.marshalled((self._version, self._parts[_WRITTEN], {**parts, name: value}))
+            if body is not None:
+                cachefile.write_checked(_entry(self._version), FORMAT, body)
+        return value
 
     def load(self) -> State:
         if self._store is not None:

@@ -222,7 +222,7 @@ def _handle(args: argparse.Namespace) -> int:
                 if args.format != "json":  # the text shows holders by name; the JSON stays as it is
                     result = {**result, **views.holder_names(store)}
             else:
-                return _export(views.export(store), args)
+                return _export(store, args)
         return _print(result, args)
     # start-up: the commands that change a campaign, with the rules they run
     from interpreter.campaign import commands
@@ -301,12 +301,22 @@ def _checked(report: dict[str, Any], args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
-    # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
-    from interpreter.documents.yaml_readings import dump
+def _export(store: Any, args: argparse.Namespace) -> int:
+    """``export``: the text of the state (kept with the state it is made of, when it is kept)."""
+    # start-up: the reading commands have loaded both already
+    from interpreter.campaign import views
+    from interpreter.campaign.kept import Reading
 
-    text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
-        dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    def made() -> str:
+        data = views.export(store)
+        if args.format == "json":
+            return json.dumps(data, ensure_ascii=False, indent=2)
+        # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
+        from interpreter.documents.yaml_readings import dump
+
+        return dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+
+    text = store.text(f"export {args.format}", made) if isinstance(store, Reading) else made()
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0

@@ -107,7 +107,8 @@ def test_reading_prints_the_same_from_the_file_and_from_the_kept_state(
         read = _run(argv, capsys, monkeypatch, cache=False)  # the file itself, every time
         first = _run(argv, capsys, monkeypatch, cache=True)  # read, checked and kept
         again = _run(argv, capsys, monkeypatch, cache=True)  # from what was kept
-        assert first == read and again == read, verb
+        kept_text = _run(argv, capsys, monkeypatch, cache=True)  # export: the text kept by `again`
+        assert first == read and again == read and kept_text == read, verb
         refused, _, by = (code or "").partition(" ")
         if not refused or by not in ("", verb[0]):
             assert read[0] == 0 and read[1], verb
