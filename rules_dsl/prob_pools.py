@@ -299,41 +299,19 @@ def nearest(outcomes: Sequence[tuple[Hashable, int]], n: int, depth: int) -> dic
     """The ``depth`` values nearest the start of ``outcomes`` (an item's outcomes with their weights,
     in the order read) among n items, as a tuple in that order -> its weight over total ** n.
 
-    A state is the values met so far (fewer than ``depth``); at each outcome, c of the r items
-    left show it in ``comb(r, c) * w ** c`` ways, and once ``depth`` values are met the rest lie
-    beyond this outcome in ``below ** rest`` ways.
+    A state is the values met so far (fewer than ``depth``; ``nearest_read`` keeping them all);
+    at each outcome, c of the r items left show it in ``comb(r, c) * w ** c`` ways, and once
+    ``depth`` values are met the rest lie beyond this outcome in ``below ** rest`` ways.
     """
+    if depth > 1:
+        return nearest_read(outcomes, n, depth, {p: 1 for p in range(depth)}, False)
     weights = [w for _, w in outcomes]
     beyond = [0] * (len(outcomes) + 1)  # beyond[j]: the weight of the outcomes after j
     for j in range(len(outcomes) - 1, -1, -1):
         beyond[j] = beyond[j + 1] + weights[j + 1] if j + 1 < len(outcomes) else 0
     out: dict[tuple[Any, ...], int] = {}
-    if depth == 1:  # the first value: every item at or beyond it, less every item beyond it
-        for j, (value, w) in enumerate(outcomes):
-            weight = (w + beyond[j]) ** n - beyond[j] ** n
-            if weight:
-                out[(value,)] = weight
-        return out
-    states: dict[tuple[Any, ...], int] = {(): 1}
-    for j, (value, w) in enumerate(outcomes):
-        below = beyond[j]
-        after: dict[tuple[Any, ...], int] = {}
-        for met, weight in states.items():
-            r = n - len(met)
-            need = depth - len(met)
-            ways = 1  # comb(r, c) * w ** c, c counting up
-            for c in range(r + 1):
-                if c:
-                    ways = ways * (r - c + 1) // c * w
-                if c >= need:
-                    rest = below ** (r - c)
-                    if rest:
-                        key = met + (value,) * need
-                        out[key] = out.get(key, 0) + weight * ways * rest
-                elif below:  # the others lie beyond: go on
-                    key = met + (value,) * c
-                    after[key] = after.get(key, 0) + weight * ways
-        states = after
-        if not states:
-            break
+    for j, (value, w) in enumerate(outcomes):  # every item at or beyond it, less every item beyond
+        weight = (w + beyond[j]) ** n - beyond[j] ** n
+        if weight:
+            out[(value,)] = weight
     return out

@@ -3,6 +3,7 @@ probabilities that move (text, JSON or Markdown)."""
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rules_dsl.errors import EXIT_OK
 from interpreter.cli import common  # the parent package, already loaded
@@ -21,18 +22,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    # start-up: these modules load only when handle() runs
+    # start-up: a kept output is written before anything that makes one is imported
+    from interpreter.reports.kept_output import Asked, place
+
+    asked = Asked("diff", place(args.base), place(args.variant), args.format, args.lang)
+    kept = asked.found()
+    if kept is not None:
+        sys.stdout.write(kept.text)
+        return kept.status
+    # start-up: these modules load only when the output must be made
     from interpreter.reports.diff import compare
     from interpreter.reports.diff_render import render_markdown, render_text
     from interpreter.checks.loading import load_ruleset
-    from interpreter.cli.output import print_json
+    from interpreter.cli.output import json_text
 
-    diff = compare(load_ruleset(args.base, lang=args.lang), load_ruleset(args.variant, lang=args.lang),
-                   args.lang)
+    base = load_ruleset(args.base, lang=args.lang)
+    variant = load_ruleset(args.variant, lang=args.lang)
+    diff = compare(base, variant, args.lang)
     if args.format == "json":
-        print_json(diff.to_json())
+        text = json_text(diff.to_json())
     elif args.format == "markdown":
-        print(render_markdown(diff), end="")
+        text = render_markdown(diff)
     else:
-        print(render_text(diff))
+        text = render_text(diff) + "\n"
+    asked.keep(text, [base, variant], EXIT_OK)
+    sys.stdout.write(text)
     return EXIT_OK

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, define
-
-TYPE_CHECKING = False  # typing is not imported at run time (start-up)
-if TYPE_CHECKING:
-    from typing import Any
 
 UNWRITABLE = define(
     "MPR960", "cannot write the handout {file}: {reason}", "ハンドアウト {file} を書き込めません: {reason}",
@@ -36,29 +33,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def handle(args: argparse.Namespace) -> int:
-    # start-up: these modules load only when handle() runs
-    from interpreter.reports.handout import handout
-    from interpreter.documents.resources import bundled_ruleset
+    # start-up: a kept output is written before anything that makes one is imported
+    from interpreter.reports.kept_output import Asked, place
     from interpreter.cli.output import refuse_input, refuse_special_file, write_file
 
     if args.output is not None:
         refuse_special_file(args.output, "--output", UNWRITABLE)
-    text = handout(args.path or bundled_ruleset(), as_html=args.html, base=args.base, lang=args.lang,
-                   gm=args.gm)
+    asked = Asked("doc", place(args.path), args.html, args.gm, place(args.base), args.lang)
+    kept = asked.found()
+    if kept is not None:
+        text, reads = kept.text, kept.reads
+    else:
+        # start-up: the handout's modules load only when it must be made
+        from interpreter.reports.handout import handout_made
+        from interpreter.documents.resources import bundled_ruleset
+
+        text, rulesets = handout_made(args.path or bundled_ruleset(), as_html=args.html, base=args.base,
+                                      lang=args.lang, gm=args.gm)
+        asked.keep(text, rulesets, EXIT_OK)
+        reads = [f for ruleset in rulesets for f in ruleset.files]
     if args.output is None:
-        print(text, end="")
+        sys.stdout.write(text)
         return EXIT_OK
-    refuse_input(args.output, "--output", _read_files(args.path or bundled_ruleset(), args.base))
+    refuse_input(args.output, "--output", reads)
     write_file(args.output, text, "--output", UNWRITABLE)
     return EXIT_OK
-
-
-def _read_files(path: Any, base: str | None) -> list[str]:
-    """Every file the handout was made from (the ruleset's, and those of ``base``)."""
-    # start-up: interpreter.checks.loading loads only when a handout is written to a file
-    from interpreter.checks.loading import load_ruleset
-
-    files = list(load_ruleset(path).files)
-    if base is not None:
-        files += load_ruleset(base).files
-    return files

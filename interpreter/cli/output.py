@@ -59,12 +59,17 @@ class PipeClosed(Exception):
 
 
 def print_json(data: Any) -> None:
+    print(json_text(data), end="")
+
+
+def json_text(data: Any) -> str:
+    """What ``print_json`` prints (a final newline included), refused (MPR071) when too large."""
     # start-up: json and rules_dsl.plain load only when --json asks for them
     import json
     from rules_dsl.plain import jsonable
 
     refuse_huge_output(data)
-    print(json.dumps(jsonable(data), ensure_ascii=False, indent=2))
+    return json.dumps(jsonable(data), ensure_ascii=False, indent=2) + "\n"
 
 
 def output_estimate(value: Any, limit: int) -> int:

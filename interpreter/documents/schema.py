@@ -29,6 +29,7 @@ from interpreter.documents.schema_dispatch import BASE, direct_schema, dispatch_
 from interpreter.documents.schema_dispatch import dispatch_targets
 from interpreter.documents.schema_check import Check, compile_check
 from interpreter.documents.schema_keywords import Validator as _Validator
+from interpreter.documents.sure_meta import surely_a_schema
 from interpreter.documents.typing_mistakes import FULLWIDTH_NUMBER, fullwidth_number
 
 __all__ = ["BASE", "dispatch_schema", "instance_validator", "main", "passes", "validate_document",
@@ -434,8 +435,11 @@ def _bad_pattern(pattern: str) -> str | None:
 def _meta_problems(inputs_json: str) -> tuple[tuple[Path_, str], ...]:
     """Where the JSON Schema ``inputs_json`` breaks the draft 2020-12 meta-schema (memoized:
     meta-validation costs more than validating the document itself)."""
+    schema = json.loads(inputs_json)
+    if surely_a_schema(schema):  # plain Python says yes: jsonschema would find nothing
+        return ()
     problems = []
-    for error in _meta_validator().iter_errors(json.loads(inputs_json)):
+    for error in _meta_validator().iter_errors(schema):
         detail = best_match(error.context) if error.context else error
         problems.append((tuple(error.absolute_path), detail.message))
     return tuple(problems)

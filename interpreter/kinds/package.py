@@ -76,6 +76,10 @@ EFFECT_VALUE_NAME = define(
     "MPR787", "{rule}: the value of effect {effect} uses {name!r}; it sees result (the value of the rule it runs) and params{hint}",
     "{rule}: 効果 {effect} の value が {name!r} を使っています。使えるのは result（実行したルールの値）と params です{hint}")
 
+EFFECT_INPUT_NAME = define(
+    "MPR061", "{rule}: the input {input} that effect {effect} gives its rule uses {name!r}; it sees params{hint}",
+    "{rule}: 効果 {effect} がルールに渡す入力 {input} が {name!r} を使っています。使えるのは params です{hint}")
+
 COUNTINGS = ("total", "per_option")
 MESSAGE_CODES = {"over_allowance": OVER_ALLOWANCE, "mirrored_over_allowance": MIRRORED_OVER_ALLOWANCE,
                  "unknown_option": UNKNOWN_OPTION, "no_right": NO_RIGHT}
@@ -317,11 +321,20 @@ def _amount(value: Any, field: str) -> Any:
 
 
 def _effect_runner(rule: Rule, ctx: Context) -> Any:
-    """``run_effect`` of ``outcome``: the effect type's ``rule`` run (no input), its value taken
-    whole or through the type's ``value`` expression (of ``result`` and ``params``)."""
+    """``run_effect`` of ``outcome``: the effect type's ``rule`` run on the type's ``input`` (each
+    an expression of ``params``, dice rolled; none: no input), its value taken whole or through the
+    type's ``value`` expression (of ``result`` and ``params``)."""
     def run_effect(index: int, name: str) -> Any:
         spec = rule.doc["effect_types"][name]
-        value = ctx.run(spec["rule"], {})
+        given = spec.get("input") or {}
+        inputs = {key: ctx.evaluate(rule, ("effect_types", name, "input", key), {"params": rule.params},
+                                    label=f"effects[{index}] ({name}) {key}") for key in given}
+        if inputs:
+            # start-up: the input check loads only when an effect gives its rule an input
+            from interpreter.engine.inputs import check_inputs
+
+            check_inputs(ctx.ruleset.rule(spec["rule"]), inputs, lang=ctx.lang)
+        value = ctx.run(spec["rule"], inputs)
         if "value" not in spec:
             return value
         return ctx.evaluate(rule, ("effect_types", name, "value"), {"result": value, "params": rule.params},
@@ -410,8 +423,18 @@ def _check_outcome(rule: Rule, lang: str) -> Iterator[Diagnostic]:
 
 def _check_effect_types(rule: Rule, lang: str) -> Iterator[Diagnostic]:
     """The ``value`` of an effect type that runs a rule compiles and uses only ``result`` and
-    ``params``."""
+    ``params``; each expression of its ``input`` uses only ``params``."""
     for name, spec in (rule.doc.get("effect_types") or {}).items():
+        for key in spec.get("input") or {}:
+            where: tuple[str, ...] = ("effect_types", name, "input", key)
+            try:
+                expression = rule.expression(*where)
+            except MprError as error:
+                yield error.at(rule.loc(*where)).diagnostic(lang)
+                continue
+            for unknown in sorted(expression.names - {"params"}):
+                yield diagnostic(EFFECT_INPUT_NAME, rule.loc(*where), lang, rule=rule.id, effect=name,
+                                 input=key, name=unknown, hint=did_you_mean(unknown, ["params"]))
         if "value" not in spec:
             continue
         path = ("effect_types", name, "value")

@@ -79,6 +79,13 @@ class Diff:
     campaign: list[dict[str, Any]] = field(default_factory=list)  # the campaign wiring's changes
     probabilities: list[dict[str, Any]] = field(default_factory=list)
     warnings: list[Any] = field(default_factory=list)
+    outcomes: Outcomes | None = field(default=None, repr=False, compare=False)
+
+    def outcome(self, ruleset: Ruleset, rule: Rule, probe: Probe, lang: str) -> list[ProbTable] | Any:
+        """``outcome(...)`` on one side of this comparison, each computed once (see ``Outcomes``)."""
+        if self.outcomes is None:
+            self.outcomes = Outcomes(self.base, self.variant)
+        return self.outcomes.of(ruleset, rule, probe, lang)
 
     def change_of(self, rule_id: str) -> RuleChange | None:
         return next((c for c in self.changes if c.rule == rule_id), None)
@@ -212,6 +219,28 @@ def outcome(ruleset: Ruleset, rule: Rule, probe: Probe, lang: str) -> list[ProbT
     return engine.run(ruleset, rule.id, probe.input, ScriptedDice([]), lang=lang).value
 
 
+class Outcomes:
+    """The probes' outcomes of one comparison, each computed once per side: a probe asked again
+    (the handout draws the bars of what ``compare`` compared) gives what it gave, an error
+    included."""
+
+    def __init__(self, base: Ruleset, variant: Ruleset) -> None:
+        self.base, self.variant = base, variant
+        self.memo: dict[tuple, Any] = {}
+
+    def of(self, ruleset: Ruleset, rule: Rule, probe: Probe, lang: str) -> list[ProbTable] | Any:
+        key = (ruleset is self.variant, rule.id, probe.name, _value_key(probe.input), lang)
+        if key not in self.memo:
+            try:
+                self.memo[key] = outcome(ruleset, rule, probe, lang)
+            except MprError as error:
+                self.memo[key] = error
+        found = self.memo[key]
+        if isinstance(found, MprError):
+            raise found
+        return found
+
+
 def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str, Any]]:
     tables = []
     for index in range(max(len(old), len(new))):
@@ -247,7 +276,7 @@ def _p(p: Fraction) -> dict[str, Any]:
 def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str) -> Any:
     """The probe's outcome, or the error (a warning, except for the implicit ``default`` probe)."""
     try:
-        return outcome(ruleset, rule, probe, diff.lang)
+        return diff.outcome(ruleset, rule, probe, diff.lang)
     except MprError as error:
         if probe.name == DEFAULT_PROBE and not rule.doc.get("probes"):
             return error

@@ -29,7 +29,7 @@ from interpreter.ruleset.quotes import shared_opening
 from interpreter.ruleset.texts import named_values, render_localized
 from interpreter.engine.trace import ProbTable
 
-__all__ = ["Block", "MARK", "base_of", "build", "handout", "player_text", "stale_quotes",
+__all__ = ["Block", "MARK", "base_of", "build", "root_of", "handout", "player_text", "stale_quotes",
            "render_html", "render_markdown"]
 
 _HALF_WIDTH_DIGITS = str.maketrans("０１２３４５６７８９－", "0123456789-")
@@ -78,6 +78,16 @@ def base_of(root: Path) -> Path | None:
             return current if current != root.resolve() else None
         current = parent
     return None
+
+
+def root_of(ruleset: Ruleset) -> Path | None:
+    """``base_of`` the loaded ``ruleset``'s directory, from what loading it learnt: its layers come
+    parents first, the first of them the root reached by following the first ``extends`` each
+    time (None for a ruleset that extends nothing, or a lone rule file)."""
+    first = next(iter(ruleset.listings), None)
+    if first is None or first == str(Path(ruleset.root).resolve()):
+        return None
+    return Path(first)
 
 
 def player_text(value: Any) -> str:
@@ -415,13 +425,13 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: boo
     words = (lambda s: s) if gm else player_label  # noqa: E731
     for probe in probes(rule, base_rule)[:5]:
         try:
-            tables = outcome(ruleset, rule, probe, "ja")
+            tables = diff.outcome(ruleset, rule, probe, "ja") if diff else outcome(ruleset, rule, probe, "ja")
         except MprError:
             continue
         before: list[ProbTable] = []
         if base_rule is not None and base_rule.adopted:
             try:
-                before = outcome(diff.base, base_rule, probe, "ja")  # type: ignore[union-attr]
+                before = diff.outcome(diff.base, base_rule, probe, "ja")  # type: ignore[union-attr]
             except MprError:
                 before = []
         if not blocks:
@@ -470,11 +480,19 @@ def handout(path: str | Path, *, as_html: bool = False, base: str | Path | None 
     """The handout of the ruleset at ``path`` for players (``gm``: for the GM, with ids,
     parameters and formulas), marking what changed from ``base`` (default: the root of its
     ``extends`` graph; none for a ruleset that extends nothing)."""
+    return handout_made(path, as_html=as_html, base=base, lang=lang, gm=gm)[0]
+
+
+def handout_made(path: str | Path, *, as_html: bool = False, base: str | Path | None = None,
+                 lang: str = "ja", gm: bool = False) -> tuple[str, list[Ruleset]]:
+    """``handout(...)`` and the rulesets it was made from (the ruleset, then its base if any)."""
     # start-up: interpreter.checks.loading loads only when handout() runs
     from interpreter.checks.loading import load_ruleset
 
     ruleset = load_ruleset(path, lang=lang)
-    base_path = Path(base) if base is not None else base_of(Path(path))
-    diff = compare(load_ruleset(base_path, lang=lang), ruleset, "ja") if base_path else None
+    base_path = Path(base) if base is not None else root_of(ruleset)
+    based = load_ruleset(base_path, lang=lang) if base_path else None
+    diff = compare(based, ruleset, "ja") if based is not None else None
     blocks = build(ruleset, diff, gm=gm)
-    return render_html(blocks) if as_html else render_markdown(blocks)
+    text = render_html(blocks) if as_html else render_markdown(blocks)
+    return text, [ruleset] + ([based] if based is not None else [])

@@ -156,8 +156,9 @@ BUGS = [
     (["test", str(GOOD_RULE)], "interpreter.checks.kept", "examples_of"),
     (["run", "procurement.rarity", "--input", "{good.yaml}"], "interpreter.engine.runner", "run"),
     (["campaign", "show", "{campaign}"], "interpreter.campaign.views", "show"),
-    (["diff", "rulesets/magipunk", "rulesets/examples/strict_procurement"], "interpreter.reports.diff", "compare"),
-    (["doc"], "interpreter.reports.handout", "handout"),
+    (["diff", "rulesets/magipunk", "rulesets/examples/strict_procurement"], "interpreter.reports.kept_output",
+     "Asked"),  # the kept output is looked up first
+    (["doc"], "interpreter.reports.kept_output", "Asked"),
 ]
 ERRORS = [RuntimeError("boom"), KeyError("k"), RecursionError("maximum recursion depth exceeded"),
           MemoryError(), ZeroDivisionError("division by zero")]

@@ -93,7 +93,41 @@ def test_an_effect_runs_a_rule_and_takes_its_value(root: Path, seed: int, cards:
     assert [step.label for step in result.trace[0].children if step.kind == "rule"] == ["t.storm"]
 
 
+def _storm_with(given: dict) -> dict:
+    """The camp whose storm effect gives the storm table an ``input``."""
+    return {**CAMP, "effect_types": {**CAMP["effect_types"],
+                                     "storm": {**CAMP["effect_types"]["storm"], "input": given}},
+            "params": {**CAMP["params"], "wind": 3}, "param_schema": {"scale": {"type": "integer"},
+                                                                      "wind": {"type": "integer"}}}
+
+
+@pytest.mark.parametrize("given, cards, rolls", [
+    ({"roll": 2}, 0, 0),                      # a number: the table reads roll 2 (calm)
+    ({"roll": "params.wind + 1"}, 2, 0),      # an expression of params: 4 (storm) -> 1 * scale 2
+    ({"roll": "min(1d6 + params.wind, 6)"}, 2, 1),  # dice rolled for it, traced
+])
+def test_an_effect_gives_its_rule_an_input(tmp_path: Path, given: dict, cards: int, rolls: int) -> None:
+    root = _root(tmp_path, SLEEP, _storm_with(given), STORM)
+    result = engine.run(load_ruleset(root), "t.camp", {}, SeededDice(1))
+    assert result.value["effects"][1] == {"effect": "storm", "cards": cards}
+    steps = [step for step in result.trace[0].children]
+    given_steps = [s for s in steps if s.kind == "expr" and s.label.endswith("(storm) roll")]
+    assert len(given_steps) == 1 and len(given_steps[0].detail.get("dice", [])) == rolls
+    nested = [s for s in steps if s.kind == "rule"]
+    assert [s.label for s in nested] == ["t.storm"]
+
+
+def test_an_effect_input_the_rule_refuses_is_its_input_error(tmp_path: Path) -> None:
+    root = _root(tmp_path, SLEEP, _storm_with({"roll": "'high'"}), STORM)
+    with pytest.raises(MprError) as error:
+        engine.run(load_ruleset(root), "t.camp", {}, SeededDice(1))
+    assert error.value.code.startswith("MPR5")
+
+
 FINDINGS = [
+    ("an effect input uses a name it cannot see", None, {"roll": "result.value"}, "MPR061"),
+    ("an effect input does not parse", None, {"roll": "1 +"}, "MPR1"),
+
     ("keep uses an unknown name", SLEEP, {"keep": "crad.joker"}, "MPR784"),
     ("keep does not parse", SLEEP, {"keep": "card.joker or"}, "MPR1"),
     ("the value of an effect uses an unknown name", CAMP,
@@ -107,7 +141,9 @@ FINDINGS = [
 
 
 @pytest.mark.parametrize("name, doc, change, code", FINDINGS, ids=[f[0] for f in FINDINGS])
-def test_validate_reports(tmp_path: Path, name: str, doc: dict, change: dict, code: str) -> None:
+def test_validate_reports(tmp_path: Path, name: str, doc: dict | None, change: dict, code: str) -> None:
+    if doc is None:  # an effect's input
+        doc, change = CAMP, _storm_with(change)
     others = [d for d in (SLEEP, CAMP, STORM) if d is not doc]
     _, findings = collect(_root(tmp_path, {**doc, **change}, *others))
     errors = [f for f in findings if f.severity == "error"]

@@ -13,11 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from rules_dsl.errors import MprError
+
 from interpreter.checks.loading import collect, load_ruleset
 from interpreter.cli import main
 from interpreter.documents.resources import rulesets_dir
 from interpreter.engine.runner import run
-from interpreter.reports.handout import expression_words, base_of, handout, interpretations
+from interpreter.reports.handout import base_of, expression_words, handout, interpretations, root_of
 from interpreter.reports.handout_render import md_text
 
 BASE = rulesets_dir() / "magipunk"
@@ -355,6 +357,20 @@ def test_cli_gm_flag_writes_a_file_and_reports_an_unwritable_one(tmp_path, capsy
 def test_base_of_follows_extends_to_the_root():
     assert base_of(EXAMPLES / "strict_procurement") == BASE.resolve()
     assert base_of(BASE) is None
+
+
+ROOTED = sorted({p.parent for p in (*rulesets_dir().rglob("ruleset.yaml"), *(ROOT / "tests").rglob("ruleset.yaml"))})
+
+
+@pytest.mark.parametrize("target", ROOTED, ids=[str(p.relative_to(ROOT)) for p in ROOTED])
+def test_the_root_a_loaded_ruleset_knows_is_the_one_its_manifests_name(target):
+    """doc marks changes against ``root_of`` the loaded ruleset, without reading the manifests
+    again: the same root that following the first ``extends`` each time reaches."""
+    try:
+        ruleset = load_ruleset(target)
+    except MprError:
+        return  # a ruleset with errors has no handout
+    assert root_of(ruleset) == base_of(target)
 
 
 # --- validate: what is neither quoted nor marked ----------------------------------------------
