@@ -118,7 +118,28 @@ def keep(version: tuple[Any, ...] | None, state: State) -> None:
                         "pin": [pin.path, pin.content_hash, pin.adopt, pin.param_overrides],
                         "state": whole}))
     if body is not None:
-        cachefile.write_checked(_entry(version), FORMAT, body)
+        entry = _entry(version)
+        cachefile.write_checked(entry, FORMAT, body)
+        _prune(entry)
+
+
+def _prune(kept: str) -> None:
+    """Drop the states kept longest ago past ``MAX_KEPT_CAMPAIGNS`` (never ``kept``, just written)."""
+    # start-up: the limit is read only when a state is kept
+    from interpreter.campaign import limits
+
+    most = limits.MAX_KEPT_CAMPAIGNS
+    folder = os.path.dirname(kept)
+    try:
+        found = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(folder)
+                 if e.name.startswith("campaign-") and e.name.endswith(".bin") and e.path != kept]
+    except OSError:
+        return
+    for _, path in sorted(found)[:max(0, len(found) + 1 - most)]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass  # another command dropped it
 
 
 def open_reading(path: str) -> "Reading | Store":

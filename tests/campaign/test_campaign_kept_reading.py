@@ -182,3 +182,23 @@ def test_log_reads_the_journal_of_the_file_itself(tmp_path, capsys, monkeypatch,
     _sqlite(path, "UPDATE journal SET inputs = '{' WHERE seq = 2;")
     status, _, err = _run(["campaign", "log", path, "--last", "5"], capsys, monkeypatch, cache=True)
     assert status == 3 and "MPR620" in err
+
+
+@pytest.mark.parametrize("files, most", [(2, 3), (3, 3), (5, 3)])
+def test_kept_states_at_and_past_the_bound(tmp_path, capsys, monkeypatch, cache_dir, files, most) -> None:
+    """At most ``MAX_KEPT_CAMPAIGNS`` states are kept (lowered here): the newest, and the one
+    just kept always among them."""
+    import interpreter.campaign.limits as limits
+
+    monkeypatch.setattr(limits, "MAX_KEPT_CAMPAIGNS", most)
+    paths = []
+    for n in range(files):
+        folder = tmp_path / f"c{n}"
+        folder.mkdir()
+        paths.append(make_campaign(folder, seed=2))
+        _age(paths[-1])
+        assert _run(["campaign", "show", paths[-1]], capsys, monkeypatch, cache=True)[0] == 0
+        time.sleep(0.01)  # each kept later than the one before
+    assert len(_kept_files(cache_dir)) == min(files, most)
+    assert [kept.kept_parts(kept.version_of(p)) is not None for p in paths] == \
+        [n >= files - most for n in range(files)]
