@@ -202,12 +202,17 @@ def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
     held: dict[str, list[str]] = {h.id: [] for h in (*characters, *items)}
     deck: list[str] = []
     discard: list[str] = []
+    places = {"deck": deck, "discard": discard}
     for card, place, holder in c.execute(
             "SELECT card, place, holder FROM cards ORDER BY place, holder, position"):
-        text(card, path, "a card")
-        if place == "held" and holder not in held:
-            raise damaged(path, f"card {card} is held by {holder!r}, who is no character or item")
-        {"deck": deck, "discard": discard}.get(place, held.get(holder, [])).append(card)
+        if not isinstance(card, str):
+            text(card, path, "a card")
+        into = places.get(place)
+        if into is None:
+            if place == "held" and holder not in held:
+                raise damaged(path, f"card {card} is held by {holder!r}, who is no character or item")
+            into = held.get(holder, [])
+        into.append(card)
     uses = tuple((whole(b, path, "a briefing number"), text(t, path, "a briefing tier"),
                   text(p, path, "a briefing PC"), text(o, path, "a briefing option"))
                  for b, t, p, o in c.execute("SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"))

@@ -21,6 +21,7 @@ from time import time_ns
 from rules_dsl import cachefile
 from rules_dsl.errors import MprError
 
+from interpreter.campaign.shown import names_of, shown
 from interpreter.campaign.state import Pin, State
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -108,9 +109,6 @@ def keep(version: tuple[Any, ...] | None, state: State) -> None:
     now = time_ns()
     if now - version[4] < cachefile.RACY_SECONDS * 10**9 or version_of(version[0]) != version:
         return
-    # start-up: the views are loaded already by the commands that read a campaign
-    from interpreter.campaign.views import names_of, shown
-
     whole = cachefile.marshalled(state.dump())
     pin = state.pin
     body = None if whole is None else cachefile.marshalled(
@@ -181,9 +179,6 @@ class Reading:
         import marshal
 
         if self._store is not None:  # the file changed while it was read: its parts
-            # start-up: the views are loaded already by the commands that read a campaign
-            from interpreter.campaign.views import names_of, shown
-
             return {"show": shown, "names": names_of}[name](self._store.load())
         return marshal.loads(marshal.dumps(self._parts[name]))
 

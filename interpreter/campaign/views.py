@@ -8,20 +8,15 @@ from rules_dsl.errors import MprError
 from interpreter.campaign.kept import Reading
 from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
 from interpreter.campaign.pin import check_pin, clock_text
-from interpreter.campaign.state import State
+from interpreter.campaign.shown import names_of, show_state, shown
+
+__all__ = ["export", "holder_names", "log", "names_of", "show", "show_state", "shown"]
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
     from interpreter.campaign.store import Store
-
-
-def show_state(state: State) -> dict[str, Any]:
-    """The contract of ``show --format json``."""
-    return {"clock_minutes": state.clock_minutes, "deck_count": len(state.cards.deck),
-            "discard": list(state.cards.discard),
-            "holders": {h: list(c) for h, c in state.cards.holders}}
 
 
 def show(store: Store | Reading) -> dict[str, Any]:
@@ -40,16 +35,6 @@ def show(store: Store | Reading) -> dict[str, Any]:
     return result
 
 
-def shown(state: State) -> dict[str, Any]:
-    """What ``show`` gives of ``state``: all but whether the ruleset changed (``None`` here)."""
-    return {**show_state(state), "ruleset_changed": None, "clock": clock_text(state.clock_minutes),
-            "dawn": clock_text(state.dawn_minutes)[-5:],
-            "characters": [h.id for h in state.characters],
-            "items": {h.id: h.owner for h in state.items},
-            "ruleset": {"path": state.pin.path or None, "adopt": dict(state.pin.adopt),
-                        "param_overrides": dict(state.pin.param_overrides)}}
-
-
 def log(store: Store | Reading, *, last: int | None = None) -> dict[str, Any]:
     """The newest ``last`` journal entries (at most ``MAX_JOURNAL_SHOWN``), oldest first."""
     shown = store.entries(last=min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN))
@@ -64,15 +49,6 @@ def holder_names(store: Store | Reading) -> dict[str, Any]:
     if isinstance(store, Reading):
         return store.part("names")
     return names_of(store.load())
-
-
-def names_of(state: State) -> dict[str, Any]:
-    """``holder_names`` of ``state``."""
-    holders = (*state.characters, *state.items)
-    names = [h.data.get("name") for h in holders]
-    shown = {h.id: h.data["name"] if names.count(h.data["name"]) == 1 else f"{h.data['name']}({h.id})"
-             for h in holders if isinstance(h.data.get("name"), str)}
-    return {"names": shown, "characters": [h.id for h in state.characters]}
 
 
 def export(store: Store | Reading) -> dict[str, Any]:
