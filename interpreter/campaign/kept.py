@@ -37,7 +37,8 @@ FORMAT = b"MPRK1"  # the tag of a kept campaign state
 
 def version_of(path: str) -> tuple[Any, ...] | None:
     """What tells this version of the campaign file from any other; None when it cannot be kept
-    (the cache is off, the file cannot be read, or a ``-wal`` or ``-journal`` is beside it)."""
+    (the cache is off, the file cannot be read, or a ``-journal`` or a ``-wal`` that holds
+    anything is beside it)."""
     if not cachefile.enabled():
         return None
     try:
