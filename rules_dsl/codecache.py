@@ -11,8 +11,9 @@ an entry is decoded only when a command asks for its text. The command line writ
 file is written whole, then renamed). The file keeps at most ``MAX_CACHED_EXPRESSIONS`` entries and
 ``MAX_CODE_CACHE_BYTES`` bytes, the oldest dropped first.
 
-An entry is ``(names, has_dice, links)``: the free names of the text, whether it rolls dice, and its
-generated functions as data (``rules_dsl.generated.links``), or None when it has none."""
+An entry is ``(names, has_dice, links, fields)``: the free names of the text, whether it rolls dice,
+its generated functions as data (``rules_dsl.generated.links``) or None when it has none, and the
+``(root, name)`` pairs of its ``root.name`` (``Expression.fields``)."""
 from __future__ import annotations
 
 import marshal
@@ -26,7 +27,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
-FORMAT = b"MPRX1"
+FORMAT = b"MPRX2"
 FILE_NAME = "expressions.bin"
 _known: dict[str, bytes] | None = None  # the entries read from the file, by key
 _new: dict[str, bytes] = {}  # the entries this process compiled, to be written by flush()
@@ -108,9 +109,12 @@ def _read() -> dict[str, bytes]:
 
 
 def _well_formed(entry: Any) -> bool:
-    """``(names, has_dice, links)`` with links None or a tuple of (code, constants, defaults)."""
-    if not (isinstance(entry, tuple) and len(entry) == 3 and isinstance(entry[0], tuple)
-            and isinstance(entry[1], bool)):
+    """``(names, has_dice, links, fields)`` with links None or a tuple of (code, constants,
+    defaults) and fields a tuple of pairs of texts."""
+    if not (isinstance(entry, tuple) and len(entry) == 4 and isinstance(entry[0], tuple)
+            and isinstance(entry[1], bool) and isinstance(entry[3], tuple) and all(
+                isinstance(pair, tuple) and len(pair) == 2 and all(isinstance(p, str) for p in pair)
+                for pair in entry[3])):
         return False
     links = entry[2]
     return links is None or (isinstance(links, tuple) and all(

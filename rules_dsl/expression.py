@@ -28,7 +28,9 @@ class Expression:
     """A parsed, checked and compiled expression (immutable; equal only to itself).
 
     ``names`` are its free root variable names (``item`` in ``item.price``); ``has_dice`` tells
-    whether evaluating it rolls dice. ``origin`` is where its text starts in its file.
+    whether evaluating it rolls dice. ``origin`` is where its text starts in its file. ``fields``
+    are the ``(root, name)`` of every ``root.name`` written on a variable, in the order of
+    ``ast.walk``, each once (kept with the code, so that reading them parses nothing).
     """
 
     text: str
@@ -36,6 +38,7 @@ class Expression:
     names: frozenset[str]
     has_dice: bool
     origin: Location | None
+    fields: tuple[tuple[str, str], ...]
     _fn: Fn
 
     def __init__(self, text: str, ast: Node | None, names: frozenset[str], has_dice: bool,
@@ -59,18 +62,19 @@ class Expression:
     @classmethod
     def kept(cls, text: str, entry: tuple[Any, ...]) -> Expression:
         """The expression of ``text`` made again from its kept data (``kept_data()``)."""
-        names, has_dice, chain = entry
+        names, has_dice, chain, fields = entry
         expression = cls(text, None, frozenset(names), has_dice)
+        object.__setattr__(expression, "fields", fields)
         if chain is not None:
             object.__setattr__(expression, "evaluate", made_again(list(chain), expression._slow))
         return expression
 
     def kept_data(self) -> tuple[Any, ...]:
         """What ``kept()`` makes this expression again from: its names, whether it rolls dice and
-        its generated code (None when it has none)."""
+        its generated code (None when it has none), and its ``fields``."""
         fast = self.__dict__.get("evaluate")
         chain = tuple(links(fast)) if fast is not None else None
-        return tuple(sorted(self.names)), self.has_dice, chain or None
+        return tuple(sorted(self.names)), self.has_dice, chain or None, self.fields
 
     def __getattr__(self, name: str) -> Any:
         """The AST and the closures of an expression made from kept data, made on first use."""
@@ -81,6 +85,8 @@ class Expression:
             from .compiler import compile_ast
 
             value = compile_ast(self.ast, None)
+        elif name == "fields":
+            value = fields_of(self.ast)
         else:
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         object.__setattr__(self, name, value)
@@ -109,6 +115,16 @@ class Expression:
         from .prob import distribution
 
         return distribution(self, env)
+
+
+def fields_of(tree: Node) -> tuple[tuple[str, str], ...]:
+    """The ``(root, name)`` of every ``root.name`` on a variable in ``tree``, in walk order, once each."""
+    # start-up: the AST classes load only when a tree is walked
+    from . import ast
+
+    return tuple(dict.fromkeys(
+        (node.target.name, node.name) for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute) and isinstance(node.target, ast.Name)))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -202,6 +218,8 @@ def _located(compiled: Expression, origin: Location) -> Expression:
 
     view = Expression(compiled.text, compiled.__dict__.get("ast"), compiled.names,
                       compiled.has_dice, origin)
+    if "fields" in compiled.__dict__:
+        object.__setattr__(view, "fields", compiled.fields)
     fast = compiled.__dict__.get("evaluate")
     setter = object.__setattr__
     setter(view, "_fn", located_slow)

@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from typing import Any, ClassVar, TypeVar
 
     F = TypeVar("F", bound="Frozen")
+    R = TypeVar("R", bound="Frozen | Record")
 
 
 class Frozen:
@@ -87,8 +88,129 @@ class Frozen:
         return (type(self), self._values())
 
 
-def replace(obj: F, /, **changes: Any) -> F:
-    """A copy of ``obj`` with the given fields changed."""
+def replace(obj: R, /, **changes: Any) -> R:
+    """A copy of ``obj`` (a ``Frozen`` or a ``Record``) with the given fields changed."""
     values = dict(zip(obj._fields, obj._values()))
     values.update(changes)
     return type(obj)(**values)
+
+
+class _Field:
+    """What ``field()`` gives: a default (or a function making one), and whether the field is
+    shown and compared."""
+
+    __slots__ = ("default", "factory", "repr", "compare")
+
+    def __init__(self, default: Any, factory: Any, repr: bool, compare: bool) -> None:
+        self.default, self.factory, self.repr, self.compare = default, factory, repr, compare
+
+
+_MISSING = _Field(None, None, True, True)
+
+
+def field(*, default: Any = _MISSING, default_factory: Any = None, repr: bool = True,
+          compare: bool = True) -> Any:
+    """A field of a ``Record`` with a default, or a fresh default from ``default_factory``, and
+    left out of ``repr`` or comparing (as ``dataclasses.field``)."""
+    return _Field(default, default_factory, repr, compare)
+
+
+class Record:
+    """The base of a class on the start-up path that a ``dataclass`` would be: its fields are its
+    annotations, in order (``ClassVar`` ones left out), a class value their default (or
+    ``field(...)``); it is built by position or keyword, compared by its fields, shown like a
+    dataclass, copied with ``replace``, pickled by its ``__dict__``. A subclass with ``frozen=True``
+    (``class T(Record, frozen=True)``) refuses assignment and is hashed by its compared fields. No
+    ``dataclasses`` (nor ``inspect``) is imported and no code is generated per class."""
+
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _factories: ClassVar[dict[str, Any]] = {}
+    _compared: ClassVar[tuple[str, ...]] = ()
+    _shown: ClassVar[tuple[str, ...]] = ()
+    _frozen: ClassVar[bool] = False
+
+    def __init_subclass__(cls, frozen: bool = False, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        fields, defaults, factories = list(cls._fields), dict(cls._defaults), dict(cls._factories)
+        uncompared = set(cls._fields) - set(cls._compared)
+        unshown = set(cls._fields) - set(cls._shown)
+        for name, note in cls.__dict__.get("__annotations__", {}).items():
+            if "ClassVar" in str(note):
+                continue
+            if name not in fields:
+                fields.append(name)
+            value = cls.__dict__.get(name, _MISSING)
+            if isinstance(value, _Field):
+                if value.factory is not None:
+                    factories[name] = value.factory
+                elif value is not _MISSING and value.default is not _MISSING:
+                    defaults[name] = value.default
+                if not value.compare:
+                    uncompared.add(name)
+                if not value.repr:
+                    unshown.add(name)
+                if value is not _MISSING:
+                    delattr(cls, name)
+                    if name in defaults:
+                        setattr(cls, name, defaults[name])
+            else:
+                defaults[name] = value
+        cls._fields, cls._defaults, cls._factories = tuple(fields), defaults, factories
+        cls._compared = tuple(n for n in fields if n not in uncompared)
+        cls._shown = tuple(n for n in fields if n not in unshown)
+        cls._frozen = frozen or cls._frozen
+        if cls._frozen:
+            cls.__hash__ = Record._frozen_hash  # type: ignore[method-assign,assignment]
+        else:
+            cls.__hash__ = None  # type: ignore[assignment]  # as a dataclass compared by value
+
+    def __init__(self, *args: Any, **values: Any) -> None:
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__}() takes {len(fields)} fields, got {len(args)}")
+        own = self.__dict__
+        for name, value in zip(fields, args):
+            if name in values:
+                raise TypeError(f"{type(self).__name__}() got the field {name!r} twice")
+            own[name] = value
+        defaults = self._defaults
+        for name in fields[len(args):]:
+            if name in values:
+                own[name] = values.pop(name)
+            elif name in defaults:
+                own[name] = defaults[name]
+            elif name in self._factories:
+                own[name] = self._factories[name]()
+            else:
+                raise TypeError(f"{type(self).__name__}() missing the field {name!r}")
+        if values:
+            raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._compared)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def _frozen_hash(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._shown)
+        return f"{type(self).__qualname__}({inner})"
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._frozen:
+            raise AttributeError(f"cannot assign to field {name!r}")
+        object.__setattr__(self, name, value)
+
+    def __delattr__(self, name: str) -> None:
+        if self._frozen:
+            raise AttributeError(f"cannot delete field {name!r}")
+        object.__delattr__(self, name)

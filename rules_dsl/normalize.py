@@ -3,8 +3,6 @@ and refuse invisible and control characters. One character maps to one character
 in the normalised text are the columns as written."""
 from __future__ import annotations
 
-import unicodedata
-
 from .errors import Location, MprError, define
 
 NUL_CHARACTER = define(
@@ -69,6 +67,8 @@ def refuse_invisible(text: str, origin: Location | None) -> None:
         if ch.isprintable() or ch in _ALLOWED_CONTROLS or ch in _EXTRA:
             continue
         codepoint = f"U+{ord(ch):04X}"
+        import unicodedata  # start-up: only for a character that is not printable
+
         category = unicodedata.category(ch)
         if ch == "\0":
             raise MprError(NUL_CHARACTER, locate(origin, text, index))

@@ -35,3 +35,37 @@ def fraction_text(p: Fraction) -> str:
 
     p = fractions.Fraction(p)
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+_JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
+
+
+def json_text(value: Any) -> str | None:
+    """``json.dumps(value, ensure_ascii=False)`` for plain data of texts, whole numbers, true,
+    false, null, lists and mappings with text keys, without loading json; None for anything else
+    (a float, another type), which the caller gives to json."""
+    kind = type(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is str:
+        if '"' not in value and "\\" not in value and value.isprintable():
+            return f'"{value}"'
+        return '"' + "".join(_JSON_ESCAPES.get(c) or (f"\\u{ord(c):04x}" if c < " " else c)
+                             for c in value) + '"'
+    if kind is list:
+        items = [json_text(item) for item in value]
+        return None if None in items else "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
+    if kind is dict:
+        if not all(type(key) is str for key in value):
+            return None
+        pairs = [(json_text(key), json_text(item)) for key, item in value.items()]
+        if any(item is None for _, item in pairs):
+            return None
+        return "{" + ", ".join(f"{key}: {item}" for key, item in pairs) + "}"
+    return None

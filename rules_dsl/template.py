@@ -10,16 +10,17 @@ text. A template without placeholders renders as itself, at no cost.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from .frozen import Record  # a dataclass without importing dataclasses (start-up)
 
 from .errors import Location, MprError, define
-from .functions import kind
+from .functions import is_fraction, kind
 from .normalize import at
 from .words import LIST_SEPARATOR, NO, YES, word
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from .expression import Expression
 
 UNCLOSED = define(
@@ -34,8 +35,7 @@ NOT_TEXT = define(
     "MPR183", "the placeholder {{{text}}} gives a {kind}, which cannot be shown as text",
     "プレースホルダ {{{text}}} の値（{kind}）は文として表示できません")
 
-@dataclass(frozen=True)
-class Template:
+class Template(Record, frozen=True):
     """A parsed template: literal parts and compiled placeholders, in order."""
 
     text: str
@@ -74,7 +74,7 @@ def show(value: Any, lang: str = "ja", text: str = "") -> str:
         return word(YES if value else NO, lang)
     if isinstance(value, (int, str)):
         return str(value)
-    if isinstance(value, Fraction):
+    if is_fraction(value):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, (list, tuple)):
         return word(LIST_SEPARATOR, lang).join(show(item, lang, text) for item in value)

@@ -9,13 +9,15 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from functools import cache
-from pathlib import Path
-from typing import Any
 
 from interpreter.documents import kind_schemas
 from interpreter.documents.resources import schemas_dir
 from interpreter.documents.schema_dispatch import dispatch_targets
 from interpreter.ruleset.model import Rule
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @cache
@@ -38,6 +40,9 @@ def kind_schema_file(kind: str) -> str | None:
 @cache
 def _resolve(ref: str, base: str) -> tuple[dict[str, Any], str]:
     """The schema a ``$ref`` in file ``base`` points to, and the file it is in."""
+    # start-up: pathlib loads only when a schema's $ref is followed
+    from pathlib import Path
+
     target, _, pointer = ref.partition("#")
     file = base if not target else str(Path(base).parent / target).replace("\\", "/")
     parts = [p for p in Path(file).parts if p != "."]
@@ -96,6 +101,15 @@ def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: s
     """``(path, annotation, bound)`` for every string of ``instance`` whose schema carries
     ``keyword``; ``bound`` holds the names bound around it (``"x-binds": "<key>"`` on an object
     schema: the string at ``<key>`` names a variable for the expressions inside that object)."""
+    found: list[tuple[tuple, Any, frozenset[str]]] = []
+    _annotated_into(found, instance, schema, base, keyword, path, bound, depth)
+    return iter(found)
+
+
+def _annotated_into(found: list, instance: Any, schema: Any, base: str, keyword: str,
+                    path: tuple, bound: frozenset[str], depth: int) -> None:
+    """``annotated_paths`` appending to ``found`` (in the same order), without a chain of
+    generators: a table of 100,000 rows is walked in one pass."""
     if depth > 40 or not isinstance(schema, dict) or not _reaches(schema, base, keyword):
         return
     binds = schema.get("x-binds")
@@ -105,30 +119,85 @@ def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: s
         bound = bound | frozenset(map(str, schema["x-bound-names"]))
     if "$ref" in schema:
         target, file = _resolve(schema["$ref"], base)
-        yield from annotated_paths(instance, target, file, keyword, path, bound, depth + 1)
+        _annotated_into(found, instance, target, file, keyword, path, bound, depth + 1)
     for sub in schema.get("allOf", ()):
-        yield from annotated_paths(instance, sub, base, keyword, path, bound, depth + 1)
+        _annotated_into(found, instance, sub, base, keyword, path, bound, depth + 1)
     for sub in [*schema.get("oneOf", ()), *schema.get("anyOf", ())]:
         if isinstance(sub, dict) and _type_fits(instance, sub.get("type")):
-            yield from annotated_paths(instance, sub, base, keyword, path, bound, depth + 1)
+            _annotated_into(found, instance, sub, base, keyword, path, bound, depth + 1)
     if keyword in schema and isinstance(instance, str):
-        yield path, schema[keyword], bound
+        found.append((path, schema[keyword], bound))
     if isinstance(instance, dict):
         props = schema.get("properties") or {}
         extra = schema.get("additionalProperties")
         for key, value in instance.items():
             sub = props.get(key, extra if isinstance(extra, dict) else None)
             if sub is not None:
-                yield from annotated_paths(value, sub, base, keyword, path + (key,), bound,
-                                           depth + 1)
+                _annotated_into(found, value, sub, base, keyword, path + (key,), bound, depth + 1)
     elif isinstance(instance, list):
         prefix = schema.get("prefixItems") or []
         items = schema.get("items")
+        # Items of one shape (the same keys, values of the same types, none a list or mapping,
+        # no key an x-binds reads) find the same paths: walked once.
+        alike: dict[tuple, list] | None = None
+        binding: frozenset = frozenset()
+        if isinstance(items, dict):
+            alike = {}
+            binding = _binding_keys(items, base)
         for index, value in enumerate(instance):
             sub = prefix[index] if index < len(prefix) else items
-            if isinstance(sub, dict):
-                yield from annotated_paths(value, sub, base, keyword, path + (index,), bound,
-                                           depth + 1)
+            if not isinstance(sub, dict):
+                continue
+            shape = _shape(value, binding) if alike is not None and sub is items else None
+            if shape is None:
+                _annotated_into(found, value, sub, base, keyword, path + (index,), bound,
+                                depth + 1)
+                continue
+            known = alike.get(shape)  # type: ignore[union-attr]
+            if known is None:
+                known = []
+                _annotated_into(known, value, sub, base, keyword, (), bound, depth + 1)
+                alike[shape] = known  # type: ignore[index]
+            here = path + (index,)
+            found.extend([(here + inner, note, names) for inner, note, names in known])
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def _shape(value: Any, binding: frozenset) -> tuple | None:
+    """The keys of a mapping and the types of its values, when none is a list or a mapping
+    and no key is one of ``binding``."""
+    if type(value) is not dict:
+        return None
+    shape = tuple((key, type(item)) for key, item in value.items())
+    if all(kind in _SCALARS and key not in binding for key, kind in shape):
+        return shape
+    return None
+
+
+_BINDING: dict[int, frozenset] = {}
+
+
+def _binding_keys(schema: dict[str, Any], base: str) -> frozenset:
+    """Every key an ``x-binds`` of ``schema`` or of a schema it leads to reads (memoised by node,
+    as ``_reaches``)."""
+    known = _BINDING.get(id(schema))
+    if known is not None:
+        return known
+    names: set = set()
+    seen: set[int] = set()
+    todo: list[tuple[Any, str]] = [(schema, base)]
+    while todo:
+        node, file = todo.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node.get("x-binds"), str):
+            names.add(node["x-binds"])
+        todo.extend(_subschemas(node, file))
+    found = _BINDING[id(schema)] = frozenset(names)
+    return found
 
 
 _TYPE_CHECKS: dict[str, Any] = {

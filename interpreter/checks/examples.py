@@ -5,7 +5,6 @@ carries a diff of expected and actual. An example without ``lang`` whose ``expec
 Japanese is compared with the Japanese rendering."""
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import functools
 import hashlib
@@ -17,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rules_dsl.dice import DiceSource, ScriptedDice, SeededDice
+from rules_dsl.frozen import replace
 from rules_dsl.errors import Location, MprError
 
 from interpreter.checks.loading import apply_caller
@@ -52,10 +52,10 @@ def _with_params(ruleset: Ruleset, rule: Rule, index: int,
     overridden (located in the example, so an expression error there points at it), and the
     findings about unknown parameter names."""
     params = rule.doc["examples"][index].get("params") or {}
-    copy = dataclasses.replace(ruleset, rules=ruleset.rules.copy_rules())
+    copy = replace(ruleset, rules=ruleset.rules.copy_rules())
     # The positions are copied (and the example's params placed) only for an example with params:
     # a copy for each example of a rule with thousands of them is quadratic work.
-    view = copy.rules[rule.id] = dataclasses.replace(
+    view = copy.rules[rule.id] = replace(
         rule, params=dict(rule.params), adopted=True, param_layers=dict(rule.param_layers),
         positions=dict(rule.positions) if params else rule.positions, _compiled=dict(rule._compiled))
     problems = apply_caller(copy, {rule.id: params}, None, lang)

@@ -4,13 +4,11 @@ layered parameters, adoption switches (which optional rules are used) and ``exte
 finding at once, ``load_ruleset`` refuses a ruleset with errors."""
 from __future__ import annotations
 
-import copy
-import hashlib
+import errno
 import os
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
+from rules_dsl import cachefile
 from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprError, define,
                               diagnostic, did_you_mean)
 
@@ -19,6 +17,11 @@ from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.limits import MAX_RULESET_BYTES
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.documents.resources import bundled_ruleset, shown_path
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 # Reading and checking a ruleset needs YAML, JSON Schema and the language; a ruleset that comes
 # from the cache needs none of them, so those modules are imported where they are used.
@@ -45,8 +48,7 @@ RULESET_MISSING = define(
     "MPR414", "ruleset {path}: no such file or directory",
     "ルールセット {path}: そのようなファイルやディレクトリはありません", exit_code=EXIT_STATE)
 
-@dataclass
-class _Layer:
+class _Layer(Record):
     """One ruleset directory of an ``extends`` graph, as read from disk (what
     ``interpreter.ruleset.variants`` merges)."""
 
@@ -60,8 +62,7 @@ class _Layer:
     texts: dict[tuple, str] = field(default_factory=dict)  # written text of YAML-read scalars
 
 
-@dataclass
-class _Collector:
+class _Collector(Record):
     """Findings gathered while loading; rules whose documents failed the schema are skipped later."""
 
     lang: str
@@ -94,6 +95,9 @@ class _Collector:
 def display_path(path: Path) -> str:
     """A path as shown in messages: relative to the working directory where possible."""
     try:
+        # start-up: pathlib loads only when a path is shown
+        from pathlib import Path
+
         return str(path.resolve().relative_to(Path.cwd().resolve()))
     except ValueError:
         return str(path)
@@ -158,6 +162,9 @@ def _set_param(rule: Rule, name: str, value: Any, given_as: str) -> None:
     texts: dict = {}
     if isinstance(value, Written):
         value, texts = value.value, value.texts
+    # start-up: copy loads only when a parameter is overridden
+    import copy
+
     rule.params[name] = copy.deepcopy(value)
     for key in [k for k in rule.texts if k[:2] == ("params", name)]:
         del rule.texts[key]
@@ -170,7 +177,7 @@ def _set_param(rule: Rule, name: str, value: Any, given_as: str) -> None:
 
 
 def _content_hash(files: list[Path]) -> str:
-    digest = hashlib.sha256()
+    digest = cachefile.sha256()  # the built-in SHA-256: hashlib would load OpenSSL (start-up)
     for path in sorted(set(files), key=lambda p: str(p)):
         digest.update(os.fsencode(path.name) + b"\0")
         try:
@@ -244,11 +251,37 @@ def collect(path: str | Path | None = None, lang: str = "en", *,
             given_as: str = CALLER_LAYER) -> tuple[Ruleset | None, list[Diagnostic]]:
     """Load a ruleset directory (or a lone rule file) and return it with every finding; the
     caller's ``param_overrides`` form the layer named ``given_as``."""
+    # start-up: gc is a built-in module; reading, merging and checking make many small objects
+    # and no cycles worth collecting, so the cyclic collector, which would walk them again and
+    # again (a third of the time of a long table), waits until they are done; what they made is
+    # then frozen (no collection walks it once more: another second for 100,000 rows) until the
+    # next call, which hands it back to the collector's oldest generation
+    import gc
+
+    collecting = gc.isenabled()
+    if collecting:
+        gc.unfreeze()
+    gc.disable()
+    try:
+        return _collect(path, lang, param_overrides=param_overrides, adopt=adopt,
+                        given_as=given_as)
+    finally:
+        if collecting:
+            gc.freeze()
+            gc.enable()
+
+
+def _collect(path: str | Path | None, lang: str, *, param_overrides: dict[str, dict] | None,
+             adopt: dict[str, bool] | None, given_as: str
+             ) -> tuple[Ruleset | None, list[Diagnostic]]:
     # start-up: reading and checking (variants, jsonschema, the semantic checks) is skipped for a
     # ruleset that comes from the cache
     from interpreter.ruleset import variants
     from interpreter.checks.param_schema import check_params
     from interpreter.checks.semantic import check_ruleset
+
+    # start-up: pathlib loads only when a ruleset is read (not taken from the cache)
+    from pathlib import Path
 
     root = Path(path) if path is not None else bundled_ruleset()
     out = _Collector(lang)
@@ -325,11 +358,26 @@ def load_ruleset(path: str | Path | None = None, *,
 
     A path that does not exist is a state error (exit 3), a path that is not a ruleset a usage
     error (exit 2), a ruleset with errors a finding (exit 1)."""
-    if path is not None and not Path(path).exists():
+    if path is not None and not _exists(path):
         raise MprError(RULESET_MISSING, None, path=str(path))
     return ruleset_cache.load(path, param_overrides, adopt,
                               lambda: _load_checked(path, param_overrides, adopt, lang, given_as),
                               given_as)
+
+
+def _exists(path: str | Path) -> bool:
+    """``Path(path).exists()`` without loading pathlib (start-up): False for a path that is not
+    there, an error (``OSError``) for one that cannot be looked at (too long, no permission)."""
+    try:
+        os.stat(os.fspath(path) or ".")  # Path("") is the current folder
+    except OSError as error:
+        if error.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP) and \
+                getattr(error, "winerror", None) not in (21, 123, 1921):
+            raise
+        return False
+    except ValueError:  # a NUL in the path
+        return False
+    return True
 
 
 def _load_checked(path: str | Path | None, param_overrides: dict[str, dict] | None,

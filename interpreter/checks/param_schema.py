@@ -15,7 +15,6 @@ import json
 import math
 import re
 from functools import cache
-from typing import Any
 
 from rules_dsl.frozen import Frozen, replace
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
@@ -25,6 +24,10 @@ from interpreter.documents.schema_dispatch import BASE
 from interpreter.documents.typing_mistakes import fullwidth_number
 from interpreter.ruleset.layers import CALLER_LAYER
 from interpreter.ruleset.model import Rule, Ruleset
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 UNKNOWN_SCHEMA_NAME = define(
@@ -62,14 +65,19 @@ class Written(Frozen):
 def parse_param_value(raw: str, name: str, given_as: str = CALLER_LAYER) -> Written:
     """The value of a caller's parameter ``NAME=RAW`` (the layer ``given_as``) read by the project's safe YAML loader (no aliases
     bombs, no tags, no timestamps); a YAML 1.1 trap (``1:30``, ``017``, ``0x10``) is an error."""
-    # start-up: PyYAML loads only when a parameter value is given on the command line
-    from interpreter.documents.loader import heed, load_text
+    # start-up: kept_yaml loads only when a parameter value is given on the command line (PyYAML
+    # only for a value it has not kept)
+    from interpreter.documents.kept_yaml import load_text
 
     docs = load_text(raw, f"{given_as} {name}")
     if not docs:
         raise MprError(EMPTY_PARAM, Location(path=f"{given_as} {name}"), name=name)
     doc = docs[0]
-    heed(doc)
+    if doc.readings:  # values other YAML readers read differently, to be shown
+        # start-up: interpreter.documents.loader is loaded already when a document has readings
+        from interpreter.documents.loader import heed
+
+        heed(doc)
     return Written(doc.data, dict(doc.texts))
 
 
@@ -361,7 +369,10 @@ def caller_notes(ruleset: Ruleset, overrides: dict[str, dict[str, Any]], lang: s
     that was read as a number (``a.b.n=１２`` -> 12)."""
     notes = []
     for rule_id, params in overrides.items():
-        rule = ruleset.rules.get(rule_id)
+        try:
+            rule: Rule | None = ruleset.rule(rule_id)  # that rule alone (the others stay in the cache)
+        except MprError:
+            rule = None
         for name, written in params.items():
             text = getattr(written, "value", written)
             fixed = fullwidth_number(text) if isinstance(text, str) else None

@@ -72,6 +72,14 @@ def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagn
     clean: set[str] = set()
     for path, bound in _expressions(rule):
         allowed = inputs | bound
+        if path[0] != "params":  # a clean text seen before: its compiled code, not placed
+            text = rule.get(*path)
+            try:
+                shared = compile_expression(str(text))
+            except MprError:
+                shared = None
+            if shared is not None and shared.text in clean and not shared.names - allowed:
+                continue
         try:
             expression = compiled(rule, path)
         except MprError as error:

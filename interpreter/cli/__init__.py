@@ -7,24 +7,23 @@ verb), and modules import heavy things inside their handler, so every command st
 """
 from __future__ import annotations
 
-import argparse
 import atexit
 import errno
 import gc
 import os
-import re
 import sys
 
 from rules_dsl import cachefile
 from rules_dsl.errors import EXIT_INTERNAL, EXIT_OK, EXIT_STATE, EXIT_USAGE, Location, MprError, default_lang, define, render
 
 from interpreter import __version__
-from interpreter.cli._i18n import localize, usage_error_text, use_language
+from interpreter.cli import _quick
 from interpreter.cli.output import (PipeClosed, flush_stdout, is_lost_output, lost_output, print_error,
                                     print_heard, require_stdout, settle_stdout)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 INTERNAL = define(
@@ -48,61 +47,6 @@ _EXPRESSION = r"-[\s\d(０-９（]|-[dD]\d"
 VERBS = ("campaign", "check", "diff", "doc", "eval", "export", "init", "prob", "run", "schemas", "test",
          "validate")
 _HELP = ("-h", "--help")
-
-
-def _columns() -> int:
-    """The terminal's width as ``shutil.get_terminal_size`` finds it, without importing shutil."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
-    return columns or 80
-
-
-class _Formatter(argparse.HelpFormatter):
-    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24,
-                 width: int | None = None) -> None:
-        super().__init__(prog, indent_increment, max_help_position,
-                         _columns() - 2 if width is None else width)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        # A text that fits on one line (--version, most descriptions) is that line: textwrap,
-        # which argparse loads to fill it, is left for longer texts (start-up).
-        line = self._whitespace_matcher.sub(" ", text).strip()
-        if line and len(indent) + len(line) <= width:
-            return indent + line
-        return super()._fill_text(text, width, indent)
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports usage errors as coded errors with exit 2, in the chosen language,
-    and reads an argument like ``-2d6`` as a value, not as an unknown option."""
-
-    lang = "en"
-
-    def __init__(self, *args: object, **kwargs: object) -> None:
-        kwargs.setdefault("formatter_class", _Formatter)
-        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        raise MprError(USAGE, Location(path=self.prog), detail=usage_error_text(message, self.lang))
-
-    def _parse_optional(self, arg_string: str) -> Any:
-        if arg_string[:1] == "-" and arg_string not in self._option_string_actions \
-                and (re.match(_EXPRESSION, arg_string) or _negated(arg_string, self._option_string_actions)):
-            return None
-        return super()._parse_optional(arg_string)
-
-
-def _negated(arg: str, options: Any) -> bool:
-    """``-x``, ``-min(1,2)``: one dash and no option's letter after it is an expression (the
-    options of one letter, ``-h`` ``-o`` ``-v``, and their attached values stay options)."""
-    return arg[1:2] not in ("", "-") and arg[:2] not in options
 
 
 def verbs_needed(argv: list[str], names: tuple[str, ...] = VERBS) -> tuple[str, ...]:
@@ -130,6 +74,11 @@ def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS,
     """The command tree of ``verbs`` (all by default), its help texts and argparse's own texts in
     ``lang``. Given the command line ``argv``, a verb with commands of its own builds only those
     it can reach."""
+    # start-up: argparse (and the help texts) load only for a command line the quick reading
+    # (``quick_args``) leaves to it
+    from interpreter.cli._i18n import localize, use_language
+    from interpreter.cli._parser import _Parser
+
     use_language(lang)
     _Parser.lang = lang
     parser = _Parser(prog="mprules", description="Rules interpreter for the MagicPunk TRPG optional rules")
@@ -156,6 +105,8 @@ def build_parser(lang: str = "en", verbs: tuple[str, ...] = VERBS,
 
 def common(parser: argparse.ArgumentParser, *, formats: tuple[str, ...] = ("text", "json")) -> None:
     """Options every verb shares (also accepted after the verb)."""
+    import argparse  # start-up: only when a verb's parser is built (its module imported it already)
+
     parser.add_argument("--format", choices=formats, default=formats[0], help="output format")
     parser.add_argument("--lang", choices=["ja", "en"], default=argparse.SUPPRESS,
                         help="language of messages (default: from LANG)")
@@ -218,8 +169,12 @@ def main(argv: list[str] | None = None) -> int:
         loader.heard()  # what an earlier call in this process read is not this command's
     verb_flags = None  # the flags of the inputs the verb's library names (its module's FLAGS)
     try:
-        parser = build_parser(lang, verbs_needed(argv), argv)
-        args = parser.parse_args(argv)
+        args: Any = _quick.read(argv)  # a plain command line, read as argparse read it before
+        if args is None:
+            parser = build_parser(lang, verbs_needed(argv), argv)
+            args = parser.parse_args(argv)
+            if not getattr(args, "no_cache", False):
+                _quick.keep(parser, getattr(args, "verb", None))
         args.lang_given = args.lang is not None  # --lang on the command line, not from LANG
         lang = args.lang or lang
         args.lang = lang
@@ -227,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, "no_cache", False):
             cachefile.disable()
         if not getattr(args, "handler", None):
-            parser.print_help()
+            parser.print_help()  # (never a quick reading: it always has its verb's handler)
             return EXIT_USAGE
         require_stdout()
         status = int(args.handler(args) or 0)

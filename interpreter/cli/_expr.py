@@ -3,7 +3,6 @@ error shown with a caret under its column, probability rows as aligned text, and
 from __future__ import annotations
 
 import errno
-import re
 import sys
 import unicodedata
 from functools import lru_cache
@@ -24,7 +23,6 @@ if TYPE_CHECKING:
     from fractions import Fraction
     from typing import Any
 
-_NUMBER = re.compile(r"-?\d+(/\d+)?")
 _SHOWN = 72  # characters of an expression line shown under an error
 
 BAD_VAR = define(
@@ -39,6 +37,13 @@ BAD_INPUT = define(
     "入力ファイル {file} には、入力名と値の YAML マッピングを1つ書いてください: {detail}")
 
 
+def _is_number(label: str) -> bool:
+    """``re.fullmatch(r"-?\\d+(/\\d+)?", label)`` (``\\d``: a decimal digit of any script, as
+    ``str.isdecimal``), without compiling a pattern (start-up)."""
+    whole, slash, below = label.removeprefix("-").partition("/")
+    return whole.isdecimal() and (not slash or below.isdecimal())
+
+
 def plain(value: Any) -> Any:
     """YAML data as expression values: decimals as exact fractions, dates as their text."""
     if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
@@ -47,15 +52,13 @@ def plain(value: Any) -> Any:
         if value != value or abs(value) == float("inf"):
             raise ValueError(f"{value} is not a finite number")
         return exact(value)
-    # start-up: datetime loads only when plain() runs
-    import datetime
-
-    if isinstance(value, (datetime.date, datetime.datetime)):
-        return value.isoformat()
     if isinstance(value, dict):
         return {str(k): plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [plain(v) for v in value]
+    datetime = sys.modules.get("datetime")  # a date exists only once its module is loaded (start-up)
+    if datetime is not None and isinstance(value, (datetime.date, datetime.datetime)):
+        return value.isoformat()
     return str(value)
 
 
@@ -102,15 +105,18 @@ def parse_vars(pairs: list[str] | None, base: dict[str, Any] | None = None) -> d
 def _yaml_value(text: str, where: str) -> Any:
     """One YAML value read by the project's loader (aliases, depth, size and tags bounded;
     docs/limits.md); None for an empty text; more than one document is refused."""
-    # start-up: interpreter.documents.loader loads only when _yaml_value() runs
-    from interpreter.documents.loader import heed, load_text
+    # start-up: kept_yaml loads only when _yaml_value() runs (PyYAML only for a text it has not kept)
+    from interpreter.documents.kept_yaml import load_text
 
     docs = load_text(text, where)
     if len(docs) > 1:
         raise MprError(BAD_INPUT, Location(where, docs[1].line, 1), file=where,
                        detail=Phrase("{n} YAML documents, expected one", "YAML の文書が {n} 個あります（1個だけ書いてください）",
                                      n=len(docs)))
-    if docs:
+    if docs and docs[0].readings:  # values other YAML readers read differently, to be shown
+        # start-up: interpreter.documents.loader is loaded already when a document has readings
+        from interpreter.documents.loader import heed
+
         heed(docs[0])
     return docs[0].data if docs else None
 
@@ -145,14 +151,21 @@ def load_input(file: str | None) -> dict[str, Any]:
                 raise OSError(errno.EBADF, "standard input is closed")
             text = sys.stdin.read(MAX_INPUT_FILE_BYTES + 1)
         else:
-            # start-up: interpreter.documents.loader loads only when load_input() runs
-            from interpreter.documents.loader import open_regular
+            # start-up: kept_yaml loads only when load_input() runs (imports no PyYAML)
+            from interpreter.documents.kept_yaml import read_regular
 
-            # start-up: pathlib loads only when load_input() runs
-            from pathlib import Path
+            raw = read_regular(file, MAX_INPUT_FILE_BYTES)  # None: open_regular says why
+            if raw is not None:
+                text = raw.decode("utf-8")
+            else:
+                # start-up: interpreter.documents.loader loads only for a file read_regular refused
+                from interpreter.documents.loader import open_regular
 
-            with open_regular(Path(file)) as stream:
-                text = stream.read(MAX_INPUT_FILE_BYTES + 1).decode("utf-8")
+                # start-up: pathlib loads only when load_input() runs
+                from pathlib import Path
+
+                with open_regular(Path(file)) as stream:
+                    text = stream.read(MAX_INPUT_FILE_BYTES + 1).decode("utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
                        reason=getattr(error, "strerror", None) or str(error)) from None
@@ -257,7 +270,7 @@ def print_rows(rows: list[tuple[str, Fraction]], header: tuple[str, str]) -> Non
     label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
     fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
     top = max(floats, default=1.0) or 1.0
-    right = all(_NUMBER.fullmatch(label) for label in labels)  # numbers line up on the right
+    right = all(_is_number(label) for label in labels)  # numbers line up on the right
     lines = [f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %"]
     for label, fraction, p in zip(labels, fractions, floats):
         lines.append(f"{pad(label, label_width, right=right)}  {pad(fraction, fraction_width)}  "

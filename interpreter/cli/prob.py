@@ -2,8 +2,6 @@
 have one), of an expression or of a check in BCDice notation, as rows of value, fraction, percent and bar; ``--svg FILE`` draws it."""
 from __future__ import annotations
 
-import argparse
-import re
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
 from rules_dsl.words import define_word, word
@@ -11,6 +9,7 @@ from interpreter.cli import common  # the parent package, already loaded
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 OUTCOME = define_word("cli.outcome", "outcome", "結果")
@@ -23,7 +22,15 @@ SVG_UNWRITABLE = define(
     "MPR016", "cannot write the chart {file}: {reason}", "グラフ {file} を書き込めません: {reason}",
     exit_code=EXIT_STATE)
 
-_RULE_ID = re.compile(r"[a-z][a-z0-9_]*(\.[a-z0-9_]+)+")
+_ID_START = frozenset("abcdefghijklmnopqrstuvwxyz")
+_ID_CHARS = _ID_START | frozenset("0123456789_")
+
+
+def _is_rule_id(text: str) -> bool:
+    """``re.fullmatch(r"[a-z][a-z0-9_]*(\\.[a-z0-9_]+)+", text)``, without compiling a pattern (start-up)."""
+    parts = text.split(".")
+    return len(parts) > 1 and text[:1] in _ID_START and all(
+        part and all(c in _ID_CHARS for c in part) for part in parts)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -52,7 +59,7 @@ def handle(args: argparse.Namespace) -> int:
     if core_check.is_notation(args.target):
         return _check(args)
     env = parse_vars(args.var, load_input(args.input))
-    if _RULE_ID.fullmatch(args.target) and args.target.split(".")[0] not in env:
+    if _is_rule_id(args.target) and args.target.split(".")[0] not in env:
         # start-up: interpreter.checks.loading loads only when handle() runs
         from interpreter.checks.loading import load_ruleset
 

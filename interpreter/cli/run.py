@@ -2,7 +2,6 @@
 for this run (``--param``) and seeded or scripted dice; prints the value and its trace."""
 from __future__ import annotations
 
-import argparse
 import sys
 
 from rules_dsl.errors import EXIT_OK, EXIT_USAGE, Location, MprError, define
@@ -10,6 +9,7 @@ from interpreter.cli import common  # the parent package, already loaded
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    import argparse
     from typing import Any
 
 BAD_PARAM = define(
@@ -41,6 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def parse_params(texts: list[str]) -> dict[str, dict[str, Any]]:
     """``["a.b.name=3"]`` -> ``{"a.b": {"name": Written(3)}}``: each value read by the safe YAML
     loader (``interpreter.checks.param_schema.parse_param_value``), checked later against its schema."""
+    if not texts:
+        return {}
     # start-up: interpreter.checks.param_schema loads only when parse_params() runs
     from interpreter.checks.param_schema import parse_param_value
 
@@ -63,8 +65,9 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
 
     if name is None:
         return {}, {}, None, {}
-    # start-up: interpreter.documents.loader (PyYAML) loads only when there is an input to read
-    from interpreter.documents.loader import TOO_LARGE, heed, load_file, load_text
+    # start-up: interpreter.documents.kept_yaml loads only when there is an input to read (PyYAML
+    # only for a text it has not kept)
+    from interpreter.documents.kept_yaml import load_file, load_text
 
     if name == "-":
         # start-up: the parent package is loaded already (it runs every command)
@@ -76,6 +79,9 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
         stream = getattr(sys.stdin, "buffer", sys.stdin)  # bytes from a real stdin
         data = stream.read(MAX_INPUT_FILE_BYTES + 1)
         if len(data) > MAX_INPUT_FILE_BYTES:  # never parse a truncated input
+            # start-up: interpreter.documents.loader loads only for an input too large to read
+            from interpreter.documents.loader import TOO_LARGE
+
             raise MprError(TOO_LARGE, Location("<stdin>", 1, 1), size=f"> {MAX_INPUT_FILE_BYTES}",
                            limit=MAX_INPUT_FILE_BYTES)
         docs, file = load_text(data, "<stdin>"), "<stdin>"
@@ -86,7 +92,11 @@ def read_input(name: str | None) -> tuple[Any, dict, str | None, dict]:
     if len(docs) > 1 or not isinstance(docs[0].data, dict):
         got = f"{len(docs)} documents" if len(docs) > 1 else type(docs[0].data).__name__
         raise MprError(BAD_INPUT_DOCUMENT, Location(file, docs[0].line, 1), got=got)
-    heed(docs[0])
+    if docs[0].readings:  # values other YAML readers read differently, to be shown
+        # start-up: interpreter.documents.loader is loaded already when a document has readings
+        from interpreter.documents.loader import heed
+
+        heed(docs[0])
     return docs[0].data, docs[0].positions, file, docs[0].texts
 
 
@@ -95,7 +105,10 @@ def result_labels(ruleset: Any, rule_id: str) -> dict[str, Any]:
     sheet's names of abilities (``parameters.sheet.abilities``)."""
     sheet = ruleset.parameters.get("sheet") if isinstance(ruleset.parameters, dict) else None
     abilities = sheet.get("abilities") if isinstance(sheet, dict) else None
-    rule = ruleset.rules.get(rule_id)
+    try:
+        rule = ruleset.rule(rule_id)  # that rule alone: the others stay unread in the cache
+    except MprError:
+        rule = None
     own = rule.doc.get("labels") if rule is not None else None
     return {**(abilities if isinstance(abilities, dict) else {}),
             **(own if isinstance(own, dict) else {})}
@@ -160,7 +173,6 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.engine import runner as engine
     from interpreter.engine.inputs import INVALID_INPUT, check_inputs
     from interpreter.checks.loading import load_ruleset
-    from interpreter.checks.param_schema import caller_notes
     from interpreter.engine.trace import render_tree
     from interpreter.cli.output import print_heard, print_json, refuse_huge_output
 
@@ -169,8 +181,12 @@ def handle(args: argparse.Namespace) -> int:
     print_heard(args.lang)  # before the result: the input's values read differently elsewhere
     dice = source_from_args(args.seed, args.dice)
     ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang, given_as=PARAM)
-    for note in caller_notes(ruleset, overrides, args.lang, PARAM):
-        print(f"{note.path}: {note.code} {note.message}", file=sys.stderr)
+    if overrides:
+        # start-up: interpreter.checks.param_schema loads only for parameters given (parse_params)
+        from interpreter.checks.param_schema import caller_notes
+
+        for note in caller_notes(ruleset, overrides, args.lang, PARAM):
+            print(f"{note.path}: {note.code} {note.message}", file=sys.stderr)
     try:
         result = engine.run(ruleset, args.rule, data, dice, lang=args.lang,
                             input_positions=positions, input_file=file)

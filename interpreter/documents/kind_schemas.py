@@ -6,8 +6,6 @@ The kinds are registered by the engine's kind registry, a higher layer: it hands
 ``source`` that lists them, asked only when a document names a kind ``rule.json`` does not know."""
 from __future__ import annotations
 
-import json
-
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Callable, Mapping
@@ -51,6 +49,8 @@ def read(name: str) -> dict[str, Any] | None:
     """The contents of the plugged-in schema known as ``name``, or None when no kind is."""
     for kind, path in _plugged.items():
         if resource_name(kind) == name:
+            import json  # start-up: only for the schema of a kind plugged in from outside
+
             with open(path, encoding="utf-8") as handle:
                 contents: dict[str, Any] = json.load(handle)
             return contents

@@ -8,3 +8,5 @@ MAX_YAML_NODES = 100_000  # nodes of one file, aliases expanded
 MAX_DOCUMENTS_PER_FILE = 200
 MAX_INPUT_FILE_BYTES = 1_000_000  # --input files and characters.yaml
 MAX_YAML_INT_DIGITS = 100  # characters of one integer scalar, checked before converting it
+MAX_KEPT_TEXTS = 256  # data texts the cache folder texts/ keeps (kept_yaml; the oldest removed)
+MAX_KEPT_TEXT_BYTES = 256 * 1024  # a data text larger than this is read by PyYAML every time

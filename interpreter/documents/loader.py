@@ -348,8 +348,11 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
         raise MprError(CONTROL, Location(file, line, column), char=f"U+{ord(bad.group()):04X}")
     builder = Builder(file)
     try:
-        for event in yaml.parse(text, Loader=loader or _LOADER):
-            builder.feed(event)
+        parser = (loader or _LOADER)(text)
+        try:  # what ``yaml.parse`` does, without a generator's step per event
+            builder.run(iter(parser.get_event, None))
+        finally:
+            parser.dispose()
     except yaml.MarkedYAMLError as exc:
         raise _syntax_error(exc, text, file) from None
     except yaml.YAMLError as exc:

@@ -3,8 +3,9 @@ booleans and null. Reading a ruleset copies every document more than once; a cop
 these types takes a fraction of ``copy.deepcopy``'s time."""
 from __future__ import annotations
 
-import copy
-from typing import Any
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _IMMUTABLE = frozenset((str, int, float, bool, type(None)))
 
@@ -19,4 +20,7 @@ def plain_copy(value: Any) -> Any:
         return [plain_copy(item) for item in value]
     if kind in _IMMUTABLE:
         return value
+    # start-up: copy loads only for a value that is not plain data
+    import copy
+
     return copy.deepcopy(value)

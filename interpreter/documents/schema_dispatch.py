@@ -6,12 +6,16 @@ Validation takes the same branch without evaluating the others: ``direct_schema`
 document of a known kind straight to its kind's schema."""
 from __future__ import annotations
 
-import json
+import os
 from functools import cache
-from pathlib import Path
-from typing import Any
 
-from interpreter.documents.resources import schemas_dir
+from rules_dsl import cachefile
+from interpreter.documents.resources import data_dir_text
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+    from typing import Any
 
 BASE = "https://mprules.invalid/schemas/"
 
@@ -20,6 +24,8 @@ def dispatch_schema(root: Path) -> dict[str, Any]:
     """``rule.json``: dispatch on ``kind`` to ``kinds/<module>.json`` (each names its kind in
     ``properties.kind.const``); an unknown kind lists the known ones and still gets the
     common checks."""
+    import json  # start-up: only when rule.json is made again
+
     kinds: dict[str, str] = {}
     for path in sorted((root / "kinds").glob("*.json")):
         contents = json.loads(path.read_text(encoding="utf-8"))
@@ -61,6 +67,8 @@ def dispatch_schema(root: Path) -> dict[str, Any]:
 
 def write_rule_json(root: Path) -> Path:
     """Write ``root/rule.json``; returns its path."""
+    import json  # start-up: only when rule.json is written
+
     target = root / "rule.json"
     target.write_text(json.dumps(dispatch_schema(root), indent=2, ensure_ascii=False) + "\n",
                       encoding="utf-8")
@@ -71,7 +79,18 @@ def write_rule_json(root: Path) -> Path:
 def dispatch_targets() -> dict[str, str]:
     """Each kind's own schema as the installed ``rule.json`` dispatches to it
     (``{kind: "kinds/<module>.json"}``)."""
-    rule = json.loads((schemas_dir() / "rule.json").read_text(encoding="utf-8"))
+    file = os.path.join(data_dir_text("schemas"), "rule.json")
+    found: dict[str, str] = dict(cachefile.derived(file, "dispatch", lambda: _targets(file)))
+    return found
+
+
+def _targets(file: str) -> dict[str, str]:
+    """``dispatch_targets`` read from the file (kept by ``cachefile.derived``: no json next time)."""
+    # start-up: json loads only when rule.json is read (it changes only with mprules itself)
+    import json
+
+    with open(file, encoding="utf-8") as handle:
+        rule = json.load(handle)
     kinds = {}
     for branch in rule.get("else", rule).get("allOf", ()):
         name = branch.get("if", {}).get("properties", {}).get("kind", {}).get("const")

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import is_not, itemgetter
 from typing import Any
 
 from yaml import events as ev
@@ -68,7 +70,10 @@ _CORE_TRUE = frozenset(("true", "True", "TRUE"))
 _CORE_BOOLS = _CORE_TRUE | {"false", "False", "FALSE"}
 _SCALAR, _ALIAS = ev.ScalarEvent, ev.AliasEvent
 _MAPPING_START, _SEQUENCE_START = ev.MappingStartEvent, ev.SequenceStartEvent
+_MAPPING_END, _SEQUENCE_END = ev.MappingEndEvent, ev.SequenceEndEvent
 _CLOSE = frozenset((ev.MappingEndEvent, ev.SequenceEndEvent))
+# an entry is (path, position, written text or None)
+_TEXT, _PATH_POSITION, _PATH_TEXT = itemgetter(2), itemgetter(0, 1), itemgetter(0, 2)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +157,114 @@ class Builder:
                 raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
             self._reset()
         elif kind is ev.DocumentEndEvent and self.root is not None:
-            entries = [e for e in self.entries if e is not None]
+            entries = list(filter(None, self.entries))  # an entry is a tuple of three, or None
+            written = compress(entries, map(is_not, map(_TEXT, entries), repeat(None)))
             self.documents.append(Built(
-                self.root, {e[0]: e[1] for e in entries}, self.index, self.root_line,
-                {e[0]: e[2] for e in entries if e[2] is not None}, tuple(self.readings)))
+                self.root, dict(map(_PATH_POSITION, entries)), self.index, self.root_line,
+                dict(map(_PATH_TEXT, written)), tuple(self.readings)))
+
+    def run(self, events: Any) -> None:
+        """``feed`` every event of ``events``: the commonest ones (a plain or quoted key; a
+        scalar value without tag or anchor) on a short path that does what ``feed`` does for
+        them, every other event (and every one that may end in a finding) through ``feed``.
+        A plain scalar's reading is worked out once per text (a table repeats a few)."""
+        feed = self.feed
+        stack = self.stack
+        file = self.file
+        plain_seen: dict[str, tuple[Any, str | None, Reading | None]] = {}
+        keys_seen: dict[str, str] = {}  # each key's text once (every row repeats its keys)
+        lines: dict[int, int] = {}  # each line number once (a row's fields share their line)
+        entries = self.entries
+        for event in events:
+            kind = type(event)
+            if kind is _MAPPING_END or kind is _SEQUENCE_END:
+                if len(stack) > 1:
+                    frame = stack[-1]
+                    top = stack[-2]
+                    if frame.merge is None and not frame.anchor and top.key is not _MERGE:
+                        stack.pop()
+                        if top.height <= frame.height:
+                            top.height = frame.height + 1
+                        if top.mapping:
+                            top.value[top.key] = frame.value
+                            top.key = None
+                        else:
+                            top.value.append(frame.value)
+                        continue
+                feed(event)
+                continue
+            if kind is _MAPPING_START or kind is _SEQUENCE_START:
+                if stack and event.tag is None and not event.anchor \
+                        and len(stack) < MAX_YAML_DEPTH:
+                    top = stack[-1]
+                    key: Any = top.key
+                    if not top.mapping or (key is not None and key is not _MERGE):
+                        self.nodes += 1
+                        if self.nodes > MAX_YAML_NODES:
+                            raise self._error(NODES, event, limit=MAX_YAML_NODES)
+                        path = (*top.path, key) if top.mapping else (*top.path, len(top.value))
+                        opened: Any = event.start_mark  # an event the parser made has a mark
+                        start = len(entries)
+                        line = lines.get(opened.line)
+                        if line is None:
+                            line = lines[opened.line] = opened.line + 1
+                        entries.append((path, (file, line, opened.column + 1), None))
+                        stack.append(_Frame(path, {} if kind is _MAPPING_START else [], None,
+                                            start, self.nodes - 1))
+                        continue
+                feed(event)
+                continue
+            if kind is not _SCALAR or not stack or event.tag is not None \
+                    or event.anchor or "：" in event.value:
+                feed(event)
+                if stack is not self.stack:  # a new document
+                    stack, entries = self.stack, self.entries
+                continue
+            top = stack[-1]
+            text = event.value
+            mark: Any = event.start_mark  # an event the parser made has a mark
+            line = lines.get(mark.line)
+            if line is None:
+                line = lines[mark.line] = mark.line + 1
+            if top.mapping:
+                key = top.key
+                if key is None:  # a key
+                    if (event.implicit[0] and (text == "<<" or text.startswith("\u3000"))) \
+                            or text in top.key_lines:
+                        feed(event)
+                        continue
+                    text = keys_seen.setdefault(text, text)
+                    top.key_lines[text] = line
+                    top.key = text
+                    entries.append(((*top.path, text, KEY), (file, line, mark.column + 1), None))
+                    continue
+                if key is _MERGE:
+                    feed(event)
+                    continue
+            if event.implicit[0]:
+                known = plain_seen.get(text)
+                if known is None:
+                    count = len(self.readings)
+                    value, written = self._scalar(event)
+                    known = plain_seen[text] = (value, written, self.readings[-1][1]
+                                                if len(self.readings) > count else None)
+                else:
+                    value, written, reading = known
+                    if reading is not None:
+                        self.readings.append(((file, line, mark.column + 1), reading))
+            else:
+                value, written = text, None
+            self.nodes += 1
+            if self.nodes > MAX_YAML_NODES:
+                raise self._error(NODES, event, limit=MAX_YAML_NODES)
+            if top.mapping:
+                entries.append(((*top.path, key), (file, line, mark.column + 1), written))
+                top.value[key] = value
+                top.key = None
+            else:
+                items = top.value
+                entries.append(((*top.path, len(items)), (file, line, mark.column + 1), written))
+                items.append(value)
 
     def _scalar_event(self, event: ev.ScalarEvent) -> None:
         """A scalar that is a value (not a key): the commonest event, kept on a short path."""

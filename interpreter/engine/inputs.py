@@ -2,13 +2,16 @@
 every problem found at once, the first located, all of them in one ``MprError``."""
 from __future__ import annotations
 
-from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 
 from interpreter.engine import registry
 from interpreter.engine.sure_schema import surely_passes, verdict
 from interpreter.ruleset.model import Path_, Positions, Rule
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 INVALID_INPUT = define(
     "MPR500", "input of rule {rule}: {first}{rest}",

@@ -4,14 +4,16 @@ literals compared with an input whose schema lists its values (``item.quality ==
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
-from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
 from interpreter.ruleset.model import Path_, Rule
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from rules_dsl import ast
+    from typing import Any
+
     from rules_dsl.expression import Expression
 
 UNKNOWN_NAME = define(
@@ -37,6 +39,8 @@ def _at(rule: Rule, path: Path_, span: ast.Span | None) -> Location:
 
 def _name_span(node: ast.Attribute | ast.Name) -> ast.Span:
     """Where the field name of ``target.name`` is written (the end of the node's span)."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only when a tree is checked
+
     span = node.span
     line = span.last_line
     return ast.Span(line, span.end_column - len(node.name), span.end_column)
@@ -56,6 +60,8 @@ def _root_schema(rule: Rule, name: str) -> Any:
 
 def _path_of(node: ast.Node) -> list[ast.Name | ast.Attribute] | None:
     """``item.parts.price`` as its chain [Name, Attribute, Attribute], or None."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only when a tree is checked
+
     chain: list[ast.Name | ast.Attribute] = []
     while isinstance(node, ast.Attribute):
         chain.append(node)
@@ -118,15 +124,15 @@ def compiled(rule: Rule, path: Path_) -> Expression:
 
 
 def params_used(expression: Expression) -> list[str]:
-    """The names ``NAME`` of every ``params.NAME`` in an expression, in order of appearance."""
-    tree = expression.ast
-    return list(dict.fromkeys(
-        node.name for node in ast.walk(tree) if isinstance(node, ast.Attribute)
-        and isinstance(node.target, ast.Name) and node.target.name == "params"))
+    """The names ``NAME`` of every ``params.NAME`` in an expression, in order of appearance (its
+    ``fields``, kept with its code: no parsing for an expression compiled by an earlier command)."""
+    return list(dict.fromkeys(name for root, name in expression.fields if root == "params"))
 
 
 def check_names(rule: Rule, path: Path_, expression: Expression, lang: str) -> Iterator[Diagnostic]:
     """Findings about ``params.NAME``, input fields and enum literals in one expression."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only when a tree is checked
+
     tree = expression.ast
     schemas: dict[int, Any] = {}
     for node in ast.walk(tree):
@@ -160,6 +166,8 @@ def check_names(rule: Rule, path: Path_, expression: Expression, lang: str) -> I
 
 
 def _schema_of(node: ast.Node, rule: Rule, schemas: dict[int, Any]) -> tuple[str, Any] | None:
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only when a tree is checked
+
     if isinstance(node, ast.Name) and node.name != "params":
         schema = _root_schema(rule, node.name)
         return (node.name, schema) if schema is not None else None
@@ -168,6 +176,8 @@ def _schema_of(node: ast.Node, rule: Rule, schemas: dict[int, Any]) -> tuple[str
 
 def _enum_literals(rule: Rule, path: Path_, node: ast.Compare, lang: str,
                    schemas: dict[int, Any]) -> Iterator[Diagnostic]:
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only when a tree is checked
+
     for op, left, right in zip(node.ops, node.operands, node.operands[1:]):
         pairs = []
         if op in ("==", "!="):
@@ -194,6 +204,8 @@ def _enum_literals(rule: Rule, path: Path_, node: ast.Compare, lang: str,
 def unknown_roots(rule: Rule, path: Path_, expression: Expression, allowed: set[str],
                   lang: str) -> Iterator[Diagnostic]:
     """Root names that are neither inputs nor ``params``, located at the name."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only when a tree is checked
+
     seen: set[str] = set()
     for node in ast.walk(expression.ast):
         if isinstance(node, ast.Name) and node.name not in allowed and node.name not in seen:

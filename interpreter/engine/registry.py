@@ -13,8 +13,8 @@ distribution). The package is imported by name, so the engine never imports a ki
 """
 from __future__ import annotations
 
-import importlib
 import os
+import sys
 
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.frozen import Frozen, replace
@@ -81,13 +81,14 @@ def _with_schema(kind: Kind, module: str) -> Kind:
     if kind.schema is not None:
         return kind
     # start-up: the schema's place is needed only when a document is validated
-    from interpreter.documents.resources import schemas_dir
+    from interpreter.documents.resources import data_dir_text
 
-    return replace(kind, schema=schemas_dir() / "kinds" / f"{module}.json")
+    return replace(kind, schema=os.path.join(data_dir_text("schemas"), "kinds", f"{module}.json"))
 
 
 def _builtin() -> Iterator[tuple[str, Kind]]:
     # start-up: listing the package's modules is for the whole registry, not for one kind
+    import importlib
     import pkgutil
 
     package = importlib.import_module(BUILTIN_PACKAGE)
@@ -170,7 +171,8 @@ def get(name: str) -> Kind | None:
     module = _module_of(name)
     if module is not None:
         try:
-            kind = getattr(importlib.import_module(f"{BUILTIN_PACKAGE}.{module}"), "KIND", None)
+            __import__(f"{BUILTIN_PACKAGE}.{module}")  # importlib (and warnings) are not loaded for it: start-up
+            kind = getattr(sys.modules[f"{BUILTIN_PACKAGE}.{module}"], "KIND", None)
         except ImportError:
             kind = None
         if isinstance(kind, Kind) and kind.name == name:

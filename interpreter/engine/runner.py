@@ -3,19 +3,22 @@
 so that every step is traced."""
 from __future__ import annotations
 
-import copy
 import re
-from dataclasses import dataclass, field
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Mapping
-from typing import Any
 
 from rules_dsl.dice import DiceSource, SeededDice
 from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
+from interpreter.documents.plain import plain_copy
 from interpreter.engine import registry as kinds
 from interpreter.ruleset.model import Path_, Positions, Rule, Ruleset
 from interpreter.engine.trace import ProbTable, Result, Step, Trace
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 RUNNING = define(
     "MPR431", "rule {rule} is already running ({chain}): rules may not use each other in a cycle",
@@ -49,8 +52,7 @@ def guard(running: list[str], rule_id: str) -> None:
         raise MprError(TOO_DEEP, Location(path=rule_id), limit=MAX_NESTED_RUNS, chain=chain)
 
 
-@dataclass
-class Context:
+class Context(Record):
     """What a kind may use while it runs: the ruleset, the dice, the trace, the language, and the
     rules running (outermost first) so that a rule never runs inside itself."""
 
@@ -187,7 +189,7 @@ def _fill_defaults(schema: Any, value: Any) -> Any:
         if not isinstance(sub, dict):
             continue
         if name not in filled and "default" in sub:
-            filled[name] = copy.deepcopy(sub["default"])
+            filled[name] = plain_copy(sub["default"])
         if name in filled:
             filled[name] = _fill_defaults(sub, filled[name])
     return filled

@@ -2,19 +2,20 @@
 their values, dice rolled, parameters used and the ruleset layer each came from)."""
 from __future__ import annotations
 
-import json
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Iterator
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
+from rules_dsl.plain import json_text
 from rules_dsl.plain import jsonable as jsonable
 from rules_dsl.words import localized
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from fractions import Fraction
+    from typing import Any
 
-@dataclass
-class Step:
+
+class Step(Record):
     """One node of a trace. ``kind`` says what it is: rule, row, expr, dice, param, note, unresolved."""
 
     kind: str
@@ -44,21 +45,33 @@ class Trace:
         self._stack[-1].append(step)
         return step
 
-    @contextmanager
-    def group(self, kind: str, label: str, value: Any = None, **detail: Any) -> Iterator[Step]:
+    def group(self, kind: str, label: str, value: Any = None, **detail: Any) -> _Group:
+        """``with trace.group(...) as step:``: the steps added inside go under ``step``."""
         step = self.add(kind, label, value, **detail)
         self._stack.append(step.children)
-        try:
-            yield step
-        finally:
-            self._stack.pop()
+        return _Group(self._stack, step)
 
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.root]
 
 
-@dataclass
-class Result:
+class _Group:
+    """What ``Trace.group`` returns (contextlib is not loaded for it: start-up): gives the step,
+    and ends the group however the block ends."""
+
+    __slots__ = ("stack", "step")
+
+    def __init__(self, stack: list[list[Step]], step: Step) -> None:
+        self.stack, self.step = stack, step
+
+    def __enter__(self) -> Step:
+        return self.step
+
+    def __exit__(self, *exc: object) -> None:
+        self.stack.pop()
+
+
+class Result(Record):
     """What ``engine.run`` returns: the rule's value and how it was reached."""
 
     rule: str
@@ -98,11 +111,16 @@ def _short(value: Any) -> str:
     plain = jsonable(value)
     if isinstance(plain, str):
         return plain
+    written = json_text(plain)  # as json writes it, without loading json (start-up)
+    if written is not None:
+        return written
+    # start-up: json loads only for a value json_text leaves to it (a float)
+    import json
+
     return json.dumps(plain, ensure_ascii=False)
 
 
-@dataclass
-class ProbRow:
+class ProbRow(Record):
     """One outcome of a rule's distribution: its value, an optional label, its exact probability."""
 
     value: Any
@@ -117,8 +135,7 @@ class ProbRow:
         return out
 
 
-@dataclass
-class ProbTable:
+class ProbTable(Record):
     """What a kind's ``distribution`` returns (a list of these): a titled table of outcomes."""
 
     title: str

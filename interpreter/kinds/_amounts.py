@@ -3,10 +3,13 @@ once, mappings from a member to an amount. Each failure is a coded error naming 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 from interpreter.solvers.limits import MAX_MEMBERS
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 MEMBER_TWICE = define(
     "MPR520", "{pc!r} is listed twice (first at {first})",

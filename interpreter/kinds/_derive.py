@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from typing import Any
 from interpreter.engine.runner import Context
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def run_rule(ctx: Context, rule_id: str, inputs: Mapping[str, Any]) -> Any:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import Any, TypedDict
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
@@ -18,6 +17,10 @@ from interpreter.engine.registry import Kind
 from interpreter.kinds._amounts import whole
 from interpreter.kinds._reasons import EXPECTED
 from interpreter.kinds._derive import run_rule
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypedDict
 
 BAD_CHECK_VALUE = define(
     "MPR550", "{field} of {rule} must give {expected[en]}, got {value!r}",
@@ -85,7 +88,8 @@ def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckS
 
 
 # A probability in results: exact, and as a float for tools that want one.
-Probability = TypedDict("Probability", {"fraction": str, "float": float})
+if TYPE_CHECKING:
+    Probability = TypedDict("Probability", {"fraction": str, "float": float})
 
 
 def _probability(p: Fraction | int) -> Probability:

@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
-from typing import Any
 
-from rules_dsl import ast
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
+from rules_dsl.functions import fraction, is_fraction
 
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import params_used
 from interpreter.engine.registry import Kind
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    from rules_dsl import ast
 
 NOT_A_NUMBER = define(
     "MPR510", "row {row} of {rule} has value {value!r}, not a number",
@@ -43,11 +47,10 @@ CONDITION_NOT_BOOLEAN = define(
     "MPR512", "the condition of row {row} of {rule} is {value!r}, not true or false",
     "{rule} の行 {row} の条件が {value!r} で、真偽値ではありません")
 
-LITERALS = (ast.String, ast.Number, ast.Boolean, ast.Null)
 ROUNDINGS = {
     "floor": math.floor,
     "ceil": math.ceil,
-    "round": lambda x: int(math.copysign(math.floor(abs(x) + Fraction(1, 2)), x)),
+    "round": lambda x: int(math.copysign(math.floor(abs(x) + fraction()(1, 2)), x)),
 }
 
 
@@ -64,8 +67,8 @@ def environment(rule: Rule, inputs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _rounded(rule: Rule, value: Any, ctx: Context) -> Any:
-    if not isinstance(value, Fraction) or value.denominator == 1 or "rounding" not in rule.params:
-        return value.numerator if isinstance(value, Fraction) and value.denominator == 1 else value
+    if not is_fraction(value) or value.denominator == 1 or "rounding" not in rule.params:
+        return value.numerator if is_fraction(value) and value.denominator == 1 else value
     return ROUNDINGS[ctx.param(rule, "rounding")](value)
 
 
@@ -121,7 +124,7 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
             value = row["value"]
             if isinstance(value, str):
                 value = _evaluate(rule, ("rows", index, "value"), row_env, ctx, value)
-            if isinstance(value, bool) or not isinstance(value, (int, Fraction)):
+            if isinstance(value, bool) or not (isinstance(value, int) or is_fraction(value)):
                 raise MprError(NOT_A_NUMBER, rule.loc("rows", index, "value"), rule=rule.id,
                                row=name, value=value)
             value = _rounded(rule, value, ctx)
@@ -130,7 +133,7 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> Any:
     if "result" in rule.doc:
         _trace_params(rule, ("result",), ctx)
         total = ctx.evaluate(rule, ("result",), {**env, "total": total})
-        if isinstance(total, bool) or not isinstance(total, (int, Fraction)):
+        if isinstance(total, bool) or not (isinstance(total, int) or is_fraction(total)):
             raise MprError(NOT_A_NUMBER, rule.loc("result"), rule=rule.id, row="result",
                            value=total)
         total = _rounded(rule, total, ctx)
@@ -147,6 +150,8 @@ def _constant_false(expression: Any) -> bool:
 
 
 def _conjuncts(node: ast.Node) -> Iterator[ast.Node]:
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     if isinstance(node, ast.Logical) and node.op == "and":
         yield from _conjuncts(node.left)
         yield from _conjuncts(node.right)
@@ -159,9 +164,11 @@ FLIPPED = {"==": "==", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 
 def _literal(node: ast.Node) -> tuple[str, Any] | None:
     """A literal as ``(type, value)`` (``-3`` included), else None."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     if isinstance(node, ast.Unary) and node.op == "-" and isinstance(node.operand, ast.Number):
         return "Number", -node.operand.value
-    if isinstance(node, LITERALS):
+    if isinstance(node, (ast.String, ast.Number, ast.Boolean, ast.Null)):
         return type(node).__name__, getattr(node, "value", None)
     return None
 
@@ -169,6 +176,8 @@ def _literal(node: ast.Node) -> tuple[str, Any] | None:
 def _comparisons(tree: ast.Node) -> Iterator[tuple[str, str, tuple[str, Any]]]:
     """``(path, op, literal)`` for each comparison of a dice-free expression with a literal that
     the condition requires (a conjunct, or a link of a chained comparison)."""
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     for part in _conjuncts(tree):
         if not isinstance(part, ast.Compare):
             continue
@@ -203,6 +212,8 @@ def _contradiction(tree: ast.Node) -> bool:
 
 
 def _has_dice(node: ast.Node) -> bool:
+    from rules_dsl import ast  # start-up: the syntax tree's classes load only for the semantic check
+
     return any(isinstance(n, (ast.Dice, ast.D66)) for n in ast.walk(node))
 
 
@@ -212,15 +223,19 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     rows = rule.doc.get("rows") or []
     if not rows:
         yield diagnostic(EMPTY_TABLE, rule.loc("rows"), lang, rule=rule.id)
+    never: dict[str, bool] = {}  # by text: a table repeats a few conditions
     for index, row in enumerate(rows):
         condition = row.get("when")
         if not isinstance(condition, str):
             continue
-        try:
-            expression = rule.expression("rows", index, "when")
-        except MprError:
-            continue  # reported by the expression check
-        if _contradiction(expression.ast) or _constant_false(expression):
+        verdict = never.get(condition)
+        if verdict is None:
+            try:
+                expression = rule.expression("rows", index, "when")
+            except MprError:
+                continue  # reported by the expression check
+            verdict = never[condition] = _contradiction(expression.ast) or _constant_false(expression)
+        if verdict:
             yield diagnostic(NEVER_HOLDS, rule.loc("rows", index, "when"), lang, rule=rule.id,
                              row=row_name(rule, index), condition=condition)
 

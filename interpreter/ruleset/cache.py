@@ -23,7 +23,6 @@ decided in ``rules_dsl.cachefile``).
 """
 from __future__ import annotations
 
-import json
 import os
 import time
 
@@ -40,7 +39,7 @@ if TYPE_CHECKING:
 
     from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC6"
+FORMAT = b"MPRC9"
 RACY_SECONDS = cachefile.RACY_SECONDS  # a file changed this close to the entry's writing is hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 KEPT = ".kept"  # the suffix of a result kept for a ruleset (``kept``), pruned apart from the rulesets
@@ -71,8 +70,11 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
         entry = _entry(path, param_overrides, adopt, given_as)
     except (OSError, RuntimeError, TypeError, ValueError):
         return build()
+    _hashed.clear()
     ruleset = _read(entry)
     if ruleset is not None:
+        if _hashed:
+            _restamped(entry)
         return ruleset
     ruleset = build()
     _write(entry, ruleset)
@@ -107,8 +109,14 @@ def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     from interpreter import __version__  # start-up: the package root imports this module's users
 
     root = os.path.realpath(path) if path is not None else ""
-    asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}, given_as], sort_keys=True,
-                       default=repr, ensure_ascii=False)
+    if param_overrides or adopt:
+        # start-up: json loads only for a ruleset asked with parameters or adoption of its own
+        import json
+
+        asked = json.dumps([root, os.getcwd(), param_overrides or {}, adopt or {}, given_as],
+                           sort_keys=True, default=repr, ensure_ascii=False)
+    else:  # never a JSON text (those start with "["): no key of the other kind is the same
+        asked = "\0".join(("plain", root, os.getcwd(), given_as))
     known = _keys.get(asked)
     if known is None:
         code = f"{__version__} {cachefile.code_stamp()}"
@@ -133,6 +141,9 @@ def _file_record(path: str) -> list[Any]:
     return [path, _digest(path), st.st_size, st.st_mtime_ns]
 
 
+_hashed: list[bool] = []  # set when a header was found true only by hashing files (``_restamped``)
+
+
 def _unchanged(record: list[Any], written_ns: int) -> bool:
     """Whether the file still has the recorded content: by its size and time when they match and
     are not too close to the entry's writing, else by its hash."""
@@ -146,7 +157,11 @@ def _unchanged(record: list[Any], written_ns: int) -> bool:
     if st.st_size == size and st.st_mtime_ns == mtime_ns \
             and mtime_ns < written_ns - RACY_SECONDS * 1_000_000_000:
         return True
-    return _digest(name) == digest
+    _hashed.append(True)
+    if _digest(name) != digest:
+        return False
+    record[2:] = [st.st_size, st.st_mtime_ns]  # as it is now, for _restamped
+    return True
 
 
 def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
@@ -198,37 +213,119 @@ def _same_listing(directory: str, patterns: list[str], listed: list[str], folder
 
 def _still_true(deps: dict[str, Any]) -> bool:
     written_ns = deps["written_ns"]
+    checked_ns = time.time_ns()
     if not all(_unchanged(record, written_ns) for record in deps["files"]):
         return False
-    return all(_same_listing(d, globs, listed, folder_ns, written_ns)
-               for d, globs, listed, folder_ns in deps["listings"])
+    if not all(_same_listing(d, globs, listed, folder_ns, written_ns)
+               for d, globs, listed, folder_ns in deps["listings"]):
+        return False
+    if _hashed:  # the records now say what was checked, as of then (the folders' times again)
+        deps["written_ns"] = checked_ns
+        for listing in deps["listings"]:
+            listing[3] = _folder_time(listing[0], listing[1])
+    return True
+
+
+def _restamped(entry: str) -> None:
+    """Write again the header of ``entry``, found true by hashing files changed too close to its
+    writing (a ruleset edited, or installed, just before it was cached), with the times checked
+    then: the next command knows the files unchanged by their size and time alone. The ruleset
+    itself is copied as it is; a cache that cannot be written is left as it was."""
+    _hashed.clear()
+    try:
+        with open(entry, "rb") as handle:
+            header = _header(handle)
+            if header is None or not _hashed:
+                return
+            head = handle.read(4)
+            payload = handle.read(MAX_ENTRY_BYTES + 1)
+    except (OSError, ValueError, TypeError, KeyError):
+        return
+    if len(payload) > MAX_ENTRY_BYTES or _checksum(payload) != head:
+        return
+    deps = header["deps"]
+    if any(record[3] >= deps["written_ns"] - RACY_SECONDS * 1_000_000_000 for record in deps["files"]):
+        return  # changed too recently still: written again, it would be hashed again all the same
+    body = _header_bytes(header)
+    write_atomically(entry, FORMAT + sha256(body).digest() + len(body).to_bytes(4, "big") + body
+                     + head + payload)
 
 
 def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
-    """(header, payload): the dependencies and content hash as JSON, the ruleset pickled (or the
+    """(header, payload): the dependencies and content hash (marshal), the ruleset pickled (or the
     ``result`` kept for it, when one is given)."""
-    # start-up: copy, dataclasses, pickle load only when _encode() runs
-    import copy
-    import dataclasses
+    # start-up: pickle loads only when _encode() runs
     import pickle
 
     if result is not None:
-        header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
-                            ensure_ascii=False).encode("utf-8")
-        return header, pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
+        header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
+        return header, _PICKLED + pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
-    plain = copy.copy(ruleset)
-    plain.rules = type(ruleset.rules)()
-    plain.rules.aliases = dict(getattr(ruleset.rules, "aliases", {}))
-    for rule_id, rule in ruleset.rules.items():
-        kept = copy.copy(rule)
-        for f in dataclasses.fields(kept):
-            if f.name.startswith("_") and isinstance(getattr(kept, f.name), dict):
-                setattr(kept, f.name, {})  # compiled expressions: made again on use
-        plain.rules[rule_id] = kept
-    header = json.dumps({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash},
-                        ensure_ascii=False).encode("utf-8")
-    return header, pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
+    header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
+    kept = {rule_id: _without_compiled(rule) for rule_id, rule in ruleset.rules.items()}
+    aliases = dict(getattr(ruleset.rules, "aliases", {}))
+    marshalled = _marshalled(ruleset, kept, aliases)
+    if marshalled is not None:
+        return header, marshalled
+    # Each rule is pickled on its own inside the ruleset (``Ruleset.keep_rules``): a command that
+    # runs one rule unpickles that rule alone (and what it asks for).
+    blobs = {rule_id: pickle.dumps(rule, protocol=pickle.HIGHEST_PROTOCOL) for rule_id, rule in kept.items()}
+    plain = ruleset.kept_rules(blobs, aliases)
+    return header, _PICKLED + pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+_PICKLED, _MARSHALLED = b"P", b"M"  # the first byte of a ruleset's payload: how the rest is written
+
+
+def _without_compiled(rule: Any) -> Any:
+    """A shallow copy of ``rule`` without its compiled expressions (made again on use)."""
+    # start-up: copy loads only when an entry is written
+    import copy
+
+    kept = copy.copy(rule)
+    for name in kept._fields:
+        if name.startswith("_") and isinstance(getattr(kept, name), dict):
+            setattr(kept, name, {})
+    return kept
+
+
+def _marshalled(ruleset: Ruleset, rules: dict[str, Any], aliases: dict[str, str]) -> bytes | None:
+    """The ruleset in ``marshal``'s format (reading it back imports neither pickle nor anything
+    else): its fields as data, the places of its wiring as tuples, its bases and each rule as the
+    values of their fields, each rule apart (``Ruleset.kept_rules``). None when something in it is
+    not plain data marshal keeps exactly (it is pickled then)."""
+    from interpreter.ruleset.model import Rule  # start-up: loaded already (the ruleset is one)
+
+    def fields(rule: Any) -> tuple[Any, ...] | None:
+        if type(rule) is not Rule or set(vars(rule)) != set(Rule._fields):
+            return None
+        return tuple(getattr(rule, name) for name in Rule._fields)
+
+    own = dict(vars(ruleset))
+    bases = {key: fields(_without_compiled(rule)) for key, rule in own.pop("bases", {}).items()}
+    places = own.pop("campaign_at", {})
+    own.pop("rules", None)
+    if any(value is None for value in bases.values()) or any(
+            type(place).__name__ != "Location" for place in places.values()):
+        return None
+    blobs = {}
+    for rule_id, rule in rules.items():
+        values = fields(rule)
+        blob = cachefile.marshalled(values) if values is not None else None
+        if blob is None:
+            return None
+        blobs[rule_id] = blob
+    body = cachefile.marshalled((Rule._fields, own, bases, {k: p._values() for k, p in places.items()},
+                                 blobs, aliases))
+    return None if body is None else _MARSHALLED + body
+
+
+def _header_bytes(header: dict[str, Any]) -> bytes:
+    """The header of an entry (its dependencies and content hash) in ``marshal``'s format."""
+    # start-up: marshal loads only when a header is written
+    import marshal
+
+    return marshal.dumps(header)
 
 
 def _header(handle: Any) -> dict[str, Any] | None:
@@ -242,7 +339,13 @@ def _header(handle: Any) -> dict[str, Any] | None:
     body = handle.read(size)
     if sha256(body).digest() != checksum:
         return None
-    header = json.loads(body)
+    try:
+        # start-up: marshal is built in (json would load a module and compile its patterns)
+        import marshal
+
+        header = marshal.loads(body)
+    except (ValueError, EOFError, TypeError):
+        return None
     if not isinstance(header, dict) or not _still_true(header["deps"]):
         return None
     return header
@@ -251,24 +354,59 @@ def _header(handle: Any) -> dict[str, Any] | None:
 _NOTHING = object()
 
 
+def _checksum(payload: bytes) -> bytes:
+    """The CRC-32 that guards the payload against damage (a file cut short, a flipped bit): the
+    payload is written only by mprules into the user's own cache, and a CRC reads half a megabyte
+    in a fraction of a millisecond where SHA-256 takes several."""
+    # start-up: zlib loads only when a cache entry is read or written
+    import zlib
+
+    return zlib.crc32(payload).to_bytes(4, "big")
+
+
 def _unpickled(entry: str) -> Any:
     """The payload of a true entry, or ``_NOTHING``."""
     # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
     # cache directory, never a file from elsewhere.
-    import pickle
-
     try:
         with open(entry, "rb") as handle:
             if _header(handle) is None:
                 return _NOTHING
-            head = handle.read(32)
+            head = handle.read(4)
             payload = handle.read(MAX_ENTRY_BYTES + 1)
-        if len(payload) > MAX_ENTRY_BYTES or sha256(payload).digest() != head:
+        if len(payload) > MAX_ENTRY_BYTES or _checksum(payload) != head:
             return _NOTHING
-        return pickle.loads(payload)
-    except (OSError, pickle.UnpicklingError, ValueError, EOFError, TypeError, KeyError,
-            AttributeError, ImportError, IndexError):
+        if payload[:1] == _MARSHALLED:
+            return _unmarshalled(payload[1:])
+        # start-up: pickle loads only for a ruleset that is not plain data, and for kept results
+        import pickle
+
+        return pickle.loads(payload[1:] if payload[:1] == _PICKLED else payload)
+    except (OSError, ValueError, EOFError, TypeError, KeyError, AttributeError, ImportError,
+            IndexError):
         return _NOTHING
+    except Exception as error:  # pickle.UnpicklingError, named without importing pickle
+        if type(error).__name__ == "UnpicklingError":
+            return _NOTHING
+        raise
+
+
+def _unmarshalled(body: bytes) -> Any:
+    """The ruleset ``_marshalled`` wrote, or ``_NOTHING`` when it is not what it wrote."""
+    # start-up: marshal is built in
+    import marshal
+
+    from interpreter.ruleset.model import Rule, Ruleset  # start-up: only when a ruleset is read
+    from rules_dsl.errors import Location
+
+    names, own, bases, places, blobs, aliases = marshal.loads(body)
+    if tuple(names) != Rule._fields:
+        return _NOTHING
+    ruleset = Ruleset.__new__(Ruleset)
+    ruleset.__dict__.update(own)
+    ruleset.__dict__["bases"] = {key: Rule.from_fields(values) for key, values in bases.items()}
+    ruleset.__dict__["campaign_at"] = {key: Location(*values) for key, values in places.items()}
+    return ruleset.kept_rules(blobs, aliases, marshalled=True)
 
 
 def _read(entry: str) -> Ruleset | None:
@@ -312,7 +450,7 @@ def _write(entry: str, ruleset: Ruleset, result: Any = None) -> None:
     except (pickle.PicklingError, ValueError, TypeError, AttributeError):
         return  # a value that cannot be kept: this ruleset is simply not cached
     blob = (FORMAT + sha256(header).digest() + len(header).to_bytes(4, "big") + header
-            + sha256(payload).digest() + payload)
+            + _checksum(payload) + payload)
     if len(blob) > MAX_ENTRY_BYTES:
         return
     write_atomically(entry, blob)  # a cache that cannot be written is no cache, never an error

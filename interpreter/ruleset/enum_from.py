@@ -5,13 +5,16 @@ So a variant that adds a value to a parameter list makes the input accept it, in
 """
 from __future__ import annotations
 
-import copy
 from collections.abc import Iterator
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 
+from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 KEYWORD = "x-enum-from"
 _CACHE = ("__inputs_with_enums__",)
@@ -55,7 +58,7 @@ def resolved_inputs(rule: Rule) -> Any:
     cached = rule._compiled.get(_CACHE)
     if cached is not None:
         return cached
-    resolved = copy.deepcopy(schema)
+    resolved = plain_copy(schema)
     for path, _ in places:
         node: Any = resolved
         for key in path[1:]:

@@ -14,6 +14,8 @@ The semantics are taught in docs/variants.md."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import filterfalse
+from operator import itemgetter, methodcaller
 from typing import Any, Callable
 
 from rules_dsl.errors import define, did_you_mean
@@ -63,12 +65,14 @@ class Marks:
         if self.kids is None:
             kids: dict[Any, Marks] = {}
             own_pos, own_txt = {}, {}
+            paths: dict[tuple, tuple] = {}  # each relative path once
             for key, value in self.pos.items():
                 if key:
                     kid = kids.get(key[0])
                     if kid is None:
                         kid = kids[key[0]] = Marks()
-                    kid.pos[key[1:]] = value
+                    rest = key[1:]
+                    kid.pos[paths.setdefault(rest, rest)] = value
                 else:
                     own_pos[key] = value
             for key, value in self.txt.items():
@@ -76,7 +80,8 @@ class Marks:
                     kid = kids.get(key[0])
                     if kid is None:
                         kid = kids[key[0]] = Marks()
-                    kid.txt[key[1:]] = value
+                    rest = key[1:]
+                    kid.txt[paths.setdefault(rest, rest)] = value
                 else:
                     own_txt[key] = value
             self.pos, self.txt, self.kids = own_pos, own_txt, kids
@@ -88,6 +93,7 @@ class Marks:
         cut once), as ``split`` would leave them after ``depth`` calls down the tree."""
         root = Marks()
         root.kids = {}
+        paths: dict[tuple, tuple] = {}  # each relative path once: the rows of a table share a few
         for store, own in ((pos, True), (txt, False)):
             for key, value in store.items():
                 node, level = root, 0
@@ -101,7 +107,8 @@ class Marks:
                         if level + 1 < depth:
                             child.kids = {}
                     node, level = child, level + 1
-                (node.pos if own else node.txt)[key[level:]] = value
+                rest = key[level:]
+                (node.pos if own else node.txt)[paths.setdefault(rest, rest)] = value
         return root
 
     def kid(self, key: Any) -> Marks:
@@ -219,32 +226,58 @@ def merge_list(old: list, marks: Marks, patch: list, patch_marks: Marks, edit: P
     """``old`` patched item by item; ``origins`` names the layer of each old item (by default
     the patch's)."""
     kids = marks.split()
-    others = {k: v for k, v in kids.items() if not isinstance(k, int)}
-    layers = origins if origins is not None and len(origins) == len(old) else [edit.origin] * len(old)
-    slots: list[Slot | None] = [(item, kids.get(i) or Marks(), layers[i]) for i, item in enumerate(old)]
+    count = len(old)
+    # the marks that are not an item's (the list's key), in their order; the items' by index
+    others = {k: kids[k] for k in filterfalse(set(range(count)).__contains__, kids)
+              if not isinstance(k, int)}
+    layers = origins if origins is not None and len(origins) == count else [edit.origin] * count
+    item_marks: list[Any] = list(map(kids.get, range(count)))
+    if None in item_marks:
+        item_marks = [m if m is not None else Marks() for m in item_marks]
+    slots: list[Slot | None] = list(zip(old, item_marks, layers))
     slots, written = patch_slots(slots, patch, patch_marks, edit, address)
     if not written:
         return old, marks, layers
     out = Marks(marks.pos, marks.txt)
     out.kids = dict(others)
-    items, new_origins = [], []
-    for index, (item, item_marks, origin) in enumerate(s for s in slots if s is not None):
-        items.append(item)
-        new_origins.append(origin)
-        out.kids[index] = item_marks
-    return items, out, new_origins
+    alive = list(filter(None, slots))  # a slot is a tuple of three, a removed one None
+    out.kids.update(zip(range(len(alive)), map(_MARKS, alive)))
+    return list(map(_ITEM, alive)), out, list(map(_ORIGIN, alive))
+
+
+_ITEM, _MARKS, _ORIGIN = itemgetter(0), itemgetter(1), itemgetter(2)
+_PLAIN = frozenset((str, int, float, bool, type(None)))  # values shared, never copied
+_NOWHERE: list[str] = []  # an edit that places nothing (never changed)
+_EDIT_KEYS = frozenset(EDIT_KEYS)
+
+
+def _by_key(slots: list[Slot | None], key: str) -> dict[Any, list[int]]:
+    """The slots of each name (an item's ``key``), in order."""
+    items = [s[0] if s is not None else None for s in slots]
+    if None not in items and set(map(type, items)) == {dict}:
+        names = list(map(methodcaller("get", key), items))
+        try:
+            unique = len(set(names)) == len(names)
+        except TypeError:  # a name that is not hashable: as the loop below finds it
+            unique = False
+        if unique:
+            by_key = dict(zip(names, map(list, zip(range(len(names))))))
+            by_key.pop(None, None)
+            return by_key
+    found: dict[Any, list[int]] = {}
+    for i, slot in enumerate(slots):
+        if slot is not None and isinstance(slot[0], dict) and slot[0].get(key) is not None:
+            found.setdefault(slot[0][key], []).append(i)
+    return found
 
 
 def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit: Patch,
                 address: tuple) -> tuple[list[Slot | None], bool]:
     """The slots after ``patch``, in order; whether anything was written."""
-    items = [s[0] for s in slots if s is not None]
+    items = list(map(_ITEM, filter(None, slots)))
     key = key_of(items, patch) or "id"
     count = len(slots)
-    by_key: dict[Any, list[int]] = {}
-    for i, slot in enumerate(slots):
-        if slot is not None and isinstance(slot[0], dict) and slot[0].get(key) is not None:
-            by_key.setdefault(slot[0][key], []).append(i)
+    by_key = _by_key(slots, key)
     placed: dict[int, tuple[list[int], list[int]]] = {}  # slot -> (slots before it, slots after it)
     anchored: set[int] = set()
     written = False
@@ -255,12 +288,18 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         return [i for i in by_key.get(name, []) if (s := slots[i]) is not None
                 and isinstance(s[0], dict) and s[0].get(key) == name]
 
+    patch_kids = patch_marks.split()
     for index, entry in enumerate(patch):
         here = (index,)
         remove = entry.get("remove") is True
         action = words["remove" if remove else "replace"]
-        item = {k: plain_copy(v) for k, v in entry.items() if k not in EDIT_KEYS}
-        where = [w for w in ("before", "after") if w in entry]
+        if _EDIT_KEYS.isdisjoint(entry) and all(type(v) in _PLAIN for v in entry.values()):
+            item = entry  # texts, numbers and the like only: the file's own row, never changed
+        else:
+            item = {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()
+                    if k not in EDIT_KEYS}
+        where = [w for w in ("before", "after") if w in entry] \
+            if "before" in entry or "after" in entry else _NOWHERE
         name = entry.get(key)
         if "at" in entry and name is not None:
             edit.report(AT_AND_KEY, here, field=field_, rule=edit.rule, at=entry["at"], key=key,
@@ -309,7 +348,7 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
         if not edit.write(address + (label,), None if remove else item, here):
             continue
         written = True
-        item_marks = patch_marks.kid(index)
+        item_marks = patch_kids.get(index) or Marks()
         if len(item) != len(entry):  # the edit's own words have no place in the item
             item_marks = item_marks.without(EDIT_KEYS)
         if remove:
@@ -329,11 +368,11 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
     if not placed:
         return slots, written
     ordered: list[Slot | None] = []
-    for first in range(len(slots)):
+    after_last = 0  # the slots between two that are placed or anchored keep their order
+    for first in sorted(anchored | placed.keys()):
+        ordered.extend(slots[after_last:first])
+        after_last = first + 1
         if first in anchored:
-            continue
-        if first not in placed:
-            ordered.append(slots[first])
             continue
         stack: list[tuple[int, bool]] = [(first, False)]  # (slot, its neighbours already pushed)
         while stack:
@@ -345,4 +384,5 @@ def patch_slots(slots: list[Slot | None], patch: list, patch_marks: Marks, edit:
             stack.extend((j, False) for j in reversed(after))
             stack.append((i, True))
             stack.extend((j, False) for j in reversed(before))
+    ordered.extend(slots[after_last:])
     return ordered, written

@@ -2,15 +2,17 @@
 parameters (and the layer each came from), adoption, and where every value stands in its file."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
 
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.ruleset.texts import render_text
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
+
     from rules_dsl.expression import Expression
 
 UNKNOWN_RULE = define(
@@ -21,8 +23,7 @@ Path_ = tuple[str | int, ...]
 Positions = dict[Path_, tuple[str | None, int | None, int | None]]  # a path -> (file, line, column)
 
 
-@dataclass
-class Rule:
+class Rule(Record):
     """One rule document after loading and layering.
 
     ``doc`` is the plain data of the document (after variant overrides); ``params`` the effective
@@ -53,6 +54,14 @@ class Rule:
     example_layers: list[str] = field(default_factory=list)  # the layer of each example
     file_layers: dict[str, str] = field(default_factory=dict)  # a file -> its layer (shared)
     _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)  # expressions, templates
+
+    @classmethod
+    def from_fields(cls, values: tuple[Any, ...]) -> Rule:
+        """The rule whose fields have ``values``, in the order of ``_fields`` (as the ruleset cache
+        keeps it)."""
+        rule = cls.__new__(cls)
+        rule.__dict__.update(zip(cls._fields, values))
+        return rule
 
     @property
     def source(self) -> str | None:
@@ -146,8 +155,7 @@ class Rules(dict):
             return default
 
 
-@dataclass
-class Ruleset:
+class Ruleset(Record):
     """Rules by id plus the manifest data of every layer (base first, the variant last).
 
     ``rules`` also answers to the ids of rules replaced under a new id (``rules.aliases``);
@@ -173,10 +181,71 @@ class Ruleset:
     file_layers: dict[str, str] = field(default_factory=dict)  # a file as positions name it -> its layer
 
     def rule(self, rule_id: str) -> Rule:
+        pending = self.__dict__.get("_pending")
+        if pending is not None and "rules" not in self.__dict__:  # one rule, unpickled alone
+            found = pending.rule(rule_id)
+            if found is not None:
+                return found
         try:
             return self.rules[rule_id]
         except KeyError:
             raise unknown_rule(self, rule_id) from None
+
+    def kept_rules(self, blobs: dict[str, bytes], aliases: dict[str, str], marshalled: bool = False
+                   ) -> Ruleset:
+        """A shallow copy of this ruleset whose rules are ``blobs`` (each rule kept alone, by its
+        id: pickled, or the values of its fields in marshal's format) and ``aliases``: ``rule(id)``
+        makes that rule alone, and ``rules`` (all of them) is made on first use, so either way the
+        rules are the same."""
+        shell = type(self).__new__(type(self))
+        shell.__dict__.update(self.__dict__)
+        shell.__dict__.pop("rules", None)
+        shell.__dict__["_pending"] = PendingRules(blobs, aliases, marshalled)
+        return shell
+
+    def __getattr__(self, name: str) -> Any:
+        """``rules`` of a ruleset read back from the cache, unpickled on first use."""
+        pending = self.__dict__.get("_pending")
+        if name != "rules" or pending is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        rules = self.__dict__["rules"] = pending.all()
+        del self.__dict__["_pending"]
+        return rules
+
+
+class PendingRules:
+    """The rules of a ruleset read back from the cache, each still pickled (``Ruleset.kept_rules``):
+    unpickled one by one as they are asked for, each once."""
+
+    def __init__(self, blobs: dict[str, bytes], aliases: dict[str, str], marshalled: bool = False) -> None:
+        self.blobs, self.aliases, self.marshalled = blobs, aliases, marshalled
+        self.made: dict[str, Rule] = {}
+
+    def rule(self, rule_id: str) -> Rule | None:
+        """The rule ``rule_id`` (or the one that replaced it), or None when there is none."""
+        key = rule_id if rule_id in self.blobs else self.aliases.get(rule_id)
+        if key is None or key not in self.blobs:
+            return None
+        found = self.made.get(key)
+        if found is None:
+            if self.marshalled:
+                import marshal  # start-up: built in
+
+                found = self.made[key] = Rule.from_fields(marshal.loads(self.blobs[key]))
+            else:
+                # start-up: pickle is loaded already (the ruleset itself was unpickled)
+                import pickle
+
+                found = self.made[key] = pickle.loads(self.blobs[key])
+        return found
+
+    def all(self) -> Rules:
+        """Every rule, by id, with the aliases (the ones already asked for as they were made)."""
+        rules = Rules()
+        for rule_id in self.blobs:
+            rules[rule_id] = self.rule(rule_id)
+        rules.aliases = dict(self.aliases)
+        return rules
 
 
 def unknown_rule(ruleset: Ruleset, rule_id: str) -> MprError:

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.template import compile_template, has_placeholders, show
 from rules_dsl.words import LANGS
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:  # types only: the model renders its titles with this module
+    from typing import Any
+
     from interpreter.ruleset.model import Rule, Ruleset
 
 
@@ -31,8 +33,7 @@ STALE = define(
     severity="warning")
 
 
-@dataclass(frozen=True)
-class StaleText:
+class StaleText(Record, frozen=True):
     """A text (``path`` into the document, ``lang``) that names ``old``, a value of parameter
     ``name`` that layer ``layer`` changed to ``new``."""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from rules_dsl.errors import Hint, Location, define, did_you_mean
@@ -177,7 +178,7 @@ def _patch(merge: Any, rule_id: str, source: Source, record: bool) -> Patch:
         if not record:
             return True
         # a patch's values are the file's data or fresh copies of it, never changed later
-        return merge.write(address, source.layer, value, lambda: source.loc(path), keep=True)
+        return merge.write(address, source.layer, value, partial(source.loc, path), keep=True)
 
     def report(code: str, path: tuple, **args: Any) -> None:
         merge.out.add(code, source.loc(path), **args)
@@ -347,7 +348,10 @@ def unchanged(rule: Any) -> None:
 def finish_rule(rule: Any, state: State) -> None:
     """Write the folded state back into the rule (positions and texts joined once)."""
     rule.doc = state.doc
-    rule.positions, rule.texts = (dict(d) for d in state.marks.flat())
+    positions, texts = state.marks.flat()
+    if state.marks.kids is None:  # the marks' own dicts: copied; else ``flat`` made them anew
+        positions, texts = dict(positions), dict(texts)
+    rule.positions, rule.texts = positions, texts
     rule.params = state.params
     rule.param_layers = state.param_layers
     rows = state.doc.get("rows")

@@ -69,7 +69,7 @@ TOO_MANY_LAYERS = define(
     "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Write:
     """One layer setting one field: ``address`` is ``(rule_id,)`` for a whole document,
     ``(rule_id, "params", name)``, ``(rule_id, "rows", key)``, ``(rule_id, "adopted")`` or
@@ -484,8 +484,11 @@ class Merge:
                     ruleset.rules.aliases[old] = new
                 self.out.add(REPLACED, where, old=old, new=new, layer=layer)
         reported: set[tuple] = set()
-        for address, writes in self.writes.items():
-            above = [w for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], [])]
+        every = self.writes
+        for address, writes in every.items():
+            if len(writes) == 1 and not any(address[:k] in every for k in range(1, len(address))):
+                continue  # one write, under no other: a layer never conflicts with itself
+            above = [w for k in range(1, len(address) + 1) for w in every.get(address[:k], [])]
             for mine in writes:
                 for other in above:
                     if not self.graph.independent(mine.layer, other.layer) or mine.value == other.value:

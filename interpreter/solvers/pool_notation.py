@@ -40,10 +40,12 @@ CheckRules = PoolRules
 # left; the text is upper-cased; an ``S`` in front asks for a secret roll; then ``nMPm`` with an
 # optional ``C`` and challenge (a bare ``C`` is ``C0``). mprules reads full-width characters too
 # (NFKC), which BCDice refuses.
-_BLANK = re.compile(r"[ \t\r\n\f\v]")
-_PARENTHESES = re.compile(r"\([0-9/+*\-CURF]+\)")
-_COMMAND = re.compile(r"(S?)([0-9]*)MP([0-9]+)(C?)([0-9]*)")
-_TOKEN = re.compile(r"[0-9]+|[-+*/()CURF]")
+# Patterns of the notation, compiled (by re's cache) the first time a notation is read, not when
+# the module loads: a run of a Check rule reads none (start-up).
+_BLANK = r"[ \t\r\n\f\v]"
+_PARENTHESES = r"\([0-9/+*\-CURF]+\)"
+_COMMAND = r"(S?)([0-9]*)MP([0-9]+)(C?)([0-9]*)"
+_TOKEN = r"[0-9]+|[-+*/()CURF]"
 _MAX_DIGITS = 18  # a number BCDice's arithmetic reads, before it is checked against its limit
 
 
@@ -115,15 +117,15 @@ class Command(Frozen):
 def read_command(text: str) -> Command:
     """``3mp(10+5)C ラベル`` -> command ``3MP15C``, label ``ラベル``; ``match`` is None when the
     command is not ``[S]nMPm[C[x]]``."""
-    parts = _BLANK.split(unicodedata.normalize("NFKC", text).strip(), 1)
+    parts = re.split(_BLANK, unicodedata.normalize("NFKC", text).strip(), maxsplit=1)
     command, label = parts[0], parts[1] if len(parts) > 1 else ""
     while True:
-        computed = _PARENTHESES.sub(_computed, command)
+        computed = re.sub(_PARENTHESES, _computed, command)
         if computed == command:
             break
         command = computed
     command = command.upper()
-    match = _COMMAND.fullmatch(command)
+    match = re.fullmatch(_COMMAND, command)
     return Command(command, label.strip(), bool(match and match.group(1)), match)
 
 
@@ -137,7 +139,7 @@ def arithmetic(text: str) -> int | None:
     rounded down unless ``C``/``U`` (up), ``R`` (half away from zero) or ``F`` (down) follows its
     divisor; None when it is not such an expression or divides by zero (BCDice leaves it as
     written)."""
-    tokens = _TOKEN.findall(text)
+    tokens = re.findall(_TOKEN, text)
     if "".join(tokens) != text or any(t.isdigit() and len(t) > _MAX_DIGITS for t in tokens):
         return None
     position = 0

@@ -194,6 +194,30 @@ def test_table_side_commands_load_only_what_they_use(argv, absent, tmp_path) -> 
     assert not loaded, sorted(loaded)
 
 
+# run and prob RULE on a warm cache (#26, <= 3x python -c pass): an input or --var text read before
+# comes from the cache without PyYAML, the rule alone is unpickled, and the warm path builds no
+# dataclass and reads no annotation, and a plain command line is read without argparse (its options
+# as argparse read them are kept), so none of these load. run's whole numbers need no fractions.
+WARM_ABSENT = {"yaml", "dataclasses", "inspect", "typing", "pathlib", "lark", "hashlib", "copy", "argparse", "pickle",
+               "rules_dsl.parser", "interpreter.documents.loader"}
+
+
+@pytest.mark.parametrize("argv, absent", [
+    (["run", "procurement.rarity", "--input", "{dir}/in.yaml"], WARM_ABSENT | _FRACTIONS),
+    (["run", "procurement.rarity", "--input", "{dir}/in.yaml", "--format", "json"], WARM_ABSENT),
+    (["prob", "procurement.check", "--var", "intellect=12", "--var", "item={materials: [鋼], quality: 傑作}"],
+     WARM_ABSENT),
+    (["prob", "procurement.check", "--var", "intellect=9", "--input", "{dir}/in.yaml"], WARM_ABSENT),
+])
+def test_run_and_prob_of_a_rule_on_a_warm_cache_leave_these_alone(argv, absent, tmp_path) -> None:
+    (tmp_path / "in.yaml").write_text("item: {materials: [鋼], quality: 標準}\n", encoding="utf-8")
+    argv = [a.replace("{dir}", str(tmp_path)) for a in argv]
+    status, modules, err = _modules_after(argv, tmp_path)
+    assert status == 0, err
+    loaded = {name for name in modules if name in absent or name.split(".")[0] in absent}
+    assert not loaded, sorted(loaded)
+
+
 def test_an_input_that_fails_still_gets_its_findings(tmp_path) -> None:
     (tmp_path / "in.yaml").write_text("item: {materials: [鋼], quality: 最高}\n", encoding="utf-8")
     status, modules, err = _modules_after(["run", "procurement.rarity", "--input", str(tmp_path / "in.yaml")],

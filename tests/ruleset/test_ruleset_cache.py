@@ -2,9 +2,11 @@
 unchanged; a damaged entry is rebuilt; it can be turned off; concurrent writers are safe."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -13,6 +15,7 @@ from interpreter.ruleset import cache as ruleset_cache
 from rules_dsl import cachefile
 from interpreter.documents.resources import bundled_ruleset
 from interpreter.checks.loading import load_ruleset
+from rules_dsl.errors import MprError
 
 
 @pytest.fixture
@@ -55,13 +58,18 @@ def _same(a, b) -> None:
             other.doc, other.params, other.positions, other.adopted, other.param_layers)
 
 
+def _entries(cache: Path) -> list[Path]:
+    """The ruleset entries of the cache folder (named by their 64-digit key; other caches beside)."""
+    return [p for p in cache.glob("*.bin") if len(p.stem) == 64]
+
+
 def test_second_load_comes_from_the_cache_and_is_equal(cache, ruleset_copy, monkeypatch):
     builds = _builds(monkeypatch)
     first = load_ruleset(ruleset_copy)
     second = load_ruleset(ruleset_copy)
     assert len(builds) == 1
     _same(first, second)
-    assert len(list(cache.glob("*.bin"))) == 1
+    assert len(_entries(cache)) == 1
 
 
 @pytest.mark.parametrize("change", ["edit", "add", "remove"])
@@ -164,7 +172,7 @@ def test_a_folder_is_known_unchanged_by_its_time(cache, ruleset_copy, monkeypatc
 def test_a_damaged_entry_is_rebuilt_never_trusted(cache, ruleset_copy, monkeypatch, damage):
     builds = _builds(monkeypatch)
     load_ruleset(ruleset_copy)
-    (entry,) = cache.glob("*.bin")
+    (entry,) = _entries(cache)
     blob = entry.read_bytes()
     if damage is None:  # one byte flipped in the payload: the checksum no longer matches
         blob = blob[:-10] + bytes([blob[-10] ^ 0xFF]) + blob[-9:]
@@ -261,3 +269,53 @@ def test_the_cache_keeps_the_newest_entries(cache, ruleset_copy, monkeypatch, be
     assert [p for p in old if p.exists()] == old[removed:]
     assert len(entries) == before - removed + 1
     assert all(p.exists() for p in others) and not stale.exists()
+
+
+def _digests(monkeypatch) -> list[str]:
+    """Count the files the cache hashes (instead of trusting their size and time)."""
+    calls: list[str] = []
+    original = ruleset_cache._digest
+
+    def counting(path):
+        calls.append(path)
+        return original(path)
+
+    monkeypatch.setattr(ruleset_cache, "_digest", counting)
+    return calls
+
+
+def test_an_entry_true_only_by_hashing_is_written_again_and_then_only_stats(cache, ruleset_copy,
+                                                                          monkeypatch):
+    """A ruleset cached right after its files were written (edited, installed) is hashed to be
+    trusted; once its files are older than RACY_SECONDS, the entry is written again with the times
+    checked, and the next command hashes nothing."""
+    builds = _builds(monkeypatch)
+    first = load_ruleset(ruleset_copy)
+    old = time.time() - 60
+    for path in ruleset_copy.rglob("*.yaml"):
+        os.utime(path, (old, old))  # the same contents, another time: trusted only by hashing
+    digests = _digests(monkeypatch)
+    second = load_ruleset(ruleset_copy)
+    assert digests, "the files with a new time were hashed"
+    digests.clear()
+    third = load_ruleset(ruleset_copy)
+    assert digests == [] and len(builds) == 1
+    _same(first, second)
+    _same(first, third)
+    (ruleset_copy / "ruleset.yaml").write_text(
+        (ruleset_copy / "ruleset.yaml").read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    load_ruleset(ruleset_copy)
+    assert len(builds) == 2  # a changed file is still seen
+
+
+def test_a_cached_ruleset_unpickles_only_the_rules_asked_for(cache, ruleset_copy):
+    first = load_ruleset(ruleset_copy)
+    warm = load_ruleset(ruleset_copy)
+    rule_id = next(iter(first.rules))
+    assert warm.rule(rule_id).doc == first.rules[rule_id].doc
+    assert "rules" not in vars(warm) and list(warm._pending.made) == [rule_id]
+    with pytest.raises(MprError) as raised:
+        warm.rule("no.such.rule")
+    assert raised.value.code == "MPR401"
+    _same(first, warm)  # reading .rules makes all of them, equal to those read from the files
+    assert warm.rules[rule_id] is warm.rule(rule_id)
