@@ -202,12 +202,17 @@ def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
     held: dict[str, list[str]] = {h.id: [] for h in (*characters, *items)}
     deck: list[str] = []
     discard: list[str] = []
+    places = {"deck": deck, "discard": discard}
     for card, place, holder in c.execute(
             "SELECT card, place, holder FROM cards ORDER BY place, holder, position"):
-        text(card, path, "a card")
-        if place == "held" and holder not in held:
-            raise damaged(path, f"card {card} is held by {holder!r}, who is no character or item")
-        {"deck": deck, "discard": discard}.get(place, held.get(holder, [])).append(card)
+        if not isinstance(card, str):
+            text(card, path, "a card")
+        into = places.get(place)
+        if into is None:
+            if place == "held" and holder not in held:
+                raise damaged(path, f"card {card} is held by {holder!r}, who is no character or item")
+            into = held.get(holder, [])
+        into.append(card)
     uses = tuple((whole(b, path, "a briefing number"), text(t, path, "a briefing tier"),
                   text(p, path, "a briefing PC"), text(o, path, "a briefing option"))
                  for b, t, p, o in c.execute("SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"))
@@ -243,6 +248,29 @@ def read_entry(row: tuple, path: str) -> Entry:
     return Entry(seq, text(command, path, where), parse_json(inputs, path, where),
                  seed, parse_json(choices, path, where, list), parse_json(result, path, where),
                  undone_by, state)
+
+
+ENTRY_COLUMNS = "seq, command, inputs, seed, choices, result, undone_by, before"  # as read_entry reads them
+
+
+def journal_entries(conn: sqlite3.Connection, path: str, last: int | None = None) -> list[Entry]:
+    """The journal in order, every entry checked; ``last``: only its newest ``last`` entries
+    (only those are read)."""
+    if last is None:
+        rows = rows_of(conn, path, f"SELECT {ENTRY_COLUMNS} FROM journal ORDER BY seq")
+    else:
+        rows = rows_of(conn, path, f"SELECT {ENTRY_COLUMNS} FROM journal ORDER BY seq DESC LIMIT ?",
+                       (max(last, 0),))[::-1]
+    return [read_entry(row, path) for row in rows]
+
+
+def rows_of(conn: sqlite3.Connection, path: str, query: str, arguments: tuple = ()) -> list[tuple]:
+    """The rows of a query; what SQLite cannot read (text that is not UTF-8, a damaged page) is
+    the damaged file it is (MPR620), saying where."""
+    try:
+        return conn.execute(query, arguments).fetchall()
+    except sqlite3.DatabaseError as exc:
+        raise damaged(path, describe(conn, exc)) from None
 
 
 def checked(make: Callable[[], Any], path: str, where: str) -> Any:

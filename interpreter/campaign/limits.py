@@ -7,5 +7,6 @@ CAMPAIGN_BUSY_TIMEOUT_SECONDS = 5  # how long a command waits for another one wr
 MAX_ADVANCE_MINUTES = 525_600  # one clock advance or rest: at most a year (and so 365 dawns)
 MAX_SLEEP_HOURS = 10_000  # --hours of one sleep
 MAX_CARD_MOVES = 20_000  # holders' circulations in one command (dawns crossed x items holding cards)
+MAX_KEPT_CAMPAIGNS = 64  # campaign files whose checked state the cache keeps (the least recently kept dropped)
 MAX_JOURNAL_SHOWN = 1_000  # entries `campaign log` prints (the newest)
 MAX_ID_LENGTH = 64  # characters of a character's or an item's id

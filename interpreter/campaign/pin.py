@@ -10,7 +10,6 @@ from rules_dsl.frozen import replace
 from rules_dsl.words import bilingual, define_word
 
 from interpreter.solvers.cards import DeckSpec
-from interpreter.campaign.files import utf8_path
 from interpreter.campaign.state import Pin
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -53,6 +52,9 @@ def pin_ruleset(path: str | None, adopt: dict[str, bool] | None = None,
     """Load the ruleset (``None``: the bundled one) and pin what a campaign needs of it."""
     # start-up: the manifest's wiring is read only when a ruleset is pinned (init, repin)
     from interpreter.ruleset.wiring import require, resolved, wired, wired_ids
+
+    # start-up: SQLite (beside the path checks of the campaign file) loads only when a ruleset is pinned
+    from interpreter.campaign.files import utf8_path
 
     adopt, param_overrides = dict(adopt or {}), dict(param_overrides or {})
     path = utf8_path(os.path.abspath(path), "ruleset") if path else None  # the same one from anywhere

@@ -17,7 +17,7 @@ from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_
                     examine, existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
 from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, check_schema, damaged,
-                                            describe, parse_json, read_entry, read_state,
+                                            describe, journal_entries, parse_json, read_entry, read_state, rows_of,
                                             checked as _checked)
 from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
@@ -189,6 +189,10 @@ class Store:
                 raise
             raise _sqlite_error(path, exc) from None
         return store
+
+    def exact(self) -> bool:
+        """Whether the state read is exactly what the tables hold (``read_state``)."""
+        return self._loaded is not None and self._loaded[2]
 
     def _migrate(self, version: int) -> None:
         """The migrations after ``version`` (inside a transaction; none that another command
@@ -389,13 +393,7 @@ class Store:
 
     def entries(self, last: int | None = None) -> list[Entry]:
         """The journal in order; ``last``: only its newest ``last`` entries (only those are read)."""
-        if last is None:
-            rows = self._rows("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
-                              "FROM journal ORDER BY seq")
-        else:
-            rows = self._rows("SELECT seq, command, inputs, seed, choices, result, undone_by, before "
-                              "FROM journal ORDER BY seq DESC LIMIT ?", (max(last, 0),))[::-1]
-        return [read_entry(row, self.path) for row in rows]
+        return journal_entries(self.conn, self.path, last)
 
     def last_undoable(self) -> Entry | None:
         rows = self._rows(
@@ -405,12 +403,8 @@ class Store:
         return read_entry(rows[0], self.path) if rows else None
 
     def _rows(self, query: str, arguments: tuple = ()) -> list[tuple]:
-        """The rows of a query of the journal; what SQLite cannot read (text that is not UTF-8, a
-        damaged page) is the damaged file it is (MPR620), saying where."""
-        try:
-            return self.conn.execute(query, arguments).fetchall()
-        except sqlite3.DatabaseError as exc:
-            raise damaged(self.path, describe(self.conn, exc)) from None
+        """The rows of a query of the journal (``integrity.rows_of``)."""
+        return rows_of(self.conn, self.path, query, arguments)
 
     def check(self) -> dict[str, Any]:
         """``campaign check``: SQLite's full ``integrity_check`` of every page (the opening of a

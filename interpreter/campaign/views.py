@@ -5,40 +5,37 @@ from __future__ import annotations
 
 from rules_dsl.errors import MprError
 
+from interpreter.campaign.kept import Reading
 from interpreter.campaign.limits import MAX_JOURNAL_SHOWN
 from interpreter.campaign.pin import check_pin, clock_text
-from interpreter.campaign.state import State
-from interpreter.campaign.store import Store
+from interpreter.campaign.shown import names_of, show_state, shown
+
+__all__ = ["export", "holder_names", "log", "names_of", "show", "show_state", "shown"]
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
-
-def show_state(state: State) -> dict[str, Any]:
-    """The contract of ``show --format json``."""
-    return {"clock_minutes": state.clock_minutes, "deck_count": len(state.cards.deck),
-            "discard": list(state.cards.discard),
-            "holders": {h: list(c) for h, c in state.cards.holders}}
+    from interpreter.campaign.store import Store
 
 
-def show(store: Store) -> dict[str, Any]:
+def show(store: Store | Reading) -> dict[str, Any]:
     """The state, and whether the pinned ruleset changed on disk (then other commands refuse)."""
-    state = store.load()
+    if isinstance(store, Reading):
+        result, pin = store.part("show"), store.pin()
+    else:
+        state = store.load()
+        result, pin = shown(state), state.pin
     try:
-        check_pin(state.pin, store.path)
+        check_pin(pin, store.path)
         changed = False
     except MprError:
         changed = True
-    return {**show_state(state), "ruleset_changed": changed, "clock": clock_text(state.clock_minutes),
-            "dawn": clock_text(state.dawn_minutes)[-5:],
-            "characters": [h.id for h in state.characters],
-            "items": {h.id: h.owner for h in state.items},
-            "ruleset": {"path": state.pin.path or None, "adopt": dict(state.pin.adopt),
-                        "param_overrides": dict(state.pin.param_overrides)}}
+    result["ruleset_changed"] = changed  # in its place among the keys
+    return result
 
 
-def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
+def log(store: Store | Reading, *, last: int | None = None) -> dict[str, Any]:
     """The newest ``last`` journal entries (at most ``MAX_JOURNAL_SHOWN``), oldest first."""
     shown = store.entries(last=min(last or MAX_JOURNAL_SHOWN, MAX_JOURNAL_SHOWN))
     return {"entries": [{"seq": e.seq, "command": e.command, "inputs": e.inputs, "seed": e.seed,
@@ -46,18 +43,15 @@ def log(store: Store, *, last: int | None = None) -> dict[str, Any]:
                          "undone_by": e.undone_by} for e in shown]}
 
 
-def holder_names(store: Store) -> dict[str, Any]:
+def holder_names(store: Store | Reading) -> dict[str, Any]:
     """How text shows each holder: its name (with its id when another holder has the same
     name), and which holders are characters."""
-    state = store.load()
-    holders = (*state.characters, *state.items)
-    names = [h.data.get("name") for h in holders]
-    shown = {h.id: h.data["name"] if names.count(h.data["name"]) == 1 else f"{h.data['name']}({h.id})"
-             for h in holders if isinstance(h.data.get("name"), str)}
-    return {"names": shown, "characters": [h.id for h in state.characters]}
+    if isinstance(store, Reading):
+        return store.part("names")
+    return names_of(store.load())
 
 
-def export(store: Store) -> dict[str, Any]:
+def export(store: Store | Reading) -> dict[str, Any]:
     """The state as YAML data in the shape of chars.yaml (``init --characters`` reads it back,
     with every card given), plus a ``campaign`` section with the clock, deck and discard pile."""
     state = store.load()

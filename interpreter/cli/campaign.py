@@ -203,16 +203,18 @@ def _switches(args: argparse.Namespace) -> tuple[dict[str, bool], dict[str, dict
 
 
 def _handle(args: argparse.Namespace) -> int:
-    # start-up: the campaign layer loads only when a campaign command runs
-    from interpreter.campaign.store import Store
+    if args.command == "check":  # every page and entry of the file itself, never a kept state
+        # start-up: the campaign layer loads only when a campaign command runs
+        from interpreter.campaign.store import Store
 
+        with Store.open(args.file, readonly=True) as store:
+            return _checked(store.check(), args)
     if args.command in READ_ONLY:
         # start-up: a command that only reads loads none of the modules that change a campaign
         from interpreter.campaign import views
+        from interpreter.campaign.kept import open_reading
 
-        with Store.open(args.file, readonly=True) as store:
-            if args.command == "check":
-                return _checked(store.check(), args)
+        with open_reading(args.file) as store:
             if args.command == "show":
                 result = views.show(store)
             elif args.command == "log":
@@ -220,10 +222,11 @@ def _handle(args: argparse.Namespace) -> int:
                 if args.format != "json":  # the text shows holders by name; the JSON stays as it is
                     result = {**result, **views.holder_names(store)}
             else:
-                return _export(views.export(store), args)
+                return _export(store, args)
         return _print(result, args)
     # start-up: the commands that change a campaign, with the rules they run
     from interpreter.campaign import commands
+    from interpreter.campaign.store import Store
 
     if args.command == "init":
         adopt, params = _switches(args)
@@ -298,12 +301,22 @@ def _checked(report: dict[str, Any], args: argparse.Namespace) -> int:
     return 0
 
 
-def _export(data: dict[str, Any], args: argparse.Namespace) -> int:
-    # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
-    from interpreter.documents.yaml_readings import dump
+def _export(store: Any, args: argparse.Namespace) -> int:
+    """``export``: the text of the state (kept with the state it is made of, when it is kept)."""
+    # start-up: the reading commands have loaded both already
+    from interpreter.campaign import views
+    from interpreter.campaign.kept import Reading
 
-    text = json.dumps(data, ensure_ascii=False, indent=2) if args.format == "json" else \
-        dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+    def made() -> str:
+        data = views.export(store)
+        if args.format == "json":
+            return json.dumps(data, ensure_ascii=False, indent=2)
+        # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
+        from interpreter.documents.yaml_readings import dump
+
+        return dump(data, allow_unicode=True, sort_keys=False, default_flow_style=None, width=100)
+
+    text = store.text(f"export {args.format}", made) if isinstance(store, Reading) else made()
     if args.output is None:
         sys.stdout.write(text if text.endswith("\n") else text + "\n")
         return 0

@@ -83,7 +83,7 @@ class DeckSpec(Frozen):
             raise MprError(BAD_COMPOSITION, loc, detail="no cards")
         if len(cards) > MAX_DECK_CARDS:
             raise MprError(BAD_COMPOSITION, loc, detail=f"more than {MAX_DECK_CARDS} cards")
-        twice = [card for card, n in Counter(cards).items() if n > 1]
+        twice = [card for card, n in Counter(cards).items() if n > 1] if len(set(cards)) < len(cards) else []
         if twice:
             raise MprError(BAD_COMPOSITION, loc, detail=f"card names repeat: {', '.join(twice)}")
         return cls(tuple(cards), on_empty)
@@ -164,8 +164,11 @@ def invariant_problems(state: DeckState, spec: DeckSpec) -> tuple[list[str], lis
     exactly when deck + discard + all holders equals the composition as a multiset."""
     have = all_cards(state)
     want = Counter(spec.composition)
-    missing = sorted((want - have).elements(), key=_order(spec))
-    extra = sorted((have - want).elements(), key=_order(spec))
+    if dict.__eq__(have, want):  # the usual case, compared in C (no count is ever 0 here)
+        return [], []
+    order = _order(spec)
+    missing = sorted((want - have).elements(), key=order)
+    extra = sorted((have - want).elements(), key=order)
     return missing, extra
 
 
