@@ -407,6 +407,13 @@ def test_hostile_case(case: dict[str, Any], tmp_path: Path) -> None:
         assert Path(kept.replace("{tmp}", str(tmp_path))).exists(), kept
     if case.get("gone_temporaries"):
         assert not list(tmp_path.glob(".campaign.db.*.tmp*")), list(tmp_path.iterdir())
-    if case.get("stdout_pure"):  # nothing but the command's own output (errors never go there)
-        assert not CODE.search(outcome.stdout), outcome.stdout[-2000:]
+    if case.get("stdout_pure"):  # nothing but the command's own output (messages never go there):
+        # with --format json a refusal is one JSON document, {"error": {...}}, and nothing else
+        text = outcome.stdout
+        if "--format" in case.get("args", []) and text.strip():
+            import json
+
+            assert set(json.loads(text)) == {"error"}, text[-2000:]
+            text = ""
+        assert not CODE.search(text), text[-2000:]
     check_campaign(case, outcome, before, path)
