@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from time import time_ns
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -208,3 +208,28 @@ def write_atomically(path: str | Path, blob: bytes) -> None:
             raise
     except OSError:
         return
+
+
+def listing(directory: str, patterns: Iterable[str]) -> list[str]:
+    """The files of ``directory`` the patterns match (``**`` reaches sub-folders): what a cache
+    of the files read from a folder records and compares."""
+    # start-up: glob (and fnmatch, contextlib) loads only when a listing must be read again
+    import glob
+
+    root = glob.escape(directory)
+    found = {os.path.normpath(p) for pattern in patterns
+             for p in glob.glob(os.path.join(root, pattern), recursive=True, include_hidden=True)
+             if os.path.isfile(p)}
+    return sorted(found)
+
+
+def folder_time(directory: str, patterns: Iterable[str]) -> int | None:
+    """The modification time of ``directory`` when it alone decides what the patterns match: every
+    pattern names files of the folder itself (no ``/``, no ``**``), so any file added, removed or
+    renamed there changes that time. None (the listing is always read again) otherwise."""
+    if any("/" in p or os.sep in p or "**" in p for p in patterns):
+        return None
+    try:
+        return os.stat(directory).st_mtime_ns
+    except OSError:
+        return None

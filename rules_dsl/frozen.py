@@ -17,7 +17,27 @@ if TYPE_CHECKING:
     R = TypeVar("R", bound="Frozen | Record")
 
 
-class Frozen:
+class _Compared:
+    """What ``Frozen`` and ``Record`` share: their values in field order, and equality by the
+    compared fields (``_fields`` and ``_compared``, set by each subclass)."""
+
+    __slots__ = ()
+    _fields: ClassVar[tuple[str, ...]] = ()
+    _compared: ClassVar[tuple[str, ...]] = ()
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._fields)
+
+    def _key(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, name) for name in self._compared)
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self._key() == other._key()
+
+
+class Frozen(_Compared):
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
     _defaults: ClassVar[dict[str, Any]] = {}
@@ -56,20 +76,11 @@ class Frozen:
         if values:
             raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
 
     def _asdict(self) -> dict[str, Any]:
         """The fields by name (shallow, like a namedtuple's ``_asdict``)."""
         return dict(zip(self._fields, self._values()))
 
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._compared)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -115,7 +126,7 @@ def field(*, default: Any = _MISSING, default_factory: Any = None, repr: bool = 
     return _Field(default, default_factory, repr, compare)
 
 
-class Record:
+class Record(_Compared):
     """The base of a class on the start-up path that a ``dataclass`` would be: its fields are its
     annotations, in order (``ClassVar`` ones left out), a class value their default (or
     ``field(...)``); it is built by position or keyword, compared by its fields, shown like a
@@ -187,16 +198,7 @@ class Record:
         if values:
             raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
 
-    def _values(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._fields)
 
-    def _key(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self._compared)
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self._key() == other._key()
 
     def _frozen_hash(self) -> int:
         return hash(self._key())

@@ -30,7 +30,7 @@ import os
 from time import time_ns
 
 from rules_dsl import cachefile
-from rules_dsl.cachefile import RACY_SECONDS, sha256, write_atomically
+from rules_dsl.cachefile import RACY_SECONDS, folder_time, listing, sha256, write_atomically
 
 from interpreter.reports import limits
 
@@ -181,8 +181,8 @@ def _stamps(reads: list[str], rulesets: list[Ruleset], started_ns: int) -> tuple
         files.append((name, digest, st.st_size, st.st_mtime_ns))
     listings = []
     for directory, globs in sorted({(d, tuple(g)) for r in rulesets for d, g in r.listings.items()}):
-        listed = _listing(directory, globs)
-        folder_ns = _folder_time(directory, globs)
+        listed = listing(directory, globs)
+        folder_ns = folder_time(directory, globs)
         try:
             if any(os.stat(p).st_mtime_ns >= started_ns for p in listed):
                 return None
@@ -221,34 +221,11 @@ def _checked(stamps: tuple, now_ns: int) -> tuple[bool, tuple | None]:
         except OSError:
             return False, None
         if folder_ns is None or now_folder != folder_ns or folder_ns >= settled:
-            if tuple(_listing(directory, globs)) != tuple(listed):
+            if tuple(listing(directory, globs)) != tuple(listed):
                 return False, None
             slow = True
         fresh_listings.append((directory, globs, listed, now_folder))
     return True, ((now_ns, tuple(fresh_files), tuple(fresh_listings)) if slow else None)
-
-
-def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
-    """The files of ``directory`` the manifest's patterns match (as the ruleset cache lists them)."""
-    # start-up: glob loads only when a listing must be read again
-    import glob
-
-    root = glob.escape(directory)
-    found = {os.path.normpath(p) for pattern in patterns
-             for p in glob.glob(os.path.join(root, pattern), recursive=True, include_hidden=True)
-             if os.path.isfile(p)}
-    return sorted(found)
-
-
-def _folder_time(directory: str, patterns: Iterable[str]) -> int | None:
-    """The folder's modification time when it alone decides what the patterns match (no ``/``,
-    no ``**``: a file added, removed or renamed there changes it), else None (listed again)."""
-    if any("/" in p or os.sep in p or "**" in p for p in patterns):
-        return None
-    try:
-        return os.stat(directory).st_mtime_ns
-    except OSError:
-        return None
 
 
 def _prune(folder: str, kept: str) -> None:
@@ -256,8 +233,8 @@ def _prune(folder: str, kept: str) -> None:
     process may remove the same files (never an error)."""
     entries: list[tuple[int, str]] = []
     try:
-        with os.scandir(folder) as listing:
-            for item in listing:
+        with os.scandir(folder) as found:
+            for item in found:
                 name = item.name
                 if len(name) == 64 + len(SUFFIX) and name.endswith(SUFFIX) and name != kept \
                         and all(c in "0123456789abcdef" for c in name[:64]):

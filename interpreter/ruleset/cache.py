@@ -27,13 +27,13 @@ import os
 import time
 
 from rules_dsl import cachefile
-from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, sha256, write_atomically
+from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, folder_time, listing, sha256, write_atomically
 
 from interpreter.ruleset.layers import CALLER_LAYER
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterable
+    from collections.abc import Callable
     from pathlib import Path
     from typing import Any
 
@@ -164,38 +164,14 @@ def _unchanged(record: list[Any], written_ns: int) -> bool:
     return True
 
 
-def _listing(directory: str, patterns: Iterable[str]) -> list[str]:
-    """The files of ``directory`` the manifest's patterns match (``**`` reaches sub-folders)."""
-    # start-up: glob (and fnmatch, contextlib) loads only when a listing must be read again
-    import glob
-
-    root = glob.escape(directory)
-    found = {os.path.normpath(p) for pattern in patterns
-             for p in glob.glob(os.path.join(root, pattern), recursive=True, include_hidden=True)
-             if os.path.isfile(p)}
-    return sorted(found)
-
-
 def _dependencies(ruleset: Ruleset) -> dict[str, Any]:
     # start-up: interpreter.documents.resources loads only when _dependencies() runs
     from interpreter.documents.resources import schemas_dir
 
     files = sorted(set(ruleset.files) | {str(p) for p in schemas_dir().rglob("*.json")})
     return {"files": [_file_record(f) for f in files], "written_ns": time.time_ns(),
-            "listings": [[d, list(globs), _listing(d, globs), _folder_time(d, globs)]
+            "listings": [[d, list(globs), listing(d, globs), folder_time(d, globs)]
                          for d, globs in sorted(ruleset.listings.items())]}
-
-
-def _folder_time(directory: str, patterns: Iterable[str]) -> int | None:
-    """The modification time of ``directory`` when it alone decides what the patterns match: every
-    pattern names files of the folder itself (no ``/``, no ``**``), so any file added, removed or
-    renamed there changes that time. None (the listing is always read again) otherwise."""
-    if any("/" in p or os.sep in p or "**" in p for p in patterns):
-        return None
-    try:
-        return os.stat(directory).st_mtime_ns
-    except OSError:
-        return None
 
 
 def _same_listing(directory: str, patterns: list[str], listed: list[str], folder_ns: int | None,
@@ -208,7 +184,7 @@ def _same_listing(directory: str, patterns: list[str], listed: list[str], folder
                 return True
         except OSError:
             return False
-    return _listing(directory, patterns) == listed
+    return listing(directory, patterns) == listed
 
 
 def _still_true(deps: dict[str, Any]) -> bool:
@@ -222,7 +198,7 @@ def _still_true(deps: dict[str, Any]) -> bool:
     if _hashed:  # the records now say what was checked, as of then (the folders' times again)
         deps["written_ns"] = checked_ns
         for listing in deps["listings"]:
-            listing[3] = _folder_time(listing[0], listing[1])
+            listing[3] = folder_time(listing[0], listing[1])
     return True
 
 

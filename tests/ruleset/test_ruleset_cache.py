@@ -162,8 +162,8 @@ def test_a_folder_is_known_unchanged_by_its_time(cache, ruleset_copy, monkeypatc
         if keep_time:
             os.utime(ruleset_copy, ns=(before.st_atime_ns, before.st_mtime_ns))
     reads: list[str] = []
-    real = ruleset_cache._listing
-    monkeypatch.setattr(ruleset_cache, "_listing", lambda d, g: reads.append(d) or real(d, g))
+    real = ruleset_cache.listing
+    monkeypatch.setattr(ruleset_cache, "listing", lambda d, g: reads.append(d) or real(d, g))
     load_ruleset(ruleset_copy)
     assert bool(reads) == listed and len(builds) == (1 if entry_used else 2)
 
