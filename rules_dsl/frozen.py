@@ -198,8 +198,6 @@ class Record(_Compared):
         if values:
             raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
 
-
-
     def _frozen_hash(self) -> int:
         return hash(self._key())
 

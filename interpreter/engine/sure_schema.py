@@ -5,8 +5,9 @@ costs more than the whole command.
 It reads the keywords that inputs are written with (``type``, ``properties``, ``required``,
 ``additionalProperties``, ``items``, ``enum``, ``const``, the bounds, the lengths and counts,
 ``uniqueItems``, ``allOf``/``anyOf``/``oneOf``/``not``, ``if``/``then``/``else``,
-``dependentRequired``) and the annotations. Each keyword gives yes, no or "cannot tell"; any other
-keyword of the draft (``$ref``, ``pattern``, ``patternProperties``...), a keyword whose value the
+``dependentRequired``, ``$ref`` to a place in the same schema such as ``#/$defs/shift``, and the
+``$defs`` it points into) and the annotations. Each keyword gives yes, no or "cannot tell"; any other
+keyword of the draft (a ``$ref`` elsewhere, ``$id``, ``pattern``, ``patternProperties``...), a keyword whose value the
 meta-schema would refuse, or a value that is not plain JSON data gives "cannot tell"; a word
 outside the draft is ignored, as the validator ignores it. Only a sure yes is
 used: then the validator would find nothing, and the run skips it. Anything else goes to the
@@ -30,8 +31,8 @@ _ANNOTATIONS = {"description": str, "title": str, "$comment": str, "examples": l
 
 # The keywords of draft 2020-12 (and the older ones jsonschema still reads) not read here.
 _UNREAD = frozenset({
-    "$ref", "$dynamicRef", "$defs", "$id", "$schema", "$anchor", "$dynamicAnchor", "$vocabulary",
-    "$recursiveRef", "$recursiveAnchor", "definitions", "dependencies", "additionalItems",
+    "$dynamicRef", "$id", "$schema", "$anchor", "$dynamicAnchor", "$vocabulary",
+    "$recursiveRef", "$recursiveAnchor", "dependencies", "additionalItems",
     "pattern", "patternProperties", "propertyNames", "unevaluatedProperties", "unevaluatedItems",
     "prefixItems", "contains", "minContains", "maxContains", "dependentSchemas", "multipleOf",
     "format", "contentEncoding", "contentMediaType", "contentSchema"})
@@ -41,20 +42,24 @@ class _Malformed(Exception):
     """A keyword's value the meta-schema refuses: the validator reports the schema itself."""
 
 
+# The schema a ``$ref`` of the one being read points into (a stack: a caller may nest checks).
+_ROOTS: list[Any] = []
+
+
 def surely_passes(schema: Any, value: Any) -> bool:
     """True only when ``value`` has no finding against ``schema``; False: ask the validator."""
-    try:
-        return _check(schema, value, 0) is True
-    except (_Malformed, RecursionError, TypeError, ValueError):
-        return False
+    return verdict(schema, value) is True
 
 
 def verdict(schema: Any, value: Any) -> bool | None:
     """True: no finding; False: surely a finding; None: only the validator can tell."""
+    _ROOTS.append(schema)
     try:
         return _check(schema, value, 0)
     except (_Malformed, RecursionError, TypeError, ValueError):
         return None
+    finally:
+        _ROOTS.pop()
 
 
 def _kind(value: Any) -> str | None:
@@ -308,7 +313,38 @@ def _dependent_required(arg: Any, schema: Schema, value: Any, depth: int) -> boo
     return all(all(n in value for n in names) for key, names in arg.items() if key in value)
 
 
+def _ref(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
+    """``$ref`` to a place in the same schema (``#``, ``#/$defs/NAME``, any JSON pointer from the
+    root); a reference elsewhere (a file, an anchor, under an ``$id``) is the validator's."""
+    if type(arg) is not str:
+        raise _Malformed(arg)
+    root = _ROOTS[-1] if _ROOTS else None
+    if not arg.startswith("#") or (arg != "#" and not arg.startswith("#/")) or "%" in arg \
+            or (isinstance(root, dict) and "$id" in root):
+        return None
+    target: Any = root
+    for part in arg[2:].split("/") if arg != "#" else []:
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(target, dict) and part in target:
+            target = target[part]
+        elif isinstance(target, list) and part.isdigit() and int(part) < len(target):
+            target = target[int(part)]
+        else:
+            return None  # nowhere: the validator says so
+    return _check(_schema(target), value, depth)
+
+
+def _defs(arg: Any, schema: Schema, value: Any, depth: int) -> bool | None:
+    """``$defs``: schemas for ``$ref`` to point at, no assertion of their own."""
+    if not isinstance(arg, dict):
+        raise _Malformed(arg)
+    for sub in arg.values():
+        _schema(sub)
+    return True
+
+
 _KEYWORDS = {
+    "$ref": _ref, "$defs": _defs, "definitions": _defs,
     "type": _type, "properties": _properties, "required": _required,
     "additionalProperties": _additional, "items": _items, "enum": _enum, "const": _const,
     "minimum": _bound(lambda v, limit: v >= limit), "maximum": _bound(lambda v, limit: v <= limit),

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from fractions import Fraction
-from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
 
@@ -24,6 +23,10 @@ from interpreter.kinds._reasons import EXPECTED, one_of
 from interpreter.solvers.repeat_policy import (FALLBACKS, TABLE_ROLLS, TIES, TOO_MANY_STATES, UNRESOLVED, Entry, Policy,
                             Resolution, Shift, TableRows, session_distribution, taken_after, resolve_roll)
 from interpreter.solvers.roll_rows import roll_distribution, row_for, table_range
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 UNKNOWN_TABLE = define(
     "MPR542", "table {name!r} is not one of the tables of {rule} ({known}){hint}",

@@ -14,7 +14,6 @@ import math
 from fractions import Fraction
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, MprError, define, diagnostic
 from rules_dsl.words import define_words, localized, vocabulary
@@ -26,6 +25,10 @@ from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
 from interpreter.solvers.roll_rows import (roll_distribution, row_for, row_index, row_name, segments, span,
                                           table_range)
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 OUTSIDE_TABLE = define(
     "MPR514", "roll {roll} is outside table {rule} ({lo} to {hi})",

@@ -8,15 +8,18 @@ exact distribution is then that of the stated choice. Pure functions: the kind `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from fractions import Fraction
 from collections.abc import Hashable
-from typing import Any, TypeGuard
 
 from rules_dsl.distribution import Distribution
+from rules_dsl.frozen import Record, field
 from rules_dsl.errors import MprError, define
 from rules_dsl.words import bilingual, define_word
 from interpreter.solvers.limits import MAX_SESSION_MEMBERS, MAX_SESSION_STATES, MAX_SESSION_TABLE_SPAN
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any, TypeGuard
 
 ROLL_OUTSIDE_TABLE = define(
     "MPR540", "roll {roll} of {member} is outside every row of the table {table} (rows {lo} to {hi})",
@@ -39,18 +42,16 @@ FALLBACKS = (NEAREST_LOWER, NEAREST_HIGHER, AS_ROLLED, INDIVIDUAL, UNRESOLVED, O
 TIES = ("lower", "higher")
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Record, frozen=True):
     """What one roll of the table gives: a row id (None for an unnamed row), whether it may come up
     only once per session, and its text ({ja, en} or None)."""
 
     id: str | None
     once: bool
-    text: Mapping[str, str] | None = field(default=None, compare=False, hash=False)
+    text: Mapping[str, str] | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
-class TableRows:
+class TableRows(Record, frozen=True):
     """The entries of rolls ``lo..hi``; ``entries[i]`` is the entry of roll ``lo + i`` (None: no
     row); ``plain`` is what the fallback ``individual`` gives (the table's default), if any."""
 
@@ -60,7 +61,8 @@ class TableRows:
     entries: tuple[Entry | None, ...]
     plain: Entry | None = None
 
-    def __post_init__(self) -> None:
+    def __init__(self, *args: Any, **values: Any) -> None:
+        super().__init__(*args, **values)
         if self.hi - self.lo + 1 != len(self.entries):
             raise ValueError("a table needs one entry per roll of its range")
 
@@ -78,8 +80,7 @@ class TableRows:
         return seen
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(Record, frozen=True):
     """The move window (±``window``; None: no move) and which of two equal moves wins
     (lower/higher), then the fallback when no move gives a different result."""
 
@@ -88,8 +89,7 @@ class Policy:
     fallback: str = NEAREST_LOWER
 
 
-@dataclass(frozen=True)
-class Shift:
+class Shift(Record, frozen=True):
     """A member's own change of the roll before the repeat policy, within ±``window``: a fixed
     ``change`` (the roll stays inside the table), or ``aim``: the smallest change (ties per ``tie``)
     that gives the first of these row ids that is reachable and not a once-only row already taken;
@@ -101,8 +101,7 @@ class Shift:
     tie: str = "lower"
 
 
-@dataclass(frozen=True)
-class Resolution:
+class Resolution(Record, frozen=True):
     """How one member's roll came out: the final roll and entry, how it was reached, and for an
     unresolved roll the (roll, entry) options to choose from; ``shifted`` is the roll after the
     member's own change (None when the member made no choice)."""
@@ -223,8 +222,7 @@ def outcome_label(resolution: Resolution) -> str | None:
     return resolution.entry.id if resolution.entry else None
 
 
-@dataclass(frozen=True)
-class SessionDistribution:
+class SessionDistribution(Record, frozen=True):
     """Exact distributions of a session of ``members`` rolls: the set of once-only rows taken
     (tuples in table order), each member's outcome label, and how each member's roll was resolved."""
 

@@ -11,12 +11,14 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
-from typing import Any
-
 from rules_dsl.distribution import Distribution
+from rules_dsl.frozen import Record
 
 from interpreter.engine.names import compiled
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _INDEX = ("rows", "(index)")  # where a rule keeps its index among its compiled things
 
@@ -78,8 +80,7 @@ def segments(spans: Iterable[tuple[int, int, int]]) -> Iterator[tuple[int, int, 
         yield current[0], current[1], current[2]
 
 
-@dataclass(frozen=True)
-class RowIndex:
+class RowIndex(Record, frozen=True):
     """The rows of a table by roll: ``starts[i]..ends[i]`` gives ``rows[owners[i]]``; any other
     roll the ``default`` (None: no row)."""
 
@@ -110,8 +111,7 @@ def row_index(rule: Any) -> RowIndex:
     return index
 
 
-@dataclass(frozen=True)
-class _Kept:
+class _Kept(Record, frozen=True):
     rows: list[dict[str, Any]]
     default: dict[str, Any] | None
     size: int
