@@ -143,10 +143,21 @@ def _shown(labels: dict[str, Any], item: Any, lang: str) -> str:
         return shown
     if shown is None or shown is True or shown is False or type(shown) is int:
         return shown_value(shown)
-    # start-up: yaml loads only for a value that is not a whole number, true, false or null
+    # start-up: the one-line writer is small; PyYAML loads only for what it cannot be sure of
+    from interpreter.cli._flow import one_line
+
+    written = one_line(shown)
+    if written is not None:
+        return written.strip()  # as PyYAML's text is stripped below
+    return flow_dump(shown)
+
+
+def flow_dump(value: Any) -> str:
+    """``value`` on one line as PyYAML (``yaml_readings.dump``) writes it in flow style."""
+    # start-up: yaml loads only for a value the one-line writer is not sure of
     from interpreter.documents.yaml_readings import dump
 
-    return str(dump(shown, allow_unicode=True, default_flow_style=True, sort_keys=False, width=10 ** 6)
+    return str(dump(value, allow_unicode=True, default_flow_style=True, sort_keys=False, width=10 ** 6)
                ).removesuffix("\n...\n").strip()
 
 
