@@ -33,6 +33,7 @@ from _runner import find_tool, installed_env
 ROOT = Path(__file__).resolve().parent.parent
 RULESETS = ROOT / "rulesets"
 INPUT = "item: {materials: [鋼], quality: 標準}\n"
+LEISURE = "{table: city, safety: 2, residents: [アキラ, ベル]}\n"
 
 
 def commands(workdir: Path) -> list[tuple[str, list[str]]]:
@@ -44,6 +45,9 @@ def commands(workdir: Path) -> list[tuple[str, list[str]]]:
         ("check 2MP12", ["check", "2MP12", "--dice", "5,9"]),
         ("check 3MP15C10 --prob", ["check", "3MP15C10", "--prob"]),
         ("run procurement.rarity", ["run", "procurement.rarity", "--input", str(workdir / "in.yaml")]),
+        ("run a roll table", ["run", "cohabitation.leisure.city", "--seed", "1"]),
+        ("run leisure (input)", ["run", "cohabitation.leisure", "--input", str(workdir / "leisure.yaml"),
+                                 "--seed", "3"]),
         ("prob procurement.check", ["prob", "procurement.check", "--var", "intellect=12", "--var",
                                     "item={materials: [鋼], quality: 傑作}"]),
         ("prob 3MP15C10", ["prob", "3MP15C10"]),
@@ -93,6 +97,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         workdir = Path(tmp)
         (workdir / "in.yaml").write_text(INPUT, encoding="utf-8")
+        (workdir / "leisure.yaml").write_text(LEISURE, encoding="utf-8")
         env = dict(os.environ, MPRULES_CACHE_DIR=str(workdir / "cache"))
         if options.checkout:
             python = sys.executable
