@@ -12,6 +12,8 @@ from typing import Any
 
 from rules_dsl.errors import Diagnostic, define, diagnostic, did_you_mean
 
+from interpreter.documents.sure_meta import KEYWORDS as DRAFT_KEYWORDS
+from interpreter.documents.sure_meta import SUBSCHEMA, SUBSCHEMA_LIST, SUBSCHEMA_MAP
 from interpreter.ruleset.model import Rule
 from interpreter.ruleset.variant_edits import key_loc_of
 
@@ -21,21 +23,8 @@ UNKNOWN_KEYWORD = define(
     "ルール {rule} の {where} にある {keyword!r} は JSON Schema のキーワードではないので、何も検査しません{hint}",
     severity="warning")
 
-# Keywords whose value is one schema, a list of schemas, or a mapping of names to schemas.
-ONE = frozenset({"additionalProperties", "items", "contains", "not", "if", "then", "else",
-                 "propertyNames", "unevaluatedItems", "unevaluatedProperties", "contentSchema",
-                 "additionalItems"})
-MANY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
-NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
-# Keywords whose value is data or a plain value, never walked.
-PLAIN = frozenset({
-    "$schema", "$id", "$ref", "$comment", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
-    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-    "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems",
-    "maxContains", "minContains", "maxProperties", "minProperties", "required", "dependentRequired",
-    "title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples", "format",
-    "contentEncoding", "contentMediaType", "dependencies", "markdownDescription"})
-KEYWORDS = ONE | MANY | NAMED | PLAIN
+# The draft's keywords (``documents.sure_meta``), and the editors' description of their own.
+KEYWORDS = DRAFT_KEYWORDS | {"markdownDescription"}
 # The document fields that hold a schema: the field, and whether it maps names to schemas.
 FIELDS = (("inputs", False), ("param_schema", True))
 MAX_DEPTH = 64  # deeper than any schema a GM writes; the documents' own depth limit is lower
@@ -66,11 +55,11 @@ def _unknown(schema: Any, path: tuple, depth: int) -> Iterator[tuple[tuple, str]
             continue
         if key not in KEYWORDS:
             yield at, key
-        elif key in ONE:
+        elif key in SUBSCHEMA:
             yield from _unknown(value, at, depth + 1)
-        elif key in MANY and isinstance(value, list):
+        elif key in SUBSCHEMA_LIST and isinstance(value, list):
             for index, item in enumerate(value):
                 yield from _unknown(item, (*at, index), depth + 1)
-        elif key in NAMED and isinstance(value, dict):
+        elif key in SUBSCHEMA_MAP and isinstance(value, dict):
             for name, item in value.items():
                 yield from _unknown(item, (*at, name), depth + 1)

@@ -36,6 +36,12 @@ _ANY = frozenset({"const", "default"})
 # every other keyword the meta-schema (or the older drafts jsonschema still reads) constrains
 _UNREAD = frozenset({"$id", "$schema", "$anchor", "$dynamicRef", "$dynamicAnchor", "$vocabulary",
                      "$recursiveRef", "$recursiveAnchor", "definitions", "dependencies", "additionalItems"})
+# Every keyword of the draft (and of the older drafts jsonschema still reads), by what its value
+# holds: one schema, a list of schemas, a mapping of names to schemas (validate's MPR060 walks these).
+SUBSCHEMA, SUBSCHEMA_LIST = _SCHEMA | {"additionalItems"}, _SCHEMA_LIST
+SUBSCHEMA_MAP = _SCHEMA_MAP | {"definitions"}
+KEYWORDS = (_SCHEMA | _SCHEMA_LIST | _SCHEMA_MAP | _COUNT | _NUMBER | _TEXT | _FLAG | _ARRAY | _ANY | _UNREAD
+            | {"type", "required", "dependentRequired", "multipleOf"})
 
 
 def surely_a_schema(schema: Any) -> bool:

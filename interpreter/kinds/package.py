@@ -426,26 +426,24 @@ def _check_effect_types(rule: Rule, lang: str) -> Iterator[Diagnostic]:
     ``params``; each expression of its ``input`` uses only ``params``."""
     for name, spec in (rule.doc.get("effect_types") or {}).items():
         for key in spec.get("input") or {}:
-            where: tuple[str, ...] = ("effect_types", name, "input", key)
-            try:
-                expression = rule.expression(*where)
-            except MprError as error:
-                yield error.at(rule.loc(*where)).diagnostic(lang)
-                continue
-            for unknown in sorted(expression.names - {"params"}):
-                yield diagnostic(EFFECT_INPUT_NAME, rule.loc(*where), lang, rule=rule.id, effect=name,
-                                 input=key, name=unknown, hint=did_you_mean(unknown, ["params"]))
-        if "value" not in spec:
-            continue
-        path = ("effect_types", name, "value")
-        try:
-            expression = rule.expression(*path)
-        except MprError as error:
-            yield error.at(rule.loc(*path)).diagnostic(lang)
-            continue
-        for unknown in sorted(expression.names - {"result", "params"}):
-            yield diagnostic(EFFECT_VALUE_NAME, rule.loc(*path), lang, rule=rule.id, effect=name,
-                             name=unknown, hint=did_you_mean(unknown, ["result", "params"]))
+            yield from _expression_names(rule, ("effect_types", name, "input", key), ("params",), lang,
+                                         EFFECT_INPUT_NAME, effect=name, input=key)
+        if "value" in spec:
+            yield from _expression_names(rule, ("effect_types", name, "value"), ("result", "params"),
+                                         lang, EFFECT_VALUE_NAME, effect=name)
+
+
+def _expression_names(rule: Rule, path: tuple[str, ...], sees: tuple[str, ...], lang: str, code: str,
+                      **args: Any) -> Iterator[Diagnostic]:
+    """The expression at ``path`` compiles and reads only the names it ``sees`` (``code`` each other)."""
+    try:
+        expression = rule.expression(*path)
+    except MprError as error:
+        yield error.at(rule.loc(*path)).diagnostic(lang)
+        return
+    for unknown in sorted(expression.names - set(sees)):
+        yield diagnostic(code, rule.loc(*path), lang, rule=rule.id, name=unknown,
+                         hint=did_you_mean(unknown, sees), **args)
 
 
 def _check_templates(rule: Rule, lang: str) -> Iterator[Diagnostic]:

@@ -64,28 +64,27 @@ class Marks:
     def split(self) -> dict[Any, Marks]:
         if self.kids is None:
             kids: dict[Any, Marks] = {}
-            own_pos, own_txt = {}, {}
             paths: dict[tuple, tuple] = {}  # each relative path once
-            for key, value in self.pos.items():
-                if key:
-                    kid = kids.get(key[0])
-                    if kid is None:
-                        kid = kids[key[0]] = Marks()
-                    rest = key[1:]
-                    kid.pos[paths.setdefault(rest, rest)] = value
-                else:
-                    own_pos[key] = value
-            for key, value in self.txt.items():
-                if key:
-                    kid = kids.get(key[0])
-                    if kid is None:
-                        kid = kids[key[0]] = Marks()
-                    rest = key[1:]
-                    kid.txt[paths.setdefault(rest, rest)] = value
-                else:
-                    own_txt[key] = value
+            own_pos = self._share(self.pos, kids, paths, "pos")
+            own_txt = self._share(self.txt, kids, paths, "txt")
             self.pos, self.txt, self.kids = own_pos, own_txt, kids
         return self.kids
+
+    @staticmethod
+    def _share(marks: dict, kids: dict[Any, Marks], paths: dict[tuple, tuple], field: str) -> dict:
+        """Hand each mark below a child to that child's ``field`` (its path relative to it); the
+        marks of this node itself are returned."""
+        own = {}
+        for key, value in marks.items():
+            if key:
+                kid = kids.get(key[0])
+                if kid is None:
+                    kid = kids[key[0]] = Marks()
+                rest = key[1:]
+                getattr(kid, field)[paths.setdefault(rest, rest)] = value
+            else:
+                own[key] = value
+        return own
 
     @staticmethod
     def nested(pos: dict, txt: dict, depth: int) -> Marks:
