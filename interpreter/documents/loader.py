@@ -68,6 +68,8 @@ _NOT_A_FILE = define_word("file.other", "not a file", "ファイル以外")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 _NON_PRINTABLE = re.compile(
     "[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF]")
+# the ASCII characters ``_NON_PRINTABLE`` lets through (an ASCII text is checked by ``translate``)
+_PRINTABLE_ASCII = bytes([9, 10, 13, *range(0x20, 0x7F)])
 _JAPANESE = re.compile("[\u3040-\u30ff\u4e00-\u9fff\uff01-\uff9f]")
 _BREAK = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 
@@ -331,26 +333,34 @@ def _size(stream: Any) -> int | None:
     return info.st_size if stat.S_ISREG(info.st_mode) else None
 
 
-def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None = None
-              ) -> list[Document]:
+def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None = None,
+              budget: tuple[int, int] | None = None, stepwise: bool = False) -> list[Document]:
     """The documents of a YAML text (bytes must be UTF-8; a BOM is fine).
 
     Empty documents (a comment-only file, a trailing ``---``) are skipped. ``loader`` picks
     PyYAML's loader class for the event stream (default: the C loader when present).
+    ``budget`` is (values left, whole) of a bound over many files (MPR970 past it).
+    ``stepwise`` hands every event to ``Builder.feed`` one by one, the way the short path of
+    ``Builder.run`` is checked against (the same documents and errors, only slower).
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file)
     if text.startswith("\ufeff"):
         text = text[1:]
-    bad = _NON_PRINTABLE.search(text)
+    bad = None if text.isascii() and not text.encode().translate(None, _PRINTABLE_ASCII) \
+        else _NON_PRINTABLE.search(text)
     if bad:
         line, column = _line_col(text, bad.start())
         raise MprError(CONTROL, Location(file, line, column), char=f"U+{ord(bad.group()):04X}")
-    builder = Builder(file)
+    builder = Builder(file, budget)
     try:
         parser = (loader or _LOADER)(text)
         try:  # what ``yaml.parse`` does, without a generator's step per event
-            builder.run(iter(parser.get_event, None))
+            if stepwise:
+                for event in iter(parser.get_event, None):
+                    builder.feed(event)
+            else:
+                builder.run(iter(parser.get_event, None))
         finally:
             parser.dispose()
     except yaml.MarkedYAMLError as exc:

@@ -57,6 +57,10 @@ BIG_INT = define("MPR217", "the integer {text} is too large (limit {limit} bits)
 BAD_MERGE = define("MPR218", "the merge key << needs a mapping or a list of mappings",
                    "マージキー << の値はマッピングかマッピングのリストにしてください")
 BAD_TAGGED = define("MPR219", "{text} cannot be read as {tag}", "{text} は {tag} として読めません")
+BUDGET = define("MPR970", "the rulesets of this extends graph hold more than {limit} values in all "
+                "(aliases included); this file passes it here, and nothing more was read",
+                "extends でつながるルールセットの値が合計 {limit} 個を超えています（エイリアスを含む）。"
+                "このファイルのここで超え、これ以上は読んでいません")
 VERSION = define("MPR326", "the directive %YAML {version}: mprules reads YAML 1.2 (as editors and "
                  "check-jsonschema do without it); remove the line, and quote the values YAML 1.1 "
                  "reads differently ('yes', '1:30')",
@@ -109,8 +113,12 @@ class Builder:
     """Turns an event stream into documents (plain data, positions, texts), enforcing the
     limits as it goes: feed it every event, then read ``documents``."""
 
-    def __init__(self, file: str) -> None:
+    def __init__(self, file: str, budget: tuple[int, int] | None = None) -> None:
         self.file = file
+        # values this file may hold: MAX_YAML_NODES, or fewer when a budget over many files
+        # (what is left of it, its whole) leaves less
+        self.max_nodes = MAX_YAML_NODES if budget is None else min(MAX_YAML_NODES, budget[0])
+        self.budget = budget
         self.documents: list[Built] = []
         self.index = -1
         self.aliases = 0
@@ -165,106 +173,147 @@ class Builder:
 
     def run(self, events: Any) -> None:
         """``feed`` every event of ``events``: the commonest ones (a plain or quoted key; a
-        scalar value without tag or anchor) on a short path that does what ``feed`` does for
-        them, every other event (and every one that may end in a finding) through ``feed``.
-        A plain scalar's reading is worked out once per text (a table repeats a few)."""
+        scalar value without tag or anchor; a collection without tag or anchor opened and
+        closed) on a short path that does what ``feed`` does for them, every other event (and
+        every one that may end in a finding) through ``feed``. The open collection's fields are
+        kept in local variables and written back to its frame before ``feed`` sees it. A plain
+        scalar's reading is worked out once per text (a table repeats a few)."""
         feed = self.feed
-        stack = self.stack
         file = self.file
+        limit = self.max_nodes
         plain_seen: dict[str, tuple[Any, str | None, Reading | None]] = {}
         keys_seen: dict[str, str] = {}  # each key's text once (every row repeats its keys)
         lines: dict[int, int] = {}  # each line number once (a row's fields share their line)
+        stack = self.stack
         entries = self.entries
+        add = entries.append
+        readings = self.readings
+        nodes = self.nodes
+        top: Any = None  # the open collection (its ``key`` lives in ``key`` meanwhile)
+        key: Any = None
         for event in events:
             kind = type(event)
-            if kind is _MAPPING_END or kind is _SEQUENCE_END:
-                if len(stack) > 1:
-                    frame = stack[-1]
-                    top = stack[-2]
-                    if frame.merge is None and not frame.anchor and top.key is not _MERGE:
-                        stack.pop()
-                        if top.height <= frame.height:
-                            top.height = frame.height + 1
-                        if top.mapping:
-                            top.value[top.key] = frame.value
-                            top.key = None
-                        else:
-                            top.value.append(frame.value)
-                        continue
-                feed(event)
-                continue
-            if kind is _MAPPING_START or kind is _SEQUENCE_START:
-                if stack and event.tag is None and not event.anchor \
-                        and len(stack) < MAX_YAML_DEPTH:
-                    top = stack[-1]
-                    key: Any = top.key
-                    if not top.mapping or (key is not None and key is not _MERGE):
-                        self.nodes += 1
-                        if self.nodes > MAX_YAML_NODES:
-                            raise self._error(NODES, event, limit=MAX_YAML_NODES)
-                        path = (*top.path, key) if top.mapping else (*top.path, len(top.value))
+            if top is not None:
+                if kind is _SCALAR:
+                    if event.tag is None and not event.anchor:
+                        text = event.value
+                        if "\uff1a" not in text:
+                            mark: Any = event.start_mark  # an event the parser made has a mark
+                            line = lines.get(mark.line)
+                            if line is None:
+                                line = lines[mark.line] = mark.line + 1
+                            if mapping:
+                                if key is None:  # a key
+                                    if not ((event.implicit[0] and (text == "<<" or text[:1] == "\u3000"))
+                                            or text in key_lines):
+                                        text = keys_seen.setdefault(text, text)
+                                        key_lines[text] = line
+                                        key = text
+                                        add((path + (text, KEY), (file, line, mark.column + 1), None))
+                                        continue
+                                elif key is not _MERGE:
+                                    if event.implicit[0]:
+                                        known = plain_seen.get(text)
+                                        if known is None:
+                                            count = len(readings)
+                                            self.nodes = nodes
+                                            value, written = self._scalar(event)
+                                            known = plain_seen[text] = (
+                                                value, written,
+                                                readings[-1][1] if len(readings) > count else None)
+                                        else:
+                                            value, written, reading = known
+                                            if reading is not None:
+                                                readings.append(((file, line, mark.column + 1), reading))
+                                    else:
+                                        value, written = text, None
+                                    nodes += 1
+                                    if nodes > limit:
+                                        self.nodes = nodes
+                                        raise self._nodes_error(event)
+                                    add((path + (key,), (file, line, mark.column + 1), written))
+                                    container[key] = value
+                                    key = None
+                                    continue
+                            else:
+                                if event.implicit[0]:
+                                    known = plain_seen.get(text)
+                                    if known is None:
+                                        count = len(readings)
+                                        self.nodes = nodes
+                                        value, written = self._scalar(event)
+                                        known = plain_seen[text] = (
+                                            value, written,
+                                            readings[-1][1] if len(readings) > count else None)
+                                    else:
+                                        value, written, reading = known
+                                        if reading is not None:
+                                            readings.append(((file, line, mark.column + 1), reading))
+                                else:
+                                    value, written = text, None
+                                nodes += 1
+                                if nodes > limit:
+                                    self.nodes = nodes
+                                    raise self._nodes_error(event)
+                                add((path + (len(container),), (file, line, mark.column + 1), written))
+                                container.append(value)
+                                continue
+                elif kind is _MAPPING_END or kind is _SEQUENCE_END:
+                    if len(stack) > 1:
+                        frame = top
+                        parent = stack[-2]
+                        if frame.merge is None and not frame.anchor and parent.key is not _MERGE:
+                            stack.pop()
+                            if parent.height <= frame.height:
+                                parent.height = frame.height + 1
+                            top = parent
+                            path, container, mapping = top.path, top.value, top.mapping
+                            key_lines = top.key_lines
+                            if mapping:
+                                container[top.key] = frame.value
+                                top.key = key = None
+                            else:
+                                container.append(frame.value)
+                            continue
+                elif kind is _MAPPING_START or kind is _SEQUENCE_START:
+                    if event.tag is None and not event.anchor and len(stack) < MAX_YAML_DEPTH \
+                            and (not mapping or (key is not None and key is not _MERGE)):
+                        nodes += 1
+                        if nodes > limit:
+                            self.nodes = nodes
+                            raise self._nodes_error(event)
+                        child = path + (key,) if mapping else path + (len(container),)
                         opened: Any = event.start_mark  # an event the parser made has a mark
-                        start = len(entries)
                         line = lines.get(opened.line)
                         if line is None:
                             line = lines[opened.line] = opened.line + 1
-                        entries.append((path, (file, line, opened.column + 1), None))
-                        stack.append(_Frame(path, {} if kind is _MAPPING_START else [], None,
-                                            start, self.nodes - 1))
+                        top.key = key
+                        top = _Frame(child, {} if kind is _MAPPING_START else [], None,
+                                     len(entries), nodes - 1)
+                        add((child, (file, line, opened.column + 1), None))
+                        stack.append(top)
+                        path, container, mapping, key_lines = top.path, top.value, top.mapping, top.key_lines
+                        key = None
                         continue
-                feed(event)
-                continue
-            if kind is not _SCALAR or not stack or event.tag is not None \
-                    or event.anchor or "：" in event.value:
-                feed(event)
-                if stack is not self.stack:  # a new document
-                    stack, entries = self.stack, self.entries
-                continue
-            top = stack[-1]
-            text = event.value
-            mark: Any = event.start_mark  # an event the parser made has a mark
-            line = lines.get(mark.line)
-            if line is None:
-                line = lines[mark.line] = mark.line + 1
-            if top.mapping:
-                key = top.key
-                if key is None:  # a key
-                    if (event.implicit[0] and (text == "<<" or text.startswith("\u3000"))) \
-                            or text in top.key_lines:
-                        feed(event)
-                        continue
-                    text = keys_seen.setdefault(text, text)
-                    top.key_lines[text] = line
-                    top.key = text
-                    entries.append(((*top.path, text, KEY), (file, line, mark.column + 1), None))
-                    continue
-                if key is _MERGE:
-                    feed(event)
-                    continue
-            if event.implicit[0]:
-                known = plain_seen.get(text)
-                if known is None:
-                    count = len(self.readings)
-                    value, written = self._scalar(event)
-                    known = plain_seen[text] = (value, written, self.readings[-1][1]
-                                                if len(self.readings) > count else None)
-                else:
-                    value, written, reading = known
-                    if reading is not None:
-                        self.readings.append(((file, line, mark.column + 1), reading))
+                top.key = key
+            self.nodes = nodes
+            feed(event)
+            nodes = self.nodes
+            if stack is not self.stack:  # a new document
+                stack, entries, readings = self.stack, self.entries, self.readings
+                add = entries.append
+            if stack:
+                top = stack[-1]
+                path, container, mapping = top.path, top.value, top.mapping
+                key_lines, key = top.key_lines, top.key
             else:
-                value, written = text, None
-            self.nodes += 1
-            if self.nodes > MAX_YAML_NODES:
-                raise self._error(NODES, event, limit=MAX_YAML_NODES)
-            if top.mapping:
-                entries.append(((*top.path, key), (file, line, mark.column + 1), written))
-                top.value[key] = value
-                top.key = None
-            else:
-                items = top.value
-                entries.append(((*top.path, len(items)), (file, line, mark.column + 1), written))
-                items.append(value)
+                top = None
+        self.nodes = nodes
+
+    def _nodes_error(self, event: ev.Event) -> MprError:
+        if self.budget is not None and self.nodes <= MAX_YAML_NODES:
+            return self._error(BUDGET, event, limit=self.budget[1])
+        return self._error(NODES, event, limit=MAX_YAML_NODES)
 
     def _scalar_event(self, event: ev.ScalarEvent) -> None:
         """A scalar that is a value (not a key): the commonest event, kept on a short path."""
@@ -272,8 +321,8 @@ class Builder:
             self._fullwidth_colon(event)
         value, text = self._scalar(event)
         self.nodes += 1
-        if self.nodes > MAX_YAML_NODES:
-            raise self._error(NODES, event, limit=MAX_YAML_NODES)
+        if self.nodes > self.max_nodes:
+            raise self._nodes_error(event)
         mark: Any = event.start_mark  # an event the parser made has a mark
         stack = self.stack
         if not stack or event.anchor:
@@ -312,8 +361,8 @@ class Builder:
 
     def _count(self, event: ev.Event, nodes: int) -> None:
         self.nodes += nodes
-        if self.nodes > MAX_YAML_NODES:
-            raise self._error(NODES, event, limit=MAX_YAML_NODES)
+        if self.nodes > self.max_nodes:
+            raise self._nodes_error(event)
 
     def _child_path(self) -> Path_:
         if not self.stack:
