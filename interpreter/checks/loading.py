@@ -14,7 +14,7 @@ from rules_dsl.errors import (EXIT_STATE, EXIT_USAGE, Diagnostic, Location, MprE
 
 from interpreter.ruleset import cache as ruleset_cache
 from interpreter.ruleset.layers import CALLER_LAYER
-from interpreter.ruleset.limits import MAX_RULESET_BYTES
+from interpreter.ruleset.limits import MAX_RULESET_BYTES, MAX_RULESET_DOCUMENTS, MAX_RULESET_NODES
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.documents.resources import bundled_ruleset, shown_path
 
@@ -39,6 +39,9 @@ NO_RULESET = define(
 TOO_MUCH_TO_READ = define(
     "MPR924", "the rulesets of this extends graph hold more than {limit} bytes in all (this file brings them to {total}); nothing more was read",
     "extends でつながるルールセットのファイルが合計 {limit} バイトを超えています（このファイルで {total} バイト）。これ以上は読んでいません")
+TOO_MANY_DOCUMENTS = define(
+    "MPR971", "the rulesets of this extends graph hold more than {limit} YAML documents (rules) in all (this file brings them to {total}); nothing more was read",
+    "extends でつながるルールセットの YAML ドキュメント（ルール）が合計 {limit} 個を超えています（このファイルで {total} 個）。これ以上は読んでいません")
 DIRECTORY_NOT_FILE = define(
     "MPR025", "a directory where a file is expected ({name} must be a YAML file); nothing in it was checked",
     "ファイルのはずの場所がディレクトリです（{name} は YAML のファイルでなければなりません）。中身は検査していません")
@@ -69,11 +72,15 @@ class _Collector(Record):
     findings: list[Diagnostic] = field(default_factory=list)
     skip: set[str] = field(default_factory=set)
     bytes_read: int = 0  # of every file of the extends graph, against MAX_RULESET_BYTES
+    nodes_read: int = 0  # values of every file read, against MAX_RULESET_NODES
+    documents_read: int = 0  # documents of every file read, against MAX_RULESET_DOCUMENTS
+    spent: bool = False  # a file passed MAX_RULESET_NODES or _DOCUMENTS: nothing more is read
 
     def within_budget(self, path: Path) -> bool:
         """Whether ``path`` may still be read: the files of one graph hold MAX_RULESET_BYTES in all
-        (a file that cannot be stat'ed is left to the reader to report)."""
-        if self.bytes_read > MAX_RULESET_BYTES:
+        (a file that cannot be stat'ed is left to the reader to report) and MAX_RULESET_NODES
+        values (counted as each file is read)."""
+        if self.bytes_read > MAX_RULESET_BYTES or self.spent:
             return False
         try:
             self.bytes_read += path.stat().st_size
@@ -84,6 +91,29 @@ class _Collector(Record):
                      total=self.bytes_read)
             return False
         return True
+
+    def read(self, path: Path) -> list[Any]:
+        """The documents of ``path`` (``shared.read``) within what is left of MAX_RULESET_NODES
+        (MPR970, located where the file passes it) and MAX_RULESET_DOCUMENTS (MPR971: the file
+        that passes it is not used)."""
+        # start-up: YAML loads only to read a ruleset, never for a cached one
+        from interpreter.documents import shared
+        from interpreter.documents.yaml_events import BUDGET
+
+        try:
+            docs = shared.read(display_path(path),
+                               budget=(MAX_RULESET_NODES - self.nodes_read, MAX_RULESET_NODES))
+        except MprError as error:
+            self.spent = self.spent or error.code == BUDGET
+            raise
+        self.nodes_read += sum(doc.nodes for doc in docs)
+        self.documents_read += len(docs)
+        if self.documents_read > MAX_RULESET_DOCUMENTS:
+            self.spent = True
+            self.add(TOO_MANY_DOCUMENTS, Location(display_path(path)), limit=MAX_RULESET_DOCUMENTS,
+                     total=self.documents_read)
+            return []
+        return docs
 
     def add(self, code: str, loc: Location | None, **args: Any) -> None:
         self.findings.append(diagnostic(code, loc, self.lang, **args))
@@ -122,7 +152,7 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
     if not out.within_budget(manifest_path):
         return None
     try:
-        docs = shared.read(display_path(manifest_path))
+        docs = out.read(manifest_path)
     except MprError as error:
         out.error(error)
         return None
@@ -144,7 +174,7 @@ def _read_layer(root: Path, out: _Collector) -> _Layer | None:
             break
         layer.files.append(path)
         try:
-            layer.documents.extend(shared.read(display_path(path)))
+            layer.documents.extend(out.read(path))
         except MprError as error:
             out.error(error)
     for path in directories:
@@ -229,13 +259,12 @@ def apply_caller(ruleset: Ruleset, param_overrides: dict[str, dict] | None,
 def _single_file(path: Path, out: _Collector) -> Ruleset:
     # start-up: reading rule files (variants, YAML) is never needed for a cached ruleset
     from interpreter.ruleset import variants
-    from interpreter.documents import shared
 
     """A rule file outside any ruleset directory: a ruleset of its documents alone."""
     ruleset = Ruleset(id=path.stem, root=str(path.parent), manifest={}, layers=[path.stem])
     layer = _Layer(path.stem, path.parent, {}, {}, display_path(path), files=[path])
     try:
-        layer.documents = shared.read(display_path(path))
+        layer.documents = out.read(path)
     except MprError as error:
         out.error(error)
     graph = variants.Graph([layer], {layer.id: ()}, {layer.id: frozenset()})

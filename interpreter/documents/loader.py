@@ -93,6 +93,7 @@ class Document:
     line: int
     texts: dict[Path_, str] = field(default_factory=dict, compare=False, repr=False)
     readings: tuple[tuple[Position, Reading], ...] = field(default=(), compare=False, repr=False)
+    nodes: int = field(default=0, compare=False, repr=False)  # its values, aliases expanded
 
     def loc(self, *path: str | int) -> Location:
         """Where ``data[path]`` is written, or its nearest located parent."""
@@ -122,8 +123,10 @@ def _dotted(path: Path_) -> str | None:
     return ".".join(str(part) for part in path) or None
 
 
-def load_file(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list[Document]:
-    """The documents of a YAML file; a file over ``max_bytes`` is refused before it is read."""
+def load_file(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES,
+              budget: tuple[int, int] | None = None) -> list[Document]:
+    """The documents of a YAML file; a file over ``max_bytes`` is refused before it is read
+    (``budget``: as for ``load_text``)."""
     name = _shown(path)
     try:
         with open_regular(path) as stream:
@@ -136,7 +139,7 @@ def load_file(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES) -> list
                        reason=exc.strerror or type(exc).__name__) from None
     if len(data) > max_bytes:
         raise MprError(TOO_LARGE, Location(name, 1, 1), size=f"> {max_bytes}", limit=max_bytes)
-    return load_text(data, name)
+    return load_text(data, name, budget=budget)
 
 
 def _shown(path: str | Path) -> str:
@@ -367,7 +370,7 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
         raise _syntax_error(exc, text, file) from None
     except yaml.YAMLError as exc:
         raise MprError(SYNTAX, Location(file, 1, 1), **syntax_args(str(exc))) from None
-    return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings)
+    return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings, b.nodes)
             for b in builder.documents]
 
 

@@ -25,6 +25,7 @@ from rules_dsl.errors import Diagnostic, MprError
 from interpreter.documents import loader
 from interpreter.documents.limits import MAX_RULE_FILE_BYTES
 from interpreter.documents.plain import plain_copy
+from interpreter.documents.yaml_events import BUDGET
 
 MAX_FILES = 1024
 
@@ -65,12 +66,15 @@ def memo() -> dict:
     return kept
 
 
-def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: bool = True
-         ) -> list[loader.Document]:
+def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: bool = True,
+         budget: tuple[int, int] | None = None) -> list[loader.Document]:
     """``loader.load_file(path)``, the parse shared by every reader of the same bytes
-    (``copy_data=False``: the shared documents themselves, for a reader that changes nothing)."""
+    (``copy_data=False``: the shared documents themselves, for a reader that changes nothing).
+    ``budget`` (values left, whole) bounds the values read over many files: a file past it is
+    MPR970, located where it passes, and that refusal is never kept (another reader may have more
+    left)."""
     if not _on:
-        return loader.load_file(path, max_bytes=max_bytes)
+        return loader.load_file(path, max_bytes=max_bytes, budget=budget)
     name = loader._shown(path)
     try:
         with loader.open_regular(path) as stream:
@@ -81,12 +85,17 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: b
         return loader.load_file(path, max_bytes=max_bytes)
     key = (name, hashlib.blake2b(data, digest_size=20).digest())
     known = _read.get(key)
+    if budget is not None and known is not None and known[0] is not None \
+            and sum(doc.nodes for doc in known[0]) > budget[0]:
+        return loader.load_text(data, name, budget=budget)  # MPR970, where the file passes it
     if known is None or known[0] is None:
         if len(_read) >= MAX_FILES:
             clear()
         try:
-            parsed, refused = loader.load_text(data, name), None
+            parsed, refused = loader.load_text(data, name, budget=budget), None
         except MprError as bad:
+            if bad.code == BUDGET:
+                raise
             parsed, refused = [], bad
         if known is None and copy_data:
             # The first reader gets the parse itself and only the key is kept: a process that

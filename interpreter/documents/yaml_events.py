@@ -14,8 +14,9 @@ from yaml import events as ev
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.limits import MAX_INT_BITS
 
-from interpreter.documents.limits import (MAX_DOCUMENTS_PER_FILE, MAX_YAML_ALIASES, MAX_YAML_DEPTH,
-                                          MAX_YAML_INT_DIGITS, MAX_YAML_NODES)
+from interpreter.documents.limits import (MAX_DOCUMENTS_PER_FILE, MAX_YAML_ALIAS_NODES,
+                                          MAX_YAML_ALIASES, MAX_YAML_DEPTH, MAX_YAML_INT_DIGITS,
+                                          MAX_YAML_NODES)
 from interpreter.documents.typing_mistakes import (FULLWIDTH_COLON, FULLWIDTH_INDENT,
                                                    KEY_THEN_FULLWIDTH_COLON)
 from interpreter.documents.yaml_readings import (CORE_FIRST, Reading, compare, core_float, core_int,
@@ -61,6 +62,8 @@ BUDGET = define("MPR970", "the rulesets of this extends graph hold more than {li
                 "(aliases included); this file passes it here, and nothing more was read",
                 "extends でつながるルールセットの値が合計 {limit} 個を超えています（エイリアスを含む）。"
                 "このファイルのここで超え、これ以上は読んでいません")
+COPIES = define("MPR972", "the aliases (*name) of this file copy more than {limit} values in all",
+                "このファイルのエイリアス (*名前) が複製する値が合計 {limit} 個を超えています")
 VERSION = define("MPR326", "the directive %YAML {version}: mprules reads YAML 1.2 (as editors and "
                  "check-jsonschema do without it); remove the line, and quote the values YAML 1.1 "
                  "reads differently ('yes', '1:30')",
@@ -91,6 +94,7 @@ class Built:
     line: int
     texts: dict[Path_, str]
     readings: tuple[tuple[Position, Reading], ...] = ()
+    nodes: int = 0  # values of the document, aliases expanded
 
 
 class _Frame:
@@ -123,6 +127,8 @@ class Builder:
         self.index = -1
         self.aliases = 0
         self.nodes = 0
+        self.first_node = 0  # ``nodes`` when the current document began
+        self.copied = 0  # values the aliases copied
         self._reset()
 
     def _reset(self) -> None:
@@ -164,12 +170,13 @@ class Builder:
             if self.index >= MAX_DOCUMENTS_PER_FILE:
                 raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
             self._reset()
+            self.first_node = self.nodes
         elif kind is ev.DocumentEndEvent and self.root is not None:
             entries = list(filter(None, self.entries))  # an entry is a tuple of three, or None
             written = compress(entries, map(is_not, map(_TEXT, entries), repeat(None)))
             self.documents.append(Built(
                 self.root, dict(map(_PATH_POSITION, entries)), self.index, self.root_line,
-                dict(map(_PATH_TEXT, written)), tuple(self.readings)))
+                dict(map(_PATH_TEXT, written)), tuple(self.readings), self.nodes - self.first_node))
 
     def run(self, events: Any) -> None:
         """``feed`` every event of ``events``: the commonest ones (a plain or quoted key; a
@@ -191,6 +198,10 @@ class Builder:
         nodes = self.nodes
         top: Any = None  # the open collection (its ``key`` lives in ``key`` meanwhile)
         key: Any = None
+        path: Path_ = ()  # top's path, value, whether it is a mapping, its keys' lines
+        container: Any = None
+        mapping = False
+        key_lines: dict[str, int] = {}
         for event in events:
             kind = type(event)
             if top is not None:
@@ -436,6 +447,9 @@ class Builder:
         if self.aliases > MAX_YAML_ALIASES:
             raise self._error(ALIASES, event, limit=MAX_YAML_ALIASES)
         value, relative, nodes, height = anchored
+        self.copied += nodes
+        if self.copied > MAX_YAML_ALIAS_NODES:
+            raise self._error(COPIES, event, limit=MAX_YAML_ALIAS_NODES)
         self._count(event, nodes)
         if len(self.stack) + height > MAX_YAML_DEPTH:
             raise self._error(DEPTH, event, limit=MAX_YAML_DEPTH)

@@ -53,7 +53,7 @@ TABLE = [
     (["prob", "2d6 >="], EXIT_FINDINGS, "MPR1"),
     (["prob", "2d6", "--input", "{tmp}/missing.yaml"], EXIT_STATE, "MPR014"),
     (["validate", str(GOOD_RULE)], EXIT_OK, None),
-    (["validate", str(BROKEN / "yaml" / "alias_bomb.yaml")], EXIT_FINDINGS, "MPR211"),
+    (["validate", str(BROKEN / "yaml" / "alias_bomb.yaml")], EXIT_FINDINGS, "MPR972"),
     (["validate", "--format", "xml"], EXIT_USAGE, "MPR001"),
     (["validate", "{tmp}/missing.yaml"], EXIT_USAGE, "MPR020"),
     (["test", str(GOOD_RULE)], EXIT_OK, None),

@@ -10,7 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from interpreter.documents.loader import KEY, Document, load_file, load_text
 from interpreter.documents.resources import rulesets_dir
-from interpreter.documents import limits
+from interpreter.documents import limits, yaml_events
 from rules_dsl.errors import EXIT_STATE, MprError
 
 BROKEN = Path(__file__).parents[1] / "broken"
@@ -180,11 +180,36 @@ def _expanding(padding: int) -> str:
 
 
 @pytest.mark.parametrize("loader", LOADERS, ids=lambda c: c.__name__)
-def test_expanded_values_at_and_past_the_node_limit(loader: type) -> None:
-    padding = limits.MAX_YAML_NODES - 99 * 1000 - 3
+def test_expanded_values_at_and_past_the_node_limit(loader: type, monkeypatch: pytest.MonkeyPatch
+                                                    ) -> None:
+    """At the bound itself with the C loader (a million values: about a second); the pure-Python
+    loader, ten times slower, at a bound set to 200,000 for the test."""
+    if loader is yaml.SafeLoader:
+        monkeypatch.setattr(yaml_events, "MAX_YAML_NODES", 200_000)
+    padding = yaml_events.MAX_YAML_NODES - 99 * 1000 - 3
     (doc,) = load_text(_expanding(padding), loader=loader)
     assert len(doc.data["b"]) == 98 and len(doc.data["c"]) == padding
-    assert refused(_expanding(padding + 1), loader).code == "MPR211"
+    assert doc.nodes == yaml_events.MAX_YAML_NODES
+    error = refused(_expanding(padding + 1), loader)
+    assert (error.code, error.loc.line) == ("MPR211", 3)
+
+
+def _copying(lists: int, more: bool) -> str:
+    """Aliases that copy ``lists`` times a list of 2,000 values (itself and 1,999 items), and
+    with ``more`` one scalar more."""
+    return ("a: &a [" + ", ".join(["1"] * 1999) + "]\ns: &s 2\nb: ["
+            + ", ".join(["*a"] * lists + ["*s"] * more) + "]\n")
+
+
+def test_values_copied_by_aliases_at_and_past_their_limit() -> None:
+    """MAX_YAML_ALIAS_NODES bounds what aliases copy (each copy carries its positions), so a file
+    of a few bytes cannot build much: at the bound it loads, one value more is MPR972 at the
+    alias that passes it."""
+    lists = limits.MAX_YAML_ALIAS_NODES // 2000
+    (doc,) = load_text(_copying(lists, False))
+    assert sum(len(item) + 1 for item in doc.data["b"]) == limits.MAX_YAML_ALIAS_NODES
+    error = refused(_copying(lists, True))
+    assert (error.code, error.loc.line, error.loc.column) == ("MPR972", 3, 5 + 4 * lists)
 
 
 def test_alias_bomb_fails_with_little_memory() -> None:
@@ -196,7 +221,7 @@ def test_alias_bomb_fails_with_little_memory() -> None:
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
-    assert error.code == "MPR211"
+    assert error.code == "MPR972"
     assert peak < 64 * 1024 * 1024
 
 

@@ -240,6 +240,59 @@ def test_ruleset_bytes_at_and_past_the_bound(tmp_path: Path, monkeypatch: pytest
     assert refusal.severity == "error" and refusal.file and refusal.file.endswith(".yaml")
 
 
+def _bundled_counts() -> tuple[int, int]:
+    """The values and the documents of every file of the bundled ruleset."""
+    from interpreter.checks import loading
+    from interpreter.documents.loader import load_file
+    from interpreter.documents.resources import bundled_ruleset
+
+    root = bundled_ruleset()
+    docs = [d for p in [root / "ruleset.yaml", *loading.rule_files(root)] for d in load_file(p)]
+    return sum(d.nodes for d in docs), len(docs)
+
+
+@pytest.mark.parametrize("sharing", [True, False])
+def test_ruleset_values_at_and_past_the_bound(monkeypatch: pytest.MonkeyPatch, sharing: bool) -> None:
+    """The values of every file of one extends graph count against MAX_RULESET_NODES as each file
+    is read: at the bound the bundled ruleset loads; one value less and the file that passes it
+    is MPR970, located at the value that passes it, and nothing more is read (with the per-process
+    sharing of files on, where a file read before is read again to find that value, and off)."""
+    from interpreter.checks import loading
+    from interpreter.documents import shared
+    from interpreter.documents.resources import bundled_ruleset
+
+    values, _ = _bundled_counts()
+    monkeypatch.setattr(shared, "_on", sharing)
+    shared.clear()
+    monkeypatch.setattr(loading, "MAX_RULESET_NODES", values)
+    _, findings = loading.collect(bundled_ruleset(), "en")
+    assert not [d for d in findings if d.code == "MPR970"]
+    monkeypatch.setattr(loading, "MAX_RULESET_NODES", values - 1)
+    _, findings = loading.collect(bundled_ruleset(), "en")
+    [refusal] = [d for d in findings if d.code == "MPR970"]
+    assert refusal.severity == "error" and refusal.file and refusal.file.endswith(".yaml")
+    assert refusal.line and refusal.column and str(values - 1) in refusal.message
+    shared.clear()
+
+
+def test_ruleset_documents_at_and_past_the_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The documents (rules) of one extends graph count against MAX_RULESET_DOCUMENTS: at the
+    bound the bundled ruleset loads; one less and the file that passes it is MPR971 (not used,
+    and nothing more is read)."""
+    from interpreter.checks import loading
+    from interpreter.documents.resources import bundled_ruleset
+
+    _, documents = _bundled_counts()
+    monkeypatch.setattr(loading, "MAX_RULESET_DOCUMENTS", documents)
+    _, findings = loading.collect(bundled_ruleset(), "en")
+    assert not [d for d in findings if d.code == "MPR971"]
+    monkeypatch.setattr(loading, "MAX_RULESET_DOCUMENTS", documents - 1)
+    _, findings = loading.collect(bundled_ruleset(), "en")
+    [refusal] = [d for d in findings if d.code == "MPR971"]
+    assert refusal.severity == "error" and refusal.file and refusal.file.endswith(".yaml")
+    assert f"{documents - 1}" in refusal.message
+
+
 @pytest.mark.parametrize("text", ["+d91 -d926 +7d926 +71 +-+1 +-+ 1+ 1", "d1000 * d1000 * d1000"])
 def test_a_distribution_past_its_limits_is_located(text: str) -> None:
     """Found by fuzz/fuzz_expression.py: the limits of a whole computation had no location."""
