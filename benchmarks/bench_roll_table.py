@@ -7,12 +7,15 @@ row-by-row scan made ``prob`` quadratic: 10,000 rows 7.9 s, 100,000 rows 773 s).
 In-process (any N; the table is built in memory, as a variant chain of many layers would give
 it): the kind's checks (``validate``), ``prob``, ``run``, a leisure-style ``table_rows`` over a
 span, and ``export bcdice`` of an ``N``-row ``1dN`` table where BCDice's nDm allows (N ≤ 1,000
-faces in the expression language). As the installed command, warm cache (N up to what one rule
-file of at most 1 MB holds): ``mprules prob RULE`` and ``mprules run RULE``.
+faces in the expression language). As the installed command (N up to what one rule file of at
+most ``MAX_RULE_FILE_BYTES``, 4,000,000 bytes and 1,000,000 values, holds: 100,000 rows are
+2.98 MB and 300,010 values): ``mprules prob RULE`` cold (an empty cache: the file is read,
+checked and cached) and warm, ``mprules run RULE`` the same, then ``validate --no-cache``; each
+with its CPU seconds and peak memory (the child's maximum resident set, from ``os.wait4``).
 Times are CPU seconds (the process's own, or a command's user + system), so that a machine
 busy with other work does not inflate them. Not a timed test: it asserts nothing about time.
 
-Usage: python3 benchmarks/bench_roll_table.py [--rows 1000 10000 100000] [--cli-rows 1000 10000 30000] [--keep DIR]
+Usage: python3 benchmarks/bench_roll_table.py [--rows 1000 10000 100000] [--cli-rows 1000 10000 100000] [--keep DIR]
 """
 from __future__ import annotations
 
@@ -90,15 +93,23 @@ def in_process(rows: int, base: Path) -> dict[str, float]:
     return figures
 
 
-def command(root: Path, *argv: str, env: dict) -> float:
-    """The CPU seconds (user + system) of one run of the command, from its rusage."""
-    before = os.times()
-    done = subprocess.run([*mprules_command(), *argv, "--ruleset", str(root)], env=env,
-                          stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    after = os.times()
-    if done.returncode != 0:
-        raise SystemExit(done.stderr.decode(errors="replace")[-800:])
-    return (after.children_user - before.children_user) + (after.children_system - before.children_system)
+PEAKS: dict[str, float] = {}  # a command's peak memory in MB, by its figure's name
+
+
+def command(root: Path, *argv: str, env: dict, name: str = "") -> float:
+    """The CPU seconds (user + system) of one run of the command, from its rusage (its peak
+    memory kept in ``PEAKS[name]``)."""
+    with tempfile.TemporaryFile() as err:
+        where = [str(root)] if argv[0] == "validate" else ["--ruleset", str(root)]
+        child = subprocess.Popen([*mprules_command(), *argv, *where], env=env,
+                                 stdout=subprocess.DEVNULL, stderr=err)
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            err.seek(0)
+            raise SystemExit(err.read().decode(errors="replace")[-800:])
+    PEAKS[name] = usage.ru_maxrss / 1024
+    return usage.ru_utime + usage.ru_stime
 
 
 def cli(rows: int, base: Path, env: dict) -> dict[str, float]:
@@ -106,21 +117,26 @@ def cli(rows: int, base: Path, env: dict) -> dict[str, float]:
     root.mkdir(parents=True, exist_ok=True)
     (root / "ruleset.yaml").write_text(MANIFEST, encoding="utf-8")
     (root / "big.yaml").write_text(table_text(rows), encoding="utf-8")
-    first = command(root, "run", "big.table", env=env)  # loads, checks and caches the ruleset
-    return {"cli_first_run": first, "cli_prob_warm": command(root, "prob", "big.table", env=env),
-            "cli_run_warm": command(root, "run", "big.table", env=env)}
+    env = {**env, "MPRULES_CACHE_DIR": str(root / "cache")}  # cold: an empty cache of its own
+    figures = {}
+    for verb in ("prob", "run"):  # each verb keeps its own entry: the first of each is cold
+        for name in (f"cli_{verb}_cold", f"cli_{verb}_warm"):
+            figures[name] = command(root, verb, "big.table", env=env, name=name)
+    figures["cli_validate_no_cache"] = command(root, "validate", "--no-cache", env=env,
+                                               name="cli_validate_no_cache")
+    return figures
 
 
 def per_row(results: dict[int, dict[str, float]]) -> dict[str, float]:
     small, large = min(results), max(results)
     return {k: (results[large][k] / large) / (results[small][k] / small)
-            for k in results[large] if k in results[small]}
+            for k in results[large] if k in results[small] and not k.endswith("_peak_mb")}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rows", type=int, nargs="+", default=[1_000, 10_000, 100_000])
-    parser.add_argument("--cli-rows", type=int, nargs="*", default=[1_000, 10_000, 30_000])
+    parser.add_argument("--cli-rows", type=int, nargs="*", default=[1_000, 10_000, 100_000])
     parser.add_argument("--keep", metavar="DIR", help="write the tables under DIR and keep them")
     args = parser.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-roll-table-"))
@@ -132,7 +148,9 @@ def main() -> None:
     outside = {}
     for rows in args.cli_rows:
         outside[rows] = cli(rows, base, env)
-        print(f"{rows:>8} rows command     " + "  ".join(f"{k} {v:.3f} s" for k, v in outside[rows].items()))
+        print(f"{rows:>8} rows command     " + "  ".join(
+            f"{k} {v:.3f} s {PEAKS[k]:.0f} MB" for k, v in outside[rows].items()))
+        outside[rows].update({f"{k}_peak_mb": round(PEAKS[k]) for k in list(outside[rows])})
     ratios = {**per_row(inside), **(per_row(outside) if outside else {})}
     print("cost per row, largest size / smallest: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()))
     print(json.dumps({"in_process": {str(k): v for k, v in inside.items()},

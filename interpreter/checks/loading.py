@@ -106,7 +106,7 @@ class _Collector(Record):
         except MprError as error:
             self.spent = self.spent or error.code == BUDGET
             raise
-        self.nodes_read += sum(doc.nodes for doc in docs)
+        self.nodes_read += sum(doc.cost for doc in docs)
         self.documents_read += len(docs)
         if self.documents_read > MAX_RULESET_DOCUMENTS:
             self.spent = True

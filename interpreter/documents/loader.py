@@ -94,6 +94,7 @@ class Document:
     texts: dict[Path_, str] = field(default_factory=dict, compare=False, repr=False)
     readings: tuple[tuple[Position, Reading], ...] = field(default=(), compare=False, repr=False)
     nodes: int = field(default=0, compare=False, repr=False)  # its values, aliases expanded
+    cost: int = field(default=0, compare=False, repr=False)  # the same weighted by depth (DEEP)
 
     def loc(self, *path: str | int) -> Location:
         """Where ``data[path]`` is written, or its nearest located parent."""
@@ -370,7 +371,8 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
         raise _syntax_error(exc, text, file) from None
     except yaml.YAMLError as exc:
         raise MprError(SYNTAX, Location(file, 1, 1), **syntax_args(str(exc))) from None
-    return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings, b.nodes)
+    return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings, b.nodes,
+                     b.cost)
             for b in builder.documents]
 
 

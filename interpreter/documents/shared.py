@@ -86,7 +86,7 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: b
     key = (name, hashlib.blake2b(data, digest_size=20).digest())
     known = _read.get(key)
     if budget is not None and known is not None and known[0] is not None \
-            and sum(doc.nodes for doc in known[0]) > budget[0]:
+            and sum(doc.cost for doc in known[0]) > budget[0]:
         return loader.load_text(data, name, budget=budget)  # MPR970, where the file passes it
     if known is None or known[0] is None:
         if len(_read) >= MAX_FILES:

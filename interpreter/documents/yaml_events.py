@@ -29,6 +29,9 @@ KEY = "\x00key"
 """``positions[(*path, KEY)]`` is where the key of ``path``'s last element is written.
 A NUL never survives loading, so this marker cannot collide with a real key."""
 _MERGE = "\x00merge"
+DEEP = 16
+"""A value nested ``DEEP`` levels or more counts twice against a budget (``cost``), ``2 * DEEP``
+three times, and so on: its path, kept with its position, grows with its depth."""
 
 DUPLICATE = define("MPR207",
                    "duplicate key '{key}' on line {line}: it is already set on line {first}",
@@ -95,6 +98,7 @@ class Built:
     texts: dict[Path_, str]
     readings: tuple[tuple[Position, Reading], ...] = ()
     nodes: int = 0  # values of the document, aliases expanded
+    cost: int = 0  # the same, each counted once more for every ``DEEP`` levels it is nested
 
 
 class _Frame:
@@ -119,15 +123,17 @@ class Builder:
 
     def __init__(self, file: str, budget: tuple[int, int] | None = None) -> None:
         self.file = file
-        # values this file may hold: MAX_YAML_NODES, or fewer when a budget over many files
-        # (what is left of it, its whole) leaves less
-        self.max_nodes = MAX_YAML_NODES if budget is None else min(MAX_YAML_NODES, budget[0])
+        # values this file may hold (MAX_YAML_NODES), and the cost a budget over many files
+        # (what is left of it, its whole) leaves it: a value's positions grow with its depth
+        self.max_nodes = MAX_YAML_NODES
+        self.max_cost = budget[0] if budget is not None else math.inf
         self.budget = budget
         self.documents: list[Built] = []
         self.index = -1
         self.aliases = 0
         self.nodes = 0
-        self.first_node = 0  # ``nodes`` when the current document began
+        self.cost = 0  # values weighted by depth (``cost``), against the budget
+        self.first_node = self.first_cost = 0  # ``nodes`` and ``cost`` when the document began
         self.copied = 0  # values the aliases copied
         self._reset()
 
@@ -170,13 +176,14 @@ class Builder:
             if self.index >= MAX_DOCUMENTS_PER_FILE:
                 raise self._error(DOCUMENTS, event, limit=MAX_DOCUMENTS_PER_FILE)
             self._reset()
-            self.first_node = self.nodes
+            self.first_node, self.first_cost = self.nodes, self.cost
         elif kind is ev.DocumentEndEvent and self.root is not None:
             entries = list(filter(None, self.entries))  # an entry is a tuple of three, or None
             written = compress(entries, map(is_not, map(_TEXT, entries), repeat(None)))
             self.documents.append(Built(
                 self.root, dict(map(_PATH_POSITION, entries)), self.index, self.root_line,
-                dict(map(_PATH_TEXT, written)), tuple(self.readings), self.nodes - self.first_node))
+                dict(map(_PATH_TEXT, written)), tuple(self.readings), self.nodes - self.first_node,
+                self.cost - self.first_cost))
 
     def run(self, events: Any) -> None:
         """``feed`` every event of ``events``: the commonest ones (a plain or quoted key; a
@@ -188,6 +195,7 @@ class Builder:
         feed = self.feed
         file = self.file
         limit = self.max_nodes
+        cost_limit = self.max_cost
         plain_seen: dict[str, tuple[Any, str | None, Reading | None]] = {}
         keys_seen: dict[str, str] = {}  # each key's text once (every row repeats its keys)
         lines: dict[int, int] = {}  # each line number once (a row's fields share their line)
@@ -195,7 +203,8 @@ class Builder:
         entries = self.entries
         add = entries.append
         readings = self.readings
-        nodes = self.nodes
+        nodes, cost = self.nodes, self.cost
+        weight = 1  # what a value in ``top`` costs
         top: Any = None  # the open collection (its ``key`` lives in ``key`` meanwhile)
         key: Any = None
         path: Path_ = ()  # top's path, value, whether it is a mapping, its keys' lines
@@ -239,8 +248,9 @@ class Builder:
                                     else:
                                         value, written = text, None
                                     nodes += 1
-                                    if nodes > limit:
-                                        self.nodes = nodes
+                                    cost += weight
+                                    if nodes > limit or cost > cost_limit:
+                                        self.nodes, self.cost = nodes, cost
                                         raise self._nodes_error(event)
                                     add((path + (key,), (file, line, mark.column + 1), written))
                                     container[key] = value
@@ -263,8 +273,9 @@ class Builder:
                                 else:
                                     value, written = text, None
                                 nodes += 1
-                                if nodes > limit:
-                                    self.nodes = nodes
+                                cost += weight
+                                if nodes > limit or cost > cost_limit:
+                                    self.nodes, self.cost = nodes, cost
                                     raise self._nodes_error(event)
                                 add((path + (len(container),), (file, line, mark.column + 1), written))
                                 container.append(value)
@@ -280,6 +291,7 @@ class Builder:
                             top = parent
                             path, container, mapping = top.path, top.value, top.mapping
                             key_lines = top.key_lines
+                            weight = 1 + len(stack) // DEEP
                             if mapping:
                                 container[top.key] = frame.value
                                 top.key = key = None
@@ -290,8 +302,9 @@ class Builder:
                     if event.tag is None and not event.anchor and len(stack) < MAX_YAML_DEPTH \
                             and (not mapping or (key is not None and key is not _MERGE)):
                         nodes += 1
-                        if nodes > limit:
-                            self.nodes = nodes
+                        cost += weight
+                        if nodes > limit or cost > cost_limit:
+                            self.nodes, self.cost = nodes, cost
                             raise self._nodes_error(event)
                         child = path + (key,) if mapping else path + (len(container),)
                         opened: Any = event.start_mark  # an event the parser made has a mark
@@ -305,11 +318,12 @@ class Builder:
                         stack.append(top)
                         path, container, mapping, key_lines = top.path, top.value, top.mapping, top.key_lines
                         key = None
+                        weight = 1 + len(stack) // DEEP
                         continue
                 top.key = key
-            self.nodes = nodes
+            self.nodes, self.cost = nodes, cost
             feed(event)
-            nodes = self.nodes
+            nodes, cost = self.nodes, self.cost
             if stack is not self.stack:  # a new document
                 stack, entries, readings = self.stack, self.entries, self.readings
                 add = entries.append
@@ -319,12 +333,13 @@ class Builder:
                 key_lines, key = top.key_lines, top.key
             else:
                 top = None
-        self.nodes = nodes
+            weight = 1 + len(stack) // DEEP
+        self.nodes, self.cost = nodes, cost
 
     def _nodes_error(self, event: ev.Event) -> MprError:
-        if self.budget is not None and self.nodes <= MAX_YAML_NODES:
+        if self.budget is not None and self.nodes <= self.max_nodes:
             return self._error(BUDGET, event, limit=self.budget[1])
-        return self._error(NODES, event, limit=MAX_YAML_NODES)
+        return self._error(NODES, event, limit=self.max_nodes)
 
     def _scalar_event(self, event: ev.ScalarEvent) -> None:
         """A scalar that is a value (not a key): the commonest event, kept on a short path."""
@@ -332,7 +347,8 @@ class Builder:
             self._fullwidth_colon(event)
         value, text = self._scalar(event)
         self.nodes += 1
-        if self.nodes > self.max_nodes:
+        self.cost += 1 + len(self.stack) // DEEP
+        if self.nodes > self.max_nodes or self.cost > self.max_cost:
             raise self._nodes_error(event)
         mark: Any = event.start_mark  # an event the parser made has a mark
         stack = self.stack
@@ -372,7 +388,8 @@ class Builder:
 
     def _count(self, event: ev.Event, nodes: int) -> None:
         self.nodes += nodes
-        if self.nodes > self.max_nodes:
+        self.cost += nodes * (1 + len(self.stack) // DEEP)
+        if self.nodes > self.max_nodes or self.cost > self.max_cost:
             raise self._nodes_error(event)
 
     def _child_path(self) -> Path_:

@@ -212,6 +212,36 @@ def test_values_copied_by_aliases_at_and_past_their_limit() -> None:
     assert (error.code, error.loc.line, error.loc.column) == ("MPR972", 3, 5 + 4 * lists)
 
 
+def _nested(depth: int) -> str:
+    """A scalar inside ``depth`` mappings."""
+    return "{a: " * depth + "1" + "}" * depth + "\n"
+
+
+@pytest.mark.parametrize("depth, cost", [(1, 2), (15, 16), (16, 18), (17, 20), (40, 41 + 16 + 18)])
+def test_a_value_costs_more_the_deeper_it_is(depth: int, cost: int) -> None:
+    """``cost`` counts a value once more for every 16 levels it is nested (its path, kept with its
+    position, grows with its depth): the budget over many files bounds memory whatever the shape.
+    The root mapping is at depth 0; its value at depth 1, and so on."""
+    (doc,) = load_text(_nested(depth))
+    assert doc.nodes == depth + 1 and doc.cost == cost
+
+
+@pytest.mark.parametrize("text", [_nested(40), "a: [" + ", ".join(["1"] * 50) + "]\n"])
+def test_a_budget_over_many_files_at_and_past_its_bound(text: str) -> None:
+    """``budget`` (left, whole): at the file's cost it loads; one less and it is MPR970 with the
+    whole in the message, at the value that passes it."""
+    (doc,) = load_text(text)
+    assert load_text(text, budget=(doc.cost, 10 ** 6))[0].data == doc.data
+    error = refused_with(text, budget=(doc.cost - 1, 10 ** 6))
+    assert error.code == "MPR970" and "1000000" in str(error) and error.loc.line == 1
+
+
+def refused_with(text: str, **options: object) -> MprError:
+    with pytest.raises(MprError) as caught:
+        load_text(text, "t.yaml", **options)  # type: ignore[arg-type]
+    return caught.value
+
+
 def test_alias_bomb_fails_with_little_memory() -> None:
     bomb = (BROKEN / "yaml" / "alias_bomb.yaml").read_bytes()
     assert len(bomb) < 1000

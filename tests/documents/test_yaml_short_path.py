@@ -61,6 +61,7 @@ TRICKY = {
     "fullwidth-colon-key": "a:\n  allowance：3\n",
     "control": "a: \x07\n",
     "late-error-after-duplicate": "a: 1\na: 2\nb: [\n",
+    "deep-values": "a: " + "{b: " * 40 + "[1, 2, {c: 3}]" + "}" * 40 + "\nd: [" + "[" * 20 + "x" + "]" * 20 + "]\n",
 }
 
 
@@ -72,7 +73,7 @@ def outcome(text: str | bytes, stepwise: bool, loader: type | None = None) -> ob
     except MprError as error:
         return ("error", error.code, error.loc, str(error))
     return [(doc.index, doc.line, repr(doc.data), list(doc.positions.items()),
-             list(doc.texts.items()), doc.readings) for doc in docs]
+             list(doc.texts.items()), doc.readings, doc.nodes, doc.cost) for doc in docs]
 
 
 def same_either_way(text: str | bytes, loader: type | None = None) -> None:

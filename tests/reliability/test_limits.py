@@ -248,7 +248,7 @@ def _bundled_counts() -> tuple[int, int]:
 
     root = bundled_ruleset()
     docs = [d for p in [root / "ruleset.yaml", *loading.rule_files(root)] for d in load_file(p)]
-    return sum(d.nodes for d in docs), len(docs)
+    return sum(d.cost for d in docs), len(docs)
 
 
 @pytest.mark.parametrize("sharing", [True, False])
