@@ -59,8 +59,8 @@ def cases(base: Path) -> dict[str, list[list[str]]]:
     one = ruleset(base / "dense-params", {"t.yaml": HEAD + f"params: {{x: {dense(room())}}}\n"})
     two = ruleset(base / "dense-params-b", {"t.yaml": HEAD + f"params: {{x: {dense(room(), '2')}}}\n"})
     made["dense-params"] = [["validate", "--no-cache", str(one)], ["validate", str(one)],
-                            ["test", "--no-cache", str(one)], ["diff", "--no-cache", str(one), str(two)],
-                            ["doc", "--no-cache", str(one)]]
+                            ["test", "--no-cache", str(one)], ["--no-cache", "diff", str(one), str(two)],
+                            ["--no-cache", "doc", str(one)]]
     top = ruleset(base / "dense-top", {"t.yaml": dense(room()) + "\n"})
     made["dense-top"] = [["validate", "--no-cache", str(top)]]
     lines, size, i = [], len(HEAD) + 20, 0

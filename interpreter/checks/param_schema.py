@@ -83,6 +83,10 @@ def parse_param_value(raw: str, name: str, given_as: str = CALLER_LAYER) -> Writ
 
 # --- the schemas --------------------------------------------------------------------------------
 
+_SCALAR_SCHEMAS = {kind: json.dumps({"type": name}, sort_keys=True) for kind, name in (
+    (bool, "boolean"), (int, "number"), (float, "number"), (str, "string"))}
+
+
 def inferred_schema(value: Any) -> dict[str, Any]:
     """The schema a parameter without a declared one gets: the type of its default value."""
     if isinstance(value, bool):
@@ -92,7 +96,9 @@ def inferred_schema(value: Any) -> dict[str, Any]:
     if isinstance(value, str):
         return {"type": "string"}
     if isinstance(value, list):
-        types = {json.dumps(inferred_schema(v), sort_keys=True) for v in value if v is not None}
+        # a scalar's schema text by its type, written once (a list of many values, #26)
+        types = {_SCALAR_SCHEMAS.get(type(v)) or json.dumps(inferred_schema(v), sort_keys=True)
+                 for v in value if v is not None}
         return {"type": "array", **({"items": json.loads(types.pop())} if len(types) == 1 else {})}
     if isinstance(value, dict):
         return {"type": "object"}

@@ -67,9 +67,8 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, who
     from rules_dsl.template import show as template_show
 
     value = jsonable(value) if not isinstance(value, (Fraction, int, str, bool)) else value
-    none = words(lang)["none"]
     if value is None or value == [] or value == {}:
-        return none
+        return words(lang)["none"]  # looked up only here: a list of many values is read item by item
     if isinstance(value, (bool, int, Fraction)):
         return template_show(value, lang)
     if isinstance(value, str):
