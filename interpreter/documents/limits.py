@@ -11,3 +11,4 @@ MAX_INPUT_FILE_BYTES = 1_000_000  # --input files and characters.yaml
 MAX_YAML_INT_DIGITS = 100  # characters of one integer scalar, checked before converting it
 MAX_KEPT_TEXTS = 256  # data texts the cache folder texts/ keeps (kept_yaml; the oldest removed)
 MAX_KEPT_TEXT_BYTES = 256 * 1024  # a data text larger than this is read by PyYAML every time
+MAX_SHARED_COST = 1_000_000  # values (Document.cost) of the parses shared.py keeps for later readers

@@ -9,8 +9,9 @@ later reader, who gets its own copy of the data (a ruleset may change what it is
 positions and texts shared (nothing changes them): a file is parsed at most twice per process.
 ``check(doc, schema, lang)`` is ``schema.validate_document`` of such a document, done once per
 file, document, schema and language. ``enabled(False)`` turns the sharing off (the results are
-the same, only slower: the tests compare both); at most ``MAX_FILES`` files are kept, the memo
-emptied when it is full.
+the same, only slower: the tests compare both); at most ``MAX_FILES`` files and
+``MAX_SHARED_COST`` values (weighted by depth, as ``Document.cost``) are kept, the memo emptied
+when one more would pass either.
 """
 from __future__ import annotations
 
@@ -23,11 +24,12 @@ from pathlib import Path
 from rules_dsl.errors import Diagnostic, MprError
 
 from interpreter.documents import loader
-from interpreter.documents.limits import MAX_RULE_FILE_BYTES
+from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_SHARED_COST
 from interpreter.documents.plain import plain_copy
 from interpreter.documents.yaml_events import BUDGET
 
 MAX_FILES = 1024
+_kept = [0]  # the cost of the documents ``_read`` keeps
 
 _on = True
 # path + content -> (the documents, kept unchanged, None while one reader has had them; error)
@@ -50,6 +52,7 @@ def enabled(on: bool | None = None) -> bool:
 
 
 def clear() -> None:
+    _kept[0] = 0
     _read.clear()
     _handed.clear()
     _key_of.clear()
@@ -106,6 +109,10 @@ def read(path: str | Path, *, max_bytes: int = MAX_RULE_FILE_BYTES, copy_data: b
             if refused is not None:
                 raise refused
             return parsed
+        cost = sum(doc.cost for doc in parsed)
+        if _kept[0] + cost > MAX_SHARED_COST:
+            clear()
+        _kept[0] += cost
         known = _read[key] = (parsed, refused)
     documents, refused = known
     if refused is not None:

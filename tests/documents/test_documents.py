@@ -335,3 +335,26 @@ YAMLISH = st.text(alphabet=list("ab1:-[]{},&*!#|>'\"?<=~. \t\n\x85\u3042\u200b\x
 @given(YAMLISH)
 def test_yaml_like_text_gives_documents_or_a_located_error(text: str) -> None:
     _documents_or_located_error(text)
+
+
+def test_shared_parses_are_kept_within_their_cost(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``shared.read`` keeps a file's parse for its later readers while the kept parses cost at
+    most MAX_SHARED_COST in all: at the bound both files stay kept; one value less and keeping
+    the second empties the memo first (not an error: only a later read parses again)."""
+    from interpreter.documents import shared
+
+    one, two = tmp_path / "one.yaml", tmp_path / "two.yaml"
+    one.write_text("a: [1, 2, 3]\n", encoding="utf-8")
+    two.write_text("b: {c: 1, d: [2]}\n", encoding="utf-8")
+    costs = [load_file(p)[0].cost for p in (one, two)]
+
+    def kept() -> list[str]:
+        return sorted(Path(name).name for (name, _), (docs, _) in shared._read.items() if docs)
+
+    for bound, expected in ((sum(costs), ["one.yaml", "two.yaml"]), (sum(costs) - 1, ["two.yaml"])):
+        monkeypatch.setattr(shared, "MAX_SHARED_COST", bound)
+        shared.clear()
+        for path in (one, one, two, two):  # the second reader of each has the parse kept
+            assert shared.read(path)[0].data == load_file(path)[0].data
+        assert kept() == expected
+    shared.clear()
