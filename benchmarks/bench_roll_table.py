@@ -141,16 +141,16 @@ def main() -> None:
     args = parser.parse_args()
     base = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="bench-roll-table-"))
     env = installed_env({**os.environ, "MPRULES_CACHE_DIR": str(base / "cache")})
-    inside = {}
-    for rows in args.rows:
-        inside[rows] = in_process(rows, base)
-        print(f"{rows:>8} rows in-process  " + "  ".join(f"{k} {v:.3f} s" for k, v in inside[rows].items()))
-    outside = {}
+    outside = {}  # first: a child's peak memory counts what it copied of this process before exec
     for rows in args.cli_rows:
         outside[rows] = cli(rows, base, env)
         print(f"{rows:>8} rows command     " + "  ".join(
             f"{k} {v:.3f} s {PEAKS[k]:.0f} MB" for k, v in outside[rows].items()))
         outside[rows].update({f"{k}_peak_mb": round(PEAKS[k]) for k in list(outside[rows])})
+    inside = {}
+    for rows in args.rows:
+        inside[rows] = in_process(rows, base)
+        print(f"{rows:>8} rows in-process  " + "  ".join(f"{k} {v:.3f} s" for k, v in inside[rows].items()))
     ratios = {**per_row(inside), **(per_row(outside) if outside else {})}
     print("cost per row, largest size / smallest: " + ", ".join(f"{k} {v:.2f}" for k, v in ratios.items()))
     print(json.dumps({"in_process": {str(k): v for k, v in inside.items()},

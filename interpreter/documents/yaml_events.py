@@ -537,6 +537,14 @@ class Builder:
         text = event.value
         tag = event.tag
         plain = tag is None and event.implicit[0]
+        if plain and text.isdigit() and text.isascii() and len(text) <= MAX_YAML_INT_DIGITS:
+            number = int(text)  # decimal digits alone: what the core schema reads as this integer
+            if number.bit_length() <= MAX_INT_BITS:
+                if may_differ(text):  # ``014``: octal in YAML 1.1
+                    reading = compare(text, number)
+                    if reading is not None:
+                        self.readings.append((self._pos(event), reading))
+                return number, text
         if tag in (None, "!"):
             tag = core_tag(text) if plain and (not text or text[0] in CORE_FIRST) else _STR
         elif tag not in (_STR, _NULL, _BOOL, _INT, _FLOAT):

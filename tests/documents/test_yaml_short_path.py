@@ -132,3 +132,24 @@ PIECES = ["a", "b", ": ", "- ", "\n", "  ", "&x ", "*x", "<<: ", "[", "]", "{", 
 @given(st.lists(st.sampled_from(PIECES), max_size=40))
 def test_generated_yaml_like_text(pieces: list[str]) -> None:
     same_either_way("".join(pieces))
+
+
+@pytest.mark.parametrize("text", ["0", "00", "7", "014", "0128", "1" * 77, "1" * 78, "9" * 100,
+                                  "9" * 101, str(2 ** 256 - 1), str(2 ** 256), "١٢"])
+def test_decimal_digits_read_as_the_core_schema_reads_them(text: str) -> None:
+    """A plain scalar of decimal digits alone is read without the resolver (``Builder._scalar``):
+    the value, written text and reading the core schema's path gives, or its error."""
+    from interpreter.documents import yaml_readings
+
+    try:
+        (doc,) = load_text(f"a: {text}\n", "t.yaml")
+    except MprError as error:
+        assert error.code == "MPR217" and (len(text) > 100 or int(text).bit_length() > 256)
+        return
+    if not text.isascii():
+        assert doc.data == {"a": text}
+        return
+    assert yaml_readings.core_tag(text) == "tag:yaml.org,2002:int"
+    assert doc.data == {"a": yaml_readings.core_int(text)} and doc.texts == {("a",): text}
+    expected = yaml_readings.compare(text, doc.data["a"])
+    assert [reading for _, reading in doc.readings] == ([expected] if expected else [])
