@@ -264,15 +264,16 @@ def row_label(value: Any, label: str | None) -> str:
     return shown if label is None or label == shown else f"{shown} {label}"
 
 
-def print_rows(rows: list[tuple[str, Fraction]], header: tuple[str, str]) -> None:
-    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row.
+def print_rows(rows: list[tuple[str, Fraction | tuple[int, int]]], header: tuple[str, str]) -> None:
+    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row; each
+    probability a Fraction or its (numerator, denominator) in lowest terms.
 
     Each probability is turned into a float once (an exact fraction of big integers is slow to
     compare or divide), so printing a large distribution costs less than computing it."""
     labels = [label for label, _ in rows]
-    fractions = [f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
-                 for _, p in rows]
-    floats = [p.numerator / p.denominator for _, p in rows]
+    ratios = [p if type(p) is tuple else (p.numerator, p.denominator) for _, p in rows]
+    fractions = [f"{n}/{d}" if d != 1 else str(n) for n, d in ratios]
+    floats = [n / d for n, d in ratios]
     label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
     fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
     top = max(floats, default=1.0) or 1.0

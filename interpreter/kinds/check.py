@@ -4,7 +4,6 @@ rules; with the value checked given, its exact success chance and a roll."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
@@ -12,14 +11,16 @@ from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.solvers import pool_notation as core_check
-from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
+from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
+from rules_dsl.plain import ratio_text
 from interpreter.kinds._amounts import whole
 from interpreter.kinds._reasons import EXPECTED
 from interpreter.kinds._derive import run_rule
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any, TypedDict
 
 BAD_CHECK_VALUE = define(
@@ -93,7 +94,7 @@ if TYPE_CHECKING:
 
 
 def _probability(p: Fraction | int) -> Probability:
-    return {"fraction": fraction_text(Fraction(p)), "float": float(p)}
+    return {"fraction": ratio_text(p.numerator, p.denominator), "float": float(p)}
 
 
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
@@ -112,7 +113,11 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
         return value
     rules = core_check.rules_of(ctx.ruleset.parameters)
     spec = _spec(rule, env, ability)
-    p = core_check.success_probability(spec, rules=rules)
+    # start-up: fractions loads only when a run computes a chance (the trace holds a Fraction)
+    from fractions import Fraction
+
+    weight, total = _success_weight(spec, rules)
+    p = Fraction(weight, total)
     ctx.trace.add("expr", f"P(success of {spec.notation})", p)
     value["probability"] = _probability(p)
     if inputs.get("roll", ctx.dice.explicit):  # roll when the dice or a seed were given
@@ -131,23 +136,32 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     head = f"{rule.title(ctx.lang)}: " + word(HEAD if env["dice"] != 1 else HEAD_ONE, ctx.lang).format(
         dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
-        return [ProbTable(head, [ProbRow("success", Fraction(1), word(NO_CHECK, ctx.lang))])]
+        return [ProbTable(head, [ProbRow.counted("success", 1, 1, word(NO_CHECK, ctx.lang))])]
     if inputs.get(attribute) is not None:
         spec = _spec(rule, env, whole(inputs[attribute], attribute))
-        outcomes = core_check.success_distribution(spec, rules=rules)
-        rows: dict[str, Fraction] = {}
-        for result, p in outcomes.items():
+        weights, total = core_check.success_weights(spec, rules=rules)
+        # in the order of the exact distribution's rows (verdicts are not ordered: by their repr),
+        # the impossible ones left out; counted in whole numbers (no fractions loaded)
+        counted = sorted(((v, w) for v, w in weights.items() if w), key=lambda item: repr(item[0]))
+        rows: dict[str, int] = {}
+        for result, weight in counted:
             key = result.special or core_check.result_word(result)
-            rows[key] = rows.get(key, Fraction(0)) + p
-        table = [ProbRow(k, p, _label(rules, k, ctx.lang)) for k, p in rows.items()]
-        success = outcomes.probability(lambda r: r.success)
-        total = word(TOTAL, ctx.lang).format(word=_label(rules, "success", ctx.lang), p=fraction_text(success),
-                                      percent=f"{float(success) * 100:.2f}%")
+            rows[key] = rows.get(key, 0) + weight
+        table = [ProbRow.counted(k, w, total, _label(rules, k, ctx.lang)) for k, w in rows.items()]
+        success = sum(w for v, w in counted if v.success)
+        note = word(TOTAL, ctx.lang).format(word=_label(rules, "success", ctx.lang), p=ratio_text(success, total),
+                                            percent=f"{success / total * 100:.2f}%")
         return [ProbTable(f"{head}{word(LIST_SEPARATOR, ctx.lang)}"
-                          + word(ABILITY, ctx.lang).format(value=spec.target), table, note=total)]
-    rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
-                               word(ABILITY, ctx.lang).format(value=m)) for m in range(1, rules.faces + 1)]
+                          + word(ABILITY, ctx.lang).format(value=spec.target), table, note=note)]
+    rows_by_ability = [ProbRow.counted(m, *_success_weight(_spec(rule, env, m), rules),
+                                       word(ABILITY, ctx.lang).format(value=m)) for m in range(1, rules.faces + 1)]
     return [ProbTable(f"{head}: {word(BY, ctx.lang)}", rows_by_ability, note=word(SEPARATE, ctx.lang))]
+
+
+def _success_weight(spec: core_check.CheckSpec, rules: Any) -> tuple[int, int]:
+    """``(weight, total)``: of the ``total`` rolls of the check's dice, how many succeed."""
+    weights, total = core_check.success_weights(spec, rules=rules)
+    return sum(w for v, w in weights.items() if v.success), total
 
 
 def _label(rules: Any, key: str, lang: str) -> str:

@@ -335,19 +335,26 @@ def _outcome(spec: CheckSpec, values: Sequence[int], rules: PoolRules) -> CheckO
     return CheckOutcome(spec, tuple(values), fold.verdict(state), fold)
 
 
+def success_weights(spec: CheckSpec, *, faces: int | None = None,
+                    rules: PoolRules | None = None) -> tuple[dict[Verdict, int], int]:
+    """``(weights, total)``: how many of the ``total`` equally likely rolls of the check's dice
+    give each ``Verdict``, in whole numbers (the chance of a verdict is its weight over the
+    total; nothing here loads ``fractions``)."""
+    rules = _rules(rules, faces)
+    fold = _fold_of(spec, rules)
+    rolled = dice_rolled(spec, rules)
+    return verdict_weights(fold, rolled), rules.faces ** rolled
+
+
 def success_distribution(spec: CheckSpec, *, faces: int | None = None,
                          rules: PoolRules | None = None) -> Distribution:
     """The exact distribution of ``Verdict`` over every roll of the check's dice."""
-    rules = _rules(rules, faces)
-    fold = _fold_of(spec, rules)
+    weights, total = success_weights(spec, faces=faces, rules=rules)
     # start-up: exact distributions (and fractions) load only when odds are asked for
     from fractions import Fraction  # start-up: as above
     from rules_dsl.distribution import Distribution  # start-up: as above
 
-    rolled = dice_rolled(spec, rules)
-    total = rules.faces ** rolled
-    return Distribution({verdict: Fraction(weight, total)
-                         for verdict, weight in verdict_weights(fold, rolled).items()})
+    return Distribution({verdict: Fraction(weight, total) for verdict, weight in weights.items()})
 
 
 def success_probability(spec: CheckSpec, *, faces: int | None = None,
