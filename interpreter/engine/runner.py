@@ -147,7 +147,9 @@ def _annotate_rows(rule: Rule, step: Step) -> None:
     render_steps(rule, step.children)
 
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+# A field path's parts (``plan.a[6]``): compiled by re's cache the first time an error is located,
+# not when the module loads (every run loads it; start-up).
+_PATH_PART = r"([^.\[\]]+)|\[(\d+)\]"
 
 
 def locate_in_input(error: MprError, inputs: Mapping[str, Any], positions: Positions | None,
@@ -158,7 +160,7 @@ def locate_in_input(error: MprError, inputs: Mapping[str, Any], positions: Posit
     if loc is None or loc.path is None or loc.line is not None or not positions:
         return error
     path: Path_ = tuple(
-        int(index) if index else name for name, index in _PATH_PART.findall(loc.path))
+        int(index) if index else name for name, index in re.findall(_PATH_PART, loc.path))
     if not path or path[0] not in inputs:
         return error
     probe = path

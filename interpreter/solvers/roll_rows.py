@@ -11,7 +11,6 @@ from __future__ import annotations
 import heapq
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from rules_dsl.distribution import Distribution
 from rules_dsl.frozen import Record
 
 from interpreter.engine.names import compiled
@@ -19,6 +18,8 @@ from interpreter.engine.names import compiled
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
+
+    from rules_dsl.distribution import Distribution
 
 _INDEX = ("rows", "(index)")  # where a rule keeps its index among its compiled things
 
