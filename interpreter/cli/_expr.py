@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import sys
-import unicodedata
 from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, Phrase, define
@@ -188,6 +187,9 @@ def load_input(file: str | None) -> dict[str, Any]:
 
 @lru_cache(maxsize=4096)
 def _wide_count(text: str) -> int:
+    # start-up: unicodedata loads only for a text that is not ASCII (display_width)
+    import unicodedata
+
     return sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
 
 
