@@ -15,7 +15,6 @@ from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
 from rules_dsl.plain import ratio_text
 from interpreter.kinds._amounts import whole
-from interpreter.kinds._reasons import EXPECTED
 from interpreter.kinds._derive import run_rule
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -62,12 +61,11 @@ def _formulas(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, 
     env: dict[str, Any] = {**inputs, "params": rule.params, **_derived(rule, inputs, ctx)}
     for name in FORMULAS:
         value = ctx.evaluate(rule, (name,), env, label=name)
-        expected = EXPECTED["boolean"] if name == "required" else EXPECTED["integer"]
         ok = isinstance(value, bool) if name == "required" else \
             isinstance(value, int) and not isinstance(value, bool)
         if not ok:
             raise MprError(BAD_CHECK_VALUE, rule.loc(name), field=name, rule=rule.id,
-                           expected=expected, value=value)
+                           expected=_expected("boolean" if name == "required" else "integer"), value=value)
         env[name] = value
     return env
 
@@ -84,7 +82,7 @@ def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckS
             raise MprError(CHECK_LIMIT, Location(path=field), field=field, value=value, limit=limit)
     if values["dice"] < 0:
         raise MprError(BAD_CHECK_VALUE, rule.loc("dice"), field="dice", rule=rule.id,
-                       expected=EXPECTED["whole_or_more"], value=values["dice"])
+                       expected=_expected("whole_or_more"), value=values["dice"])
     return core_check.CheckSpec(values["dice"], ability, values["challenge"])
 
 
@@ -156,6 +154,14 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     rows_by_ability = [ProbRow.counted(m, *_success_weight(_spec(rule, env, m), rules),
                                        word(ABILITY, ctx.lang).format(value=m)) for m in range(1, rules.faces + 1)]
     return [ProbTable(f"{head}: {word(BY, ctx.lang)}", rows_by_ability, note=word(SEPARATE, ctx.lang))]
+
+
+def _expected(name: str) -> dict[str, str]:
+    """What a formula must give, in both languages, for its message."""
+    # start-up: the words of the reasons load only when a formula gives a wrong value
+    from interpreter.kinds._reasons import EXPECTED
+
+    return EXPECTED[name]
 
 
 def _success_weight(spec: core_check.CheckSpec, rules: Any) -> tuple[int, int]:
