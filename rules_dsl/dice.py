@@ -141,7 +141,7 @@ class SeededDice(DiceSource):
         """``random.Random(seed).randrange(n)``: ``n.bit_length()`` bits drawn again until below ``n``."""
         bits = (self._random or self._generator()).getrandbits
         k = n.bit_length()
-        r = bits(k)
+        r: int = bits(k)
         while r >= n:
             r = bits(k)
         return r

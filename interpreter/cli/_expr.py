@@ -19,7 +19,7 @@ GIVE_VAR = define_word("cli.give_var", "give it with --var {name}=VALUE", "--var
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from fractions import Fraction
+    from collections.abc import Sequence
     from typing import Any
 
 _SHOWN = 72  # characters of an expression line shown under an error
@@ -266,7 +266,7 @@ def row_label(value: Any, label: str | None) -> str:
     return shown if label is None or label == shown else f"{shown} {label}"
 
 
-def print_rows(rows: list[tuple[str, Fraction | tuple[int, int]]], header: tuple[str, str]) -> None:
+def print_rows(rows: Sequence[tuple[str, Any]], header: tuple[str, str]) -> None:
     """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row; each
     probability a Fraction or its (numerator, denominator) in lowest terms.
 

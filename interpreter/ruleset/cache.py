@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, folder_time, listing, sha256, write_atomically
@@ -319,7 +320,7 @@ def _guarded(payload: bytes) -> bytes:
     return payload[:5 + int.from_bytes(payload[1:5], "big")]
 
 
-class _Rules:
+class _Rules(Mapping):
     """The rules of an indexed payload by id, each its blob when its CRC-32 is right, else None
     (``PendingRules`` then makes the ruleset again)."""
 

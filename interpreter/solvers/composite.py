@@ -19,13 +19,16 @@ from __future__ import annotations
 import copy
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
 
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.words import localized
 
 from interpreter.solvers.plan import Line, Outcome, Violation, join, linked, mapping, whole
 from interpreter.solvers.setup import Setup, solve
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 FIXED_VALUE = define(
     "MPR824", "{name} must be {expected} in this plan, not {value}: {reason_en}",

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import string
 from collections.abc import Mapping
-from typing import Any
 
 from rules_dsl.words import localized
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 SEPARATOR = "list_separator"  # message id of the separator between listed items
 ENTRY = "entry"  # message id of one ``name value`` entry of a listed mapping

@@ -20,6 +20,18 @@ TEXTS = ["burglary_light", "空き巣に入られたが、被害は少なかっ�
          "ＰＣ１", "1d6", "d6", "True", "TRUE", "NULL", "nan", "inf", "Infinity"]
 
 
+FLOATS = [0.75, 0.0, -0.0, 1.0, -2.5, 0.1, 1 / 3, 1e17, 1e-7, 1.5e300, 2.0 ** -1074, 123456789.125,
+          float("nan"), float("inf"), float("-inf")]
+
+
+@pytest.mark.parametrize("number", FLOATS)
+def test_a_float_is_written_as_pyyaml_writes_it(number) -> None:
+    _same(number)
+    _same({"fraction": "3/4", "float": number})
+    _same([number, "a", 1])
+    assert (one_line(number) is None) == (number != number or abs(number) == float("inf"))
+
+
 def _same(value) -> None:
     written = one_line(value)
     if written is not None:
@@ -49,7 +61,7 @@ def test_every_bundled_expected_value_is_written_as_pyyaml_writes_it() -> None:
 
 ALPHABET = st.sampled_from(list("ab :#,-?'\"[]{}&*!|>%@`yn01.~<=\t") + ["空", "、", "é", "\u3000"])
 VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-100, 100) | st.text(ALPHABET, max_size=6),
+    st.none() | st.booleans() | st.integers(-100, 100) | st.text(ALPHABET, max_size=6) | st.floats(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(ALPHABET, max_size=4), inner,
                                                                 max_size=3),
     max_leaves=8)
