@@ -52,10 +52,20 @@ def _text(text: str, flow: bool) -> str | None:
         elif ch == "#" and text[i - 1] == " ":
             plain = False
     if plain:
+        if _ratio(text):
+            return text  # an exact chance (3/4): no reader takes it for a number
         if first in _TYPED_FIRST or text.lower() in _TYPED_WORDS:
             return None  # a reader may take it for another type: PyYAML quotes it or not
         return text
     return "'" + text.replace("'", "''") + "'"
+
+
+def _ratio(text: str) -> bool:
+    """Whether ``text`` is ASCII digits, one slash, ASCII digits (``3/4``, how a chance's
+    ``fraction`` is written): a text that no YAML 1.1 or 1.2 resolver reads as anything but a text."""
+    numerator, slash, denominator = text.partition("/")
+    return bool(slash) and numerator.isascii() and numerator.isdigit() and denominator.isascii() \
+        and denominator.isdigit()
 
 
 def _item(value: Any, depth: int) -> str | None:
