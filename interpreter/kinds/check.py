@@ -19,7 +19,6 @@ from interpreter.kinds._derive import run_rule
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from fractions import Fraction
     from typing import Any, TypedDict
 
 BAD_CHECK_VALUE = define(
@@ -91,8 +90,10 @@ if TYPE_CHECKING:
     Probability = TypedDict("Probability", {"fraction": str, "float": float})
 
 
-def _probability(p: Fraction | int) -> Probability:
-    return {"fraction": ratio_text(p.numerator, p.denominator), "float": float(p)}
+def _probability(weight: int, total: int) -> Probability:
+    """The chance ``weight`` over ``total``, exact (as ``Fraction`` writes it) and as a float
+    (``float(Fraction(weight, total))``), counted without loading fractions."""
+    return {"fraction": ratio_text(weight, total), "float": weight / total}
 
 
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
@@ -107,17 +108,16 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     ability = whole(inputs[attribute], attribute)
     if not env["required"]:
         ctx.trace.add("note", word(NO_CHECK, ctx.lang), 1)
-        value["probability"] = _probability(1)
+        value["probability"] = _probability(1, 1)
         return value
     rules = core_check.rules_of(ctx.ruleset.parameters)
     spec = _spec(rule, env, ability)
-    # start-up: fractions loads only when a run computes a chance (the trace holds a Fraction)
-    from fractions import Fraction
-
     weight, total = _success_weight(spec, rules)
-    p = Fraction(weight, total)
-    ctx.trace.add("expr", f"P(success of {spec.notation})", p)
-    value["probability"] = _probability(p)
+    chance = value["probability"] = _probability(weight, total)
+    # the trace shows the chance as a Fraction's value is shown (3/4, or 1 when it is whole), held
+    # as that text or number: fractions is not loaded for it
+    shown = chance["fraction"]
+    ctx.trace.add("expr", f"P(success of {spec.notation})", int(shown) if "/" not in shown else shown)
     if inputs.get("roll", ctx.dice.explicit):  # roll when the dice or a seed were given
         outcome = core_check.roll(spec, ctx.dice, rules=rules)
         ctx.trace.add("dice", outcome.text(ctx.lang), outcome.success, dice=list(outcome.dice))

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterator, Mapping
 from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
-from fractions import Fraction
 
+from rules_dsl.functions import is_fraction
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import LANGS, bilingual, define_word, localized, word
 
@@ -297,7 +297,7 @@ def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, effects: list[
 
 
 def _whole(value: Any, rule_id: str, formula: str) -> int:
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if is_fraction(value) and value.denominator == 1:
         value = int(value)
     if not _is(value, int) or value < 0:
         raise MprError(BAD_DAMAGE_VALUE, Location(path=f"{rule_id}.damage"), rule=rule_id,
