@@ -170,9 +170,9 @@ def _shape(value: Any, binding: frozenset) -> tuple | None:
     and no key is one of ``binding``."""
     if type(value) is not dict:
         return None
-    shape = tuple((key, type(item)) for key, item in value.items())
-    if all(kind in _SCALARS and key not in binding for key, kind in shape):
-        return shape
+    types = tuple(map(type, value.values()))
+    if _SCALARS.issuperset(types) and binding.isdisjoint(value):
+        return (tuple(value), types)
     return None
 
 
