@@ -534,7 +534,7 @@ class Table:
             here = (index,)
             remove = entry.get("remove") is True
             action = words["remove" if remove else "replace"]
-            if _EDIT_KEYS.isdisjoint(entry) and all(type(v) in _PLAIN for v in entry.values()):
+            if _EDIT_KEYS.isdisjoint(entry) and _PLAIN.issuperset(map(type, entry.values())):
                 item = entry  # texts, numbers and the like only: the file's own row, never changed
             else:
                 item = {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()

@@ -367,7 +367,12 @@ def finish_rule(rule: Any, state: State) -> None:
     rule.param_layers = state.param_layers
     rows = state.doc.get("rows")
     origins = state.origins.get("rows") or []
-    rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
-                       for i, row in enumerate(rows)} if isinstance(rows, list) else {}
+    layers: dict[str, str] = {}
+    if isinstance(rows, list):
+        count = len(origins)
+        for i, row in enumerate(rows):  # row_key, for every row of a long table
+            name = row.get("id") if isinstance(row, dict) else None
+            layers[f"#{i + 1}" if name is None else str(name)] = origins[i] if i < count else rule.layer
+    rule.row_layers = layers
     rule.example_layers = list(state.origins.get("examples") or [])
     rule._compiled.clear()

@@ -70,16 +70,19 @@ TOO_MANY_LAYERS = define(
     "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
 
 
-@dataclass(frozen=True, slots=True)
 class Write:
     """One layer setting one field: ``address`` is ``(rule_id,)`` for a whole document,
     ``(rule_id, "params", name)``, ``(rule_id, "rows", key)``, ``(rule_id, "adopted")`` or
     ``("@parameters", group, ..., leaf)``."""
 
-    address: tuple
-    layer: str
-    value: Any
-    loc: Any  # a Location, or what gives it when a finding needs it (``_located``)
+    __slots__ = ("address", "layer", "value", "loc")  # one per row a layer edits: made fast
+
+    def __init__(self, address: tuple, layer: str, value: Any, loc: Any) -> None:
+        self.address, self.layer, self.value = address, layer, value
+        self.loc = loc  # a Location, or what gives it when a finding needs it (``_located``)
+
+    def __repr__(self) -> str:
+        return f"Write({self.address!r}, {self.layer!r}, {self.value!r})"
 
 
 def field_name(address: tuple) -> str:
