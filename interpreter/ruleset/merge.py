@@ -301,6 +301,7 @@ class Patch:
     report: Callable[..., None]
     lang: str = "en"
     changed: set = field(default_factory=set)  # top-level fields the patch changed
+    under: Callable[[tuple], Patch] | None = None  # the same patch, its paths under a prefix
 
 
 def key_of(items: list, patch: list) -> str | None:
@@ -411,7 +412,7 @@ class Table:
         self.holding = {key: sum(1 for item in old if isinstance(item, dict) and key in item)
                         for key in KEYS}
         self.key: str | None = None
-        self.index: dict[Any, list[int]] = {}
+        self.index: dict[Any, Any] = {}  # a name -> its item (an int), or its items (a list)
         self.patches = 0
         self.written = False
         self._before_patch: list[int] | None = None
@@ -429,7 +430,11 @@ class Table:
         self.born.append(self.patches)
         self.died.append(0)
         self.standing += 1
-        self._count(item, 1)
+        if isinstance(item, dict):
+            holding = self.holding
+            for key in KEYS:
+                if key in item:
+                    holding[key] += 1
         self._new.append(node)
         return node
 
@@ -470,8 +475,17 @@ class Table:
         while node != _END:
             item = self.items[node]
             if not self.died[node] and isinstance(item, dict) and item.get(key) is not None:
-                self.index.setdefault(item[key], []).append(node)
+                self._index(item[key], node)
             node = self.after[node]
+
+    def _index(self, name: Any, node: int) -> None:
+        known = self.index.get(name)
+        if known is None:
+            self.index[name] = node
+        elif type(known) is int:
+            self.index[name] = [known, node]
+        else:
+            known.append(node)
 
     def _stood(self) -> list[int]:
         """The items as the list stood before this patch, in order."""
@@ -503,9 +517,14 @@ class Table:
             found = self.index.get(name)
         except TypeError:  # a name that is not hashable names no item
             return []
-        if not found:
+        if found is None:
             return []
         items, died = self.items, self.died
+        if type(found) is int:
+            if not died[found] and isinstance(items[found], dict) and items[found].get(key) == name:
+                return [found]
+            del self.index[name]
+            return []
         standing = [node for node in found if not died[node] and isinstance(items[node], dict)
                     and items[node].get(key) == name]
         if len(standing) != len(found):
@@ -530,6 +549,10 @@ class Table:
         written = False
         words = vocabulary(ACTIONS, edit.lang)
         field_ = ".".join(map(str, address[1:])) or address[0]
+        write, origin = edit.write, edit.origin
+        viewed = type(patch_marks) is View
+        if viewed:
+            patch_pos, patch_txt, patch_prefix = patch_marks.pos, patch_marks.txt, patch_marks.prefix  # type: ignore[union-attr]
         for index, entry in enumerate(patch):
             here = (index,)
             remove = entry.get("remove") is True
@@ -586,10 +609,13 @@ class Table:
                                 hint=did_you_mean(str(wanted), self._known(key)))
                     continue
                 anchor = found[0]
-            if not edit.write(address + (label,), None if remove else item, here):
+            if not write(address + (label,), None if remove else item, here):
                 continue
             written = True
-            item_marks = patch_marks.kid(index)
+            if viewed:  # patch_marks.kid(index), made here: one per row of a long table
+                item_marks: Mark = View(patch_pos, patch_txt, patch_prefix + here)
+            else:
+                item_marks = patch_marks.kid(index)
             if len(item) != len(entry):  # the edit's own words have no place in the item
                 item_marks = item_marks.without(EDIT_KEYS)
             if remove:
@@ -597,9 +623,9 @@ class Table:
             elif anchor is not None or target is None:
                 if target is not None:
                     self._remove(target)
-                node = self._make(item, item_marks, edit.origin)
+                node = self._make(item, item_marks, origin)
                 if name is not None:
-                    self.index.setdefault(name, []).append(node)
+                    self._index(name, node)
                 if anchor is None:
                     self._link_after(node, self.last)
                 elif where[0] == "before":
@@ -613,7 +639,7 @@ class Table:
             else:
                 self._count(self.items[target], -1)
                 self._count(item, 1)
-                self.items[target], self.marks[target], self.layers[target] = item, item_marks, edit.origin
+                self.items[target], self.marks[target], self.layers[target] = item, item_marks, origin
         self.written = self.written or written
         return written
 

@@ -179,18 +179,19 @@ def _list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
 
-def _patch(merge: Any, rule_id: str, source: Source, record: bool) -> Patch:
+def _patch(merge: Any, rule_id: str, source: Source, record: bool, prefix: tuple = ()) -> Patch:
     def write(address: tuple, value: Any, path: tuple) -> bool:
         if not record:
             return True
         # a patch's values are the file's data or fresh copies of it, never changed later; the
         # location is found only when a finding needs it
-        return merge.write(address, source.layer, value, (source, path), keep=True)
+        return merge.write(address, source.layer, value, (source, prefix + path), keep=True)
 
     def report(code: str, path: tuple, **args: Any) -> None:
-        merge.out.add(code, source.loc(path), **args)
+        merge.out.add(code, source.loc(prefix + path), **args)
 
-    return Patch(rule_id, source.layer, write, report, merge.out.lang)
+    return Patch(rule_id, source.layer, write, report, merge.out.lang,
+                 under=lambda inner: _patch(merge, rule_id, source, record, prefix + inner))
 
 
 def _field(state: State, name: str, value: Any, value_marks: Mark, patch: Patch, source: Source,
@@ -215,7 +216,8 @@ def _field(state: State, name: str, value: Any, value_marks: Mark, patch: Patch,
                                                if name in LISTS else None, source.layer)
             if name in LISTS:
                 state.origins[name] = table.first_layers
-        if table.patch(value, value_marks, scoped, address) and name not in TEXT_FIELDS:
+        direct = patch.under((name,)) if patch.under is not None else scoped  # no wrapper per row
+        if table.patch(value, value_marks, direct, address) and name not in TEXT_FIELDS:
             state.logic_changed = True
         return
     if table is not None:
