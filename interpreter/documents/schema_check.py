@@ -367,8 +367,16 @@ def _if(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> Check:
 
 
 def _dependent_required(c: Compiler, needs: dict, schema: dict, resolver: Resolver) -> Check:
-    return lambda value: not isinstance(value, dict) or all(
-        other in value for name, others in needs.items() if name in value for other in others)
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return True
+        for name, others in needs.items():
+            if name in value:
+                for other in others:
+                    if other not in value:
+                        return False
+        return True
+    return check
 
 
 def _dependent_schemas(c: Compiler, subs: dict, schema: dict, resolver: Resolver) -> Check:
