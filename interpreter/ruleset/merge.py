@@ -84,6 +84,37 @@ class View:
         return Marks.over(self)
 
 
+class Rows:
+    """The marks of a list a ``Table`` folded: item ``i``'s are ``marks[i]``, or, when that is
+    an int, read in place from the patch that wrote the item (``sources[srcs[i]]``: its
+    positions, texts and the list's path there; the int is the item's index in that list), so a
+    row costs no object of its own; every other key (the list's own marks) comes from ``base``,
+    whose items are hidden."""
+
+    __slots__ = ("base", "marks", "srcs", "sources")
+
+    def __init__(self, base: Mark | None, marks: list, srcs: list[int], sources: list[tuple]) -> None:
+        self.base, self.marks, self.srcs, self.sources = base, marks, srcs, sources
+
+    def item(self, i: int) -> Mark:
+        found = self.marks[i]
+        if type(found) is int:
+            pos, txt, prefix = self.sources[self.srcs[i]]
+            return View(pos, txt, prefix + (found,))
+        return found  # type: ignore[no-any-return]
+
+    def kid(self, key: Any) -> Mark:
+        if isinstance(key, int):
+            return self.item(key) if 0 <= key < len(self.marks) else Marks()
+        return self.base.kid(key) if self.base is not None else Marks()
+
+    def without(self, names: tuple) -> Marks:
+        return Marks.over(self, frozenset(names))
+
+    def copy(self) -> Marks:
+        return Marks.over(self)
+
+
 class Marks:
     """The positions and written texts of one value, by path relative to it. Either plain
     (``pos`` and ``txt`` hold every path, split into ``kids`` the first time a merge looks
@@ -97,22 +128,21 @@ class Marks:
     def __init__(self, pos: dict | None = None, txt: dict | None = None) -> None:
         self.pos: dict = pos if pos is not None else {}
         self.txt: dict = txt if txt is not None else {}
-        self.kids: dict[Any, Marks | View] | None = None
-        self.base: Marks | View | None = None
+        self.kids: dict[Any, Mark] | None = None
+        self.base: Mark | None = None
         self.hide: Any = None
 
     @classmethod
-    def over(cls, base: Marks | View | None, hide: Any = None,
-             kids: dict[Any, Marks | View] | None = None) -> Marks:
+    def over(cls, base: Mark | None, hide: Any = None, kids: dict[Any, Mark] | None = None) -> Marks:
         """Marks that answer from ``base`` for every key but ``kids``' and those ``hide`` names."""
         marks = cls()
         marks.kids = {} if kids is None else kids
         marks.base, marks.hide = base, hide
         return marks
 
-    def split(self) -> dict[Any, Marks | View]:
+    def split(self) -> dict[Any, Mark]:
         if self.kids is None:
-            kids: dict[Any, Marks | View] = {}
+            kids: dict[Any, Mark] = {}
             paths: dict[tuple, tuple] = {}  # each relative path once
             own_pos = self._share(self.pos, kids, paths, "pos")
             own_txt = self._share(self.txt, kids, paths, "txt")
@@ -135,7 +165,7 @@ class Marks:
                 own[key] = value
         return own
 
-    def kid(self, key: Any) -> Marks | View:
+    def kid(self, key: Any) -> Mark:
         found = self.split().get(key)
         if found is not None:
             return found
@@ -143,7 +173,7 @@ class Marks:
             return self.base.kid(key)
         return Marks()
 
-    def set_kid(self, key: Any, marks: Marks | View) -> None:
+    def set_kid(self, key: Any, marks: Mark) -> None:
         self.split()[key] = marks
 
     def without(self, names: tuple) -> Marks:
@@ -158,10 +188,25 @@ class Marks:
 
     def get(self, path: tuple, which: int) -> Any:
         """The position (``which`` 0) or written text (1) at ``path``, or None."""
-        node: Marks | View = self
+        node: Mark = self
         while True:
             if type(node) is View:
                 return node.get(path, which)
+            if type(node) is Rows:
+                if path and isinstance(path[0], int):
+                    i = path[0]
+                    if not 0 <= i < len(node.marks):
+                        return None
+                    found = node.marks[i]
+                    if type(found) is int:
+                        pos, txt, prefix = node.sources[node.srcs[i]]
+                        return (txt if which else pos).get(prefix + (found,) + path[1:])
+                    node, path = found, path[1:]
+                    continue
+                if node.base is None:
+                    return None
+                node = node.base
+                continue
             own = node.txt if which else node.pos  # type: ignore[union-attr]
             kids = node.kids  # type: ignore[union-attr]
             if kids is None:
@@ -190,6 +235,13 @@ class Marks:
         stack: list[tuple[Any, tuple, tuple, bool]] = [(self, (), (), False)]
         while stack:
             node, at, hides, shadowed = stack.pop()
+            if type(node) is Rows:
+                for i in range(len(node.marks)):
+                    if not (hides and any(_hidden(hide, i) for hide in hides)):
+                        stack.append((node.item(i), at + (i,), (), False))
+                if node.base is not None:
+                    stack.append((node.base, at, (*hides, _INTS), shadowed))
+                continue
             if type(node) is View:
                 source = node.txt if which else node.pos
                 depth = len(node.prefix)
@@ -324,7 +376,7 @@ def is_list_patch(old: Any, patch: Any) -> bool:
     return named is not None or any(k in item for item in patch for k in EDIT_KEYS)
 
 
-Mark = Marks | View
+Mark = Marks | View | Rows
 
 
 def merge_value(old: Any, marks: Mark, patch: Any, patch_marks: Mark, edit: Patch,
@@ -401,7 +453,18 @@ class Table:
         self.first_layers = origins if origins is not None and len(origins) == count \
             else [origin] * count
         self.items: list[Any] = list(old)
-        self.marks: list[Mark] = [marks.kid(i) for i in range(count)]
+        # each item's marks: its index in the list ``sources[srcs[item]]`` wrote, or its marks
+        self.sources: list[tuple] = []
+        self.marks: list[Any]
+        self.srcs: list[int]
+        if type(marks) is View:
+            self.sources.append((marks.pos, marks.txt, marks.prefix))
+            self.marks, self.srcs = list(range(count)), [0] * count
+        elif type(marks) is Rows and len(marks.marks) == count:
+            self.sources.extend(marks.sources)
+            self.marks, self.srcs = list(marks.marks), list(marks.srcs)
+        else:
+            self.marks, self.srcs = [marks.kid(i) for i in range(count)], [-1] * count
         self.layers: list[str] = list(self.first_layers)
         self.after = list(range(1, count)) + [_END] if count else []
         self.before = list(range(-1, count - 1))
@@ -420,10 +483,11 @@ class Table:
 
     # -- the chain ---------------------------------------------------------------------------
 
-    def _make(self, item: Any, marks: Mark, origin: str) -> int:
+    def _make(self, item: Any, marks: Any, src: int, origin: str) -> int:
         node = len(self.items)
         self.items.append(item)
         self.marks.append(marks)
+        self.srcs.append(src)
         self.layers.append(origin)
         self.after.append(_END)
         self.before.append(_END)
@@ -551,8 +615,9 @@ class Table:
         field_ = ".".join(map(str, address[1:])) or address[0]
         write, origin = edit.write, edit.origin
         viewed = type(patch_marks) is View
-        if viewed:
-            patch_pos, patch_txt, patch_prefix = patch_marks.pos, patch_marks.txt, patch_marks.prefix  # type: ignore[union-attr]
+        if viewed:  # an item's marks: its index in this patch
+            self.sources.append((patch_marks.pos, patch_marks.txt, patch_marks.prefix))  # type: ignore[union-attr]
+        source = len(self.sources) - 1
         for index, entry in enumerate(patch):
             here = (index,)
             remove = entry.get("remove") is True
@@ -612,18 +677,19 @@ class Table:
             if not write(address + (label,), None if remove else item, here):
                 continue
             written = True
-            if viewed:  # patch_marks.kid(index), made here: one per row of a long table
-                item_marks: Mark = View(patch_pos, patch_txt, patch_prefix + here)
-            else:
+            item_marks: Any = index  # read in place (patch_marks.kid(index)): no object per row
+            src = source
+            if not viewed or len(item) != len(entry):
+                src = -1
                 item_marks = patch_marks.kid(index)
-            if len(item) != len(entry):  # the edit's own words have no place in the item
-                item_marks = item_marks.without(EDIT_KEYS)
+                if len(item) != len(entry):  # the edit's own words have no place in the item
+                    item_marks = item_marks.without(EDIT_KEYS)
             if remove:
                 self._remove(target)  # type: ignore[arg-type]
             elif anchor is not None or target is None:
                 if target is not None:
                     self._remove(target)
-                node = self._make(item, item_marks, origin)
+                node = self._make(item, item_marks, src, origin)
                 if name is not None:
                     self._index(name, node)
                 if anchor is None:
@@ -640,6 +706,7 @@ class Table:
                 self._count(self.items[target], -1)
                 self._count(item, 1)
                 self.items[target], self.marks[target], self.layers[target] = item, item_marks, origin
+                self.srcs[target] = src
         self.written = self.written or written
         return written
 
@@ -648,12 +715,13 @@ class Table:
         written)."""
         if not self.written:
             return self.old, self.old_marks, self.first_layers
-        items, kids, layers = [], {}, []
+        items, marks, srcs, layers = [], [], [], []
         node, died = self.first, self.died
         while node != _END:
             if not died[node]:
-                kids[len(items)] = self.marks[node]
                 items.append(self.items[node])
+                marks.append(self.marks[node])
+                srcs.append(self.srcs[node])
                 layers.append(self.layers[node])
             node = self.after[node]
-        return items, Marks.over(self.old_marks, _INTS, kids), layers
+        return items, Rows(self.old_marks, marks, srcs, self.sources), layers

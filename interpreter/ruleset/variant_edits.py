@@ -185,7 +185,7 @@ def _patch(merge: Any, rule_id: str, source: Source, record: bool, prefix: tuple
             return True
         # a patch's values are the file's data or fresh copies of it, never changed later; the
         # location is found only when a finding needs it
-        return merge.write(address, source.layer, value, (source, prefix + path), keep=True)
+        return merge.write(address, source.layer, value, (source, prefix, path), keep=True)
 
     def report(code: str, path: tuple, **args: Any) -> None:
         merge.out.add(code, source.loc(prefix + path), **args)

@@ -203,14 +203,14 @@ def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
             looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
 
 
-Where = Location | Callable[[], Location] | tuple[Any, tuple]
+Where = Location | Callable[[], Location] | tuple[Any, tuple, tuple]
 
 
 def _located(loc: Where) -> Location:
-    """A write's location: given, or found only now (by a function, or as ``(source, path)``:
-    ``source.loc(path)``)."""
+    """A write's location: given, or found only now (by a function, or as ``(source, prefix,
+    path)``: ``source.loc(prefix + path)``)."""
     if type(loc) is tuple:
-        return loc[0].loc(loc[1])
+        return loc[0].loc(loc[1] + loc[2])
     return loc() if callable(loc) else loc  # type: ignore[return-value]
 
 
