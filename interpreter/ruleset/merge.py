@@ -101,7 +101,7 @@ class Rows:
         if type(found) is int:
             pos, txt, prefix = self.sources[self.srcs[i]]
             return View(pos, txt, prefix + (found,))
-        return found  # type: ignore[no-any-return]
+        return found
 
     def kid(self, key: Any) -> Mark:
         if isinstance(key, int):

@@ -263,7 +263,7 @@ def apply_override(state: State, rule: Any, source: Source, merge: Any) -> None:
     state.logic_changed = state.logic_changed or before_logic
 
 
-def _param(state: State, rule: Any, name: str, value: Any, value_marks: Marks, declared: dict,
+def _param(state: State, rule: Any, name: str, value: Any, value_marks: Mark, declared: dict,
            source: Source, merge: Any) -> None:
     path = ("params", name)
     if name not in state.params and name not in declared \

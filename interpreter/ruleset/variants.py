@@ -218,7 +218,7 @@ def _each(writes: Write | list[Write] | None) -> list[Write]:
     """The writes of one address (one is kept without a list)."""
     if writes is None:
         return []
-    return [writes] if type(writes) is Write else writes  # type: ignore[list-item,return-value]
+    return [writes] if type(writes) is Write else writes  # type: ignore[return-value]
 
 
 def _where(loc: Location) -> str:
@@ -260,7 +260,7 @@ class Merge:
                              other=_where(_located(other.loc)))
                 return False
         if type(known) is Write:
-            writes[address] = [known, Write(address, layer, value, loc)]  # type: ignore[list-item]
+            writes[address] = [known, Write(address, layer, value, loc)]
         else:
             known.append(Write(address, layer, value, loc))  # type: ignore[union-attr]
         return True
