@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
+from operator import itemgetter
 from typing import Any, Callable
 
 from rules_dsl.errors import define, did_you_mean
@@ -715,13 +716,17 @@ class Table:
         written)."""
         if not self.written:
             return self.old, self.old_marks, self.first_layers
-        items, marks, srcs, layers = [], [], [], []
-        node, died = self.first, self.died
+        order: list[int] = []  # the standing items, in order
+        node, died, after = self.first, self.died, self.after
         while node != _END:
             if not died[node]:
-                items.append(self.items[node])
-                marks.append(self.marks[node])
-                srcs.append(self.srcs[node])
-                layers.append(self.layers[node])
-            node = self.after[node]
+                order.append(node)
+            node = after[node]
+        if len(order) == 1:
+            order.append(order[0])  # itemgetter of one gives the item, not a tuple of it
+            pick, count = itemgetter(*order), 1
+        else:
+            pick, count = (itemgetter(*order) if order else (lambda _: ())), len(order)
+        items, marks, srcs, layers = (list(pick(column))[:count] for column in
+                                      (self.items, self.marks, self.srcs, self.layers))
         return items, Rows(self.old_marks, marks, srcs, self.sources), layers
