@@ -722,11 +722,13 @@ class Table:
             if not died[node]:
                 order.append(node)
             node = after[node]
-        if len(order) == 1:
-            order.append(order[0])  # itemgetter of one gives the item, not a tuple of it
-            pick, count = itemgetter(*order), 1
-        else:
-            pick, count = (itemgetter(*order) if order else (lambda _: ())), len(order)
-        items, marks, srcs, layers = (list(pick(column))[:count] for column in
+        items, marks, srcs, layers = (_picked(column, order) for column in
                                       (self.items, self.marks, self.srcs, self.layers))
         return items, Rows(self.old_marks, marks, srcs, self.sources), layers
+
+
+def _picked(column: list, order: list[int]) -> list:
+    """``[column[i] for i in order]``, picked in C."""
+    if len(order) < 2:
+        return [column[i] for i in order]  # itemgetter of one gives the item, not a tuple
+    return list(itemgetter(*order)(column))
