@@ -10,6 +10,13 @@ text of every value along so a finding still points at the line that wrote it.
   key (``at`` together with the key in one edit is an error);
 - any other value replaces.
 
+How it is made fast for a long table edited by many layers: a list being patched is a ``Table``
+through every layer's patches (a chain of its items with an index by name; a patch costs its
+own entries, never the length of the list), made a list once at the end; the positions and
+texts of every value are read in place from the file that wrote them (``View``, and ``Rows`` for
+a folded list's items: no object per row), never copied, cut or joined, and a folded rule's
+positions are read through them (``Folded``, a plain dict only once something lists them).
+
 The semantics are taught in docs/variants.md."""
 from __future__ import annotations
 
