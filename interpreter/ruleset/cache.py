@@ -270,10 +270,15 @@ def _without_compiled(rule: Any) -> Any:
     # start-up: copy loads only when an entry is written
     import copy
 
+    from interpreter.ruleset.merge import Folded  # start-up: as copy (loaded already by a fold)
+
     kept = copy.copy(rule)
     for name in kept._fields:
-        if name.startswith("_") and isinstance(getattr(kept, name), dict):
+        value = getattr(kept, name)
+        if name.startswith("_") and isinstance(value, dict):
             setattr(kept, name, {})
+        elif isinstance(value, Folded):  # a folded rule's positions, read in place: kept as a dict
+            setattr(kept, name, value.plain())
     return kept
 
 

@@ -335,3 +335,14 @@ def test_a_cached_ruleset_unpickles_only_the_rules_asked_for(cache, ruleset_copy
     assert raised.value.code == "MPR401"
     _same(first, warm)  # reading .rules makes all of them, equal to those read from the files
     assert warm.rules[rule_id] is warm.rule(rule_id)
+
+
+def test_a_variant_with_folded_rows_is_kept_in_marshals_format(cache, tmp_path):
+    """A folded rule's positions are read in place (``merge.Folded``); the cache keeps them as a
+    dict, so the entry is still marshal's (read without pickle) and locates as before."""
+    variant = Path(__file__).resolve().parents[2] / "rulesets" / "examples" / "strict_procurement"
+    built = load_ruleset(variant)
+    rule = next(r for r in built.rules.values() if type(r.positions) is not dict)
+    again = load_ruleset(variant)  # from the cache
+    assert again is not built and dict(again.rules[rule.id].positions) == dict(rule.positions)
+    assert ruleset_cache._encode(built)[1][:1] == ruleset_cache._MARSHALLED
