@@ -140,8 +140,14 @@ def _stdin_closed() -> bool:
     return CLOSED_STDIN[0]
 
 
+READ_INPUT: list[tuple[str, str]] = []  # (file, text) of the input load_input read last
+
+
 def load_input(file: str | None) -> dict[str, Any]:
-    """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent."""
+    """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent.
+    Its text stays in ``READ_INPUT``, so an error about one of its values can be given its place
+    (``input_positions``)."""
+    READ_INPUT.clear()
     if file is None:
         return {}
     try:
@@ -172,6 +178,7 @@ def load_input(file: str | None) -> dict[str, Any]:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
                        reason=Phrase("larger than {n} bytes", "{n} バイトを超えています",
                                      n=MAX_INPUT_FILE_BYTES))
+    READ_INPUT.append((file, text))
     try:
         data = _yaml_value(text, file)
     except MprError as error:
@@ -183,6 +190,30 @@ def load_input(file: str | None) -> dict[str, Any]:
         raise MprError(BAD_INPUT, Location(file=file), file=file, detail=Phrase(
             "found {found}", "{found} が書かれています", found=kind_of(data)))
     return plain(data)
+
+
+def input_positions(pairs: list[str] | None) -> tuple[dict, str | None]:
+    """The positions of the values of the input ``load_input`` read last and the name of its file
+    (``<stdin>`` for ``-``), without the values a ``--var`` of ``pairs`` set over it and their
+    parents (an error there is the argument's, not the file's); ``({}, None)`` when there was no
+    input."""
+    if not READ_INPUT:
+        return {}, None
+    file, text = READ_INPUT[0]
+    name = "<stdin>" if file == "-" else file
+    # start-up: the input's positions are read only for an error about one of its values
+    from interpreter.documents.kept_yaml import load_text
+
+    try:
+        docs = load_text(text, name)
+    except MprError:
+        return {}, None
+    if len(docs) != 1:
+        return {}, None
+    given = [tuple(pair.partition("=")[0].strip().split(".")) for pair in pairs or []]
+    positions = {path: where for path, where in docs[0].positions.items()  # nor their parents'
+                 if not any(path[:len(keys)] == keys or keys[:len(path)] == path for keys in given)}
+    return positions, name
 
 
 @lru_cache(maxsize=4096)

@@ -87,7 +87,14 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
     from interpreter.cli._expr import print_rows, row_label
     from interpreter.cli.output import print_json
 
-    tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
+    try:
+        tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
+    except MprError as error:  # an input's value named by its path: its place in --input's text
+        # start-up: the input's positions load only for an error
+        from interpreter.cli._expr import input_positions
+
+        positions, file = input_positions(args.var)
+        raise engine.locate_in_input(error, inputs, positions, file) from None
     if args.format == "json":
         print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
     else:
