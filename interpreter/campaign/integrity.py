@@ -174,12 +174,28 @@ def _utf8(data: bytes) -> bool:
 
 
 def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
-    rows = c.execute("SELECT path, content_hash, adopt, param_overrides, rules, parameters "
-                     "FROM ruleset").fetchall()
-    campaign = c.execute("SELECT clock_minutes, dawn_minutes, briefing, briefing_tier FROM campaign").fetchall()
+    rows = c.execute(f"SELECT {RULESET_COLUMNS} FROM ruleset").fetchall()
+    campaign = c.execute(f"SELECT {CAMPAIGN_COLUMNS} FROM campaign").fetchall()
     if len(rows) != 1 or len(campaign) != 1:
         raise damaged(path, "no campaign data")
-    row = rows[0]
+    pin, exact = pin_of(rows[0], path)
+    characters = characters_of(c.execute("SELECT id, data FROM characters ORDER BY position"), path)
+    items = items_of(c.execute("SELECT id, owner, data FROM items ORDER BY position"), characters, path)
+    cards = cards_of(c.execute("SELECT card, place, holder FROM cards ORDER BY place, holder, position"),
+                     characters, items, path)
+    uses = uses_of(c.execute("SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"), path)
+    return state_of(pin, characters, items, cards, campaign[0], uses, path), exact, rows[0][4]
+
+
+# The columns each table's rows are read with (``Store.save`` writes them in this order too, so that
+# the state it wrote is read off its own rows by the same functions: ``Store.committed``).
+RULESET_COLUMNS = "path, content_hash, adopt, param_overrides, rules, parameters"
+CAMPAIGN_COLUMNS = "clock_minutes, dawn_minutes, briefing, briefing_tier"
+
+
+def pin_of(row: tuple, path: str) -> tuple[Pin, bool]:
+    """The pin of the ruleset row; whether the row holds exactly it (not when a pin made before
+    campaigns kept the wiring got it from its manifest)."""
     adopt, overrides, rules, parameters = (parse_json(v, path, f"ruleset.{n}") for v, n in
                                            zip(row[2:], ("adopt", "param_overrides", "rules", "parameters")))
     wiring = parameters.pop(WIRING_KEY, {}) if isinstance(parameters, dict) else {}
@@ -189,22 +205,35 @@ def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
                  adopt, overrides, rules, parameters, wiring.get("campaign", {}),
                  str(wiring.get("manifest", "")))
     pin = with_manifest_wiring(stored, path)  # none stored: a campaign made before the wiring
-    clock, dawn, briefing, tier = campaign[0]
-    characters = tuple(Holder(text(i, path, "a character id"),
-                              parse_json(d, path, f"the data of character {i}"))
-                       for i, d in c.execute("SELECT id, data FROM characters ORDER BY position"))
+    return pin, pin is stored
+
+
+def characters_of(rows: Iterable[tuple], path: str) -> tuple[Holder, ...]:
+    """The characters of their rows ``(id, data)``, in order."""
+    return tuple(Holder(text(i, path, "a character id"), parse_json(d, path, f"the data of character {i}"))
+                 for i, d in rows)
+
+
+def items_of(rows: Iterable[tuple], characters: tuple[Holder, ...], path: str) -> tuple[Holder, ...]:
+    """The items of their rows ``(id, owner, data)``, in order, each a character's."""
     pcs = {h.id for h in characters}
     items = []
-    for i, o, d in c.execute("SELECT id, owner, data FROM items ORDER BY position"):
+    for i, o, d in rows:
         if o not in pcs:
             raise damaged(path, f"item {i} belongs to {o!r}, who is not a character of this campaign")
         items.append(Holder(text(i, path, "an item id"), parse_json(d, path, f"the data of item {i}"), o))
+    return tuple(items)
+
+
+def cards_of(rows: Iterable[tuple], characters: tuple[Holder, ...], items: tuple[Holder, ...],
+             path: str) -> DeckState:
+    """Where the cards are, of their rows ``(card, place, holder)`` in the order of their place,
+    holder and position: every character and item a holder (in their order), even of no card."""
     held: dict[str, list[str]] = {h.id: [] for h in (*characters, *items)}
     deck: list[str] = []
     discard: list[str] = []
     places = {"deck": deck, "discard": discard}
-    for card, place, holder in c.execute(
-            "SELECT card, place, holder FROM cards ORDER BY place, holder, position"):
+    for card, place, holder in rows:
         if not isinstance(card, str):
             text(card, path, "a card")
         into = places.get(place)
@@ -213,15 +242,95 @@ def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
                 raise damaged(path, f"card {card} is held by {holder!r}, who is no character or item")
             into = held.get(holder, [])
         into.append(card)
-    uses = tuple((whole(b, path, "a briefing number"), text(t, path, "a briefing tier"),
+    return DeckState(tuple(deck), tuple(discard), tuple((h, tuple(v)) for h, v in held.items()))
+
+
+def uses_of(rows: Iterable[tuple], path: str) -> tuple[tuple[int, str, str, str], ...]:
+    """The briefing uses of their rows ``(briefing, tier, pc, option)``, in order."""
+    return tuple((whole(b, path, "a briefing number"), text(t, path, "a briefing tier"),
                   text(p, path, "a briefing PC"), text(o, path, "a briefing option"))
-                 for b, t, p, o in c.execute("SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"))
-    cards = DeckState(tuple(deck), tuple(discard), tuple((h, tuple(v)) for h, v in held.items()))
-    state = State(pin, characters, tuple(items), cards, whole(clock, path, "the clock"),
+                 for b, t, p, o in rows)
+
+
+def state_of(pin: Pin, characters: tuple[Holder, ...], items: tuple[Holder, ...], cards: DeckState,
+             campaign: tuple, uses: tuple[tuple[int, str, str, str], ...], path: str) -> State:
+    """The state of its parts and the campaign row ``(clock, dawn, briefing, tier)``, checked
+    whole: the cards adding up to the deck."""
+    clock, dawn, briefing, tier = campaign
+    state = State(pin, characters, items, cards, whole(clock, path, "the clock"),
                   whole(dawn, path, "the dawn"), whole(briefing, path, "the briefing number"),
                   optional_text(tier, path, "the briefing tier"), uses)
     check_cards(state, path)
-    return state, pin is stored, row[4]
+    return state
+
+
+def card_rows(cards: DeckState) -> list[tuple[str, str, str | None, int]]:
+    """The rows of the cards table for ``cards`` (card, place, holder, position), as written."""
+    rows: list[tuple[str, str, str | None, int]] = [(card, "deck", None, n) for n, card in enumerate(cards.deck)]
+    rows += [(card, "discard", None, n) for n, card in enumerate(cards.discard)]
+    rows += [(card, "held", holder, n) for holder, held in cards.holders for n, card in enumerate(held)]
+    return rows
+
+
+# The types each table's columns keep as they are given (SQLite stores another type as the
+# column's own: a whole float or a bool in an INTEGER column reads back as an int, a number in a
+# TEXT one as text), in the order ``Store.save`` writes them.
+_NONE = type(None)
+_KEPT_TYPES: dict[str, tuple[frozenset, ...]] = {
+    "ruleset": (frozenset({str}),) * 6,
+    "campaign": (frozenset({int}),) * 3 + (frozenset({str, _NONE}),),
+    "characters": (frozenset({str}), frozenset({int}), frozenset({str})),
+    "items": (frozenset({str}), frozenset({int}), frozenset({str}), frozenset({str})),
+    "cards": (frozenset({str}), frozenset({str}), frozenset({str, _NONE}), frozenset({int})),
+    "briefing_uses": (frozenset({int}), frozenset({str}), frozenset({str}), frozenset({str})),
+}
+
+
+def written_state(path: str, rows: dict[str, list[tuple]], read: State | None) -> State | None:
+    """The state a reading of the file gives (``read_state``) after the tables in ``rows`` were
+    written with those rows, the others holding ``read`` (the state read of them before): read
+    off the rows by the very functions that read the file's rows. None when that is not sure: a
+    table not written and nothing read of it, a value SQLite stores as another type, a pin that
+    is not the one its row holds, or rows that do not read back whole."""
+    if read is None and len(rows) < len(_KEPT_TYPES):
+        return None
+    for table, table_rows in rows.items():
+        for column, types in zip(zip(*table_rows), _KEPT_TYPES[table]):
+            if not set(map(type, column)) <= types:
+                return None
+    try:
+        if "ruleset" in rows:
+            pin, exact = pin_of(rows["ruleset"][0], path)
+            if not exact:
+                return None
+        else:
+            assert read is not None
+            pin = read.pin
+        if "characters" in rows:
+            characters = characters_of([(i, d) for i, _, d in rows["characters"]], path)
+            items = items_of([(i, o, d) for i, _, o, d in rows["items"]], characters, path)
+        else:
+            assert read is not None
+            characters, items = read.characters, read.items
+        if "cards" in rows or "characters" in rows:
+            written = rows["cards"] if "cards" in rows else card_rows(read.cards)  # type: ignore[union-attr]
+            cards = cards_of([(c, p, h) for c, p, h, _ in written], characters, items, path)
+        else:
+            assert read is not None
+            cards = read.cards
+        if "briefing_uses" in rows:
+            uses = uses_of(rows["briefing_uses"], path)
+        else:
+            assert read is not None
+            uses = read.briefing_uses
+        if "campaign" in rows:
+            campaign = rows["campaign"][0]
+        else:
+            assert read is not None
+            campaign = (read.clock_minutes, read.dawn_minutes, read.briefing, read.briefing_tier)
+        return state_of(pin, characters, items, cards, campaign, uses, path)
+    except MprError:
+        return None
 
 
 def check_cards(state: State, path: str) -> None:

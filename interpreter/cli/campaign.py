@@ -254,7 +254,12 @@ def _handle(args: argparse.Namespace) -> int:
             result = commands.undo(store)
         else:
             result = commands.repin(store)
-    return _print(result, args)
+        status = _print(result, args)
+        # start-up: kept loads with the commands (which read through the same store)
+        from interpreter.campaign.kept import keep_written
+
+        keep_written(store)  # the state just committed, for the reading right after it
+    return status
 
 
 def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
