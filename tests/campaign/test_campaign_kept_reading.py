@@ -324,7 +324,7 @@ def test_a_change_right_after_a_write_is_another_version(
     elif change is not None:
         _edit_times_back(path, change)
     found = _reads(path, capsys, monkeypatch)
-    for status, out, err in found:
+    for status, _out, err in found:
         assert (status, code is None) == (0, True) or (status == 3 and code in err)
     if change in ("copy", "copy times"):  # the state before the command: bob's hand as it was dealt
         json_show = found[VERBS.index(["show", "--format", "json"])][1]
