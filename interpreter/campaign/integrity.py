@@ -4,9 +4,6 @@ card held by a holder that exists, and the cards adding up to the deck. Anything
 with MPR620 (exit 3) saying what is wrong, for reading and writing commands alike."""
 from __future__ import annotations
 
-import json
-from functools import cache
-
 from rules_dsl.errors import EXIT_STATE, Location, MprError, define
 
 from interpreter.solvers.cards import DeckState, invariant_problems
@@ -41,8 +38,18 @@ def _normal(sql: str | None) -> str:
 VERSION_TABLE = "CREATE TABLE schema_version (version INTEGER PRIMARY KEY)"  # made before any migration
 
 
-@cache
+_EXPECTED: dict[tuple[tuple[int, str], ...], tuple[tuple[str, str, str], ...]] = {}
+
+
 def _expected(migrations: tuple[tuple[int, str], ...]) -> tuple[tuple[str, str, str], ...]:
+    """The objects the migrations make (``_made``), worked out once per process."""
+    found = _EXPECTED.get(migrations)
+    if found is None:
+        found = _EXPECTED[migrations] = _made(migrations)
+    return found
+
+
+def _made(migrations: tuple[tuple[int, str], ...]) -> tuple[tuple[str, str, str], ...]:
     """``(type, name, sql)`` of every object the migrations make, as ``SCHEMA_QUERY`` lists them.
     SQLite keeps the text of each ``CREATE TABLE`` as it was written, so tables are read off the
     scripts (no database built for it: a tenth of the cost); any other statement is run in memory."""
@@ -87,10 +94,50 @@ def check_schema(conn: sqlite3.Connection, path: str, migrations: Iterable[tuple
             raise damaged(path, f"a {kind} {name} that mprules never makes")
 
 
+try:  # start-up: json's own C scanner, without the json package (whose decoder loads and compiles re)
+    from _json import make_scanner as _make_scanner
+except ImportError:  # a Python without it: json.loads every time
+    _make_scanner = None  # type: ignore[misc, assignment]
+
+
+class _Decoding:
+    """What json's C scanner reads of a decoder: ``json.JSONDecoder()``'s own defaults."""
+
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = {"-Infinity": float("-inf"), "Infinity": float("inf"), "NaN": float("nan")}.__getitem__
+
+
+_scan = None if _make_scanner is None else _make_scanner(_Decoding)  # type: ignore[arg-type]
+_NOT_FIRST = frozenset(" \t\n\r\ufeff")  # what json.loads skips or refuses before a value
+
+
+def loads(text: Any) -> Any:
+    """``json.loads(text)``: the same value, or the same error. A text that starts with its value
+    and ends with it is scanned by the very scanner ``json.loads`` calls, at the same place (so
+    the same value or error); anything else (another type, white space around, no value) is
+    given to ``json.loads`` itself."""
+    if _scan is not None and type(text) is str and text and text[0] not in _NOT_FIRST:
+        try:
+            value, end = _scan(text, 0)
+        except StopIteration:
+            pass
+        else:
+            if end == len(text):
+                return value
+    # start-up: json only for a text json's scanner alone does not decide
+    import json
+
+    return json.loads(text)
+
+
 def parse_json(text: Any, path: str, where: str, shape: type | tuple[type, ...] = dict) -> Any:
     """A JSON value stored by mprules, of the given type; anything else is a damaged file."""
     try:
-        value = json.loads(text)
+        value = loads(text)
     except (TypeError, ValueError):
         raise damaged(path, f"{where} is not valid JSON") from None
     if not isinstance(value, shape):
@@ -181,8 +228,7 @@ def _read(c: sqlite3.Connection, path: str) -> tuple[State, bool, str]:
     pin, exact = pin_of(rows[0], path)
     characters = characters_of(c.execute("SELECT id, data FROM characters ORDER BY position"), path)
     items = items_of(c.execute("SELECT id, owner, data FROM items ORDER BY position"), characters, path)
-    cards = cards_of(c.execute("SELECT card, place, holder FROM cards ORDER BY place, holder, position"),
-                     characters, items, path)
+    cards = _cards(c, characters, items, path)
     uses = uses_of(c.execute("SELECT briefing, tier, pc, option FROM briefing_uses ORDER BY seq"), path)
     return state_of(pin, characters, items, cards, campaign[0], uses, path), exact, rows[0][4]
 
@@ -223,6 +269,46 @@ def items_of(rows: Iterable[tuple], characters: tuple[Holder, ...], path: str) -
             raise damaged(path, f"item {i} belongs to {o!r}, who is not a character of this campaign")
         items.append(Holder(text(i, path, "an item id"), parse_json(d, path, f"the data of item {i}"), o))
     return tuple(items)
+
+
+def _cards(c: sqlite3.Connection, characters: tuple[Holder, ...], items: tuple[Holder, ...],
+           path: str) -> DeckState:
+    """``cards_of`` the table's rows: the deck (most of the cards) read in one row when its rows
+    are as ``Store.save`` writes them (``_deck``), the others row by row."""
+    deck = _deck(c)
+    if deck is None:
+        return cards_of(c.execute("SELECT card, place, holder FROM cards ORDER BY place, holder, position"),
+                        characters, items, path)
+    rest = cards_of(c.execute("SELECT card, place, holder FROM cards WHERE place IS NOT 'deck' "
+                              "ORDER BY place, holder, position"), characters, items, path)
+    return DeckState(deck, rest.discard, rest.holders)
+
+
+_DECK_QUERY = ("SELECT count(*), group_concat(card, char(10)), group_concat(position), "
+               "total(typeof(card) != 'text' OR typeof(position) != 'integer' OR holder IS NOT NULL) "
+               "FROM cards WHERE place = 'deck'")
+_POSITIONS: dict[int, str] = {}  # "0,1,...,n-1" by n
+
+
+def _deck(c: sqlite3.Connection) -> tuple[str, ...] | None:
+    """The deck in order, of one row SQLite makes of its rows (their cards and positions joined
+    in the order it reads them), when that is sure to be what ``cards_of`` makes of them: every
+    card text, held by no one, and the positions read 0, 1, 2, ... (so read in their order; the
+    rows the deck's query reads are in no other order). None otherwise: the rows are read one by
+    one, as they always were, and what is wrong with them is said the same way. The deck's
+    rows raise nothing when they are so, so reading them first changes no error of the others."""
+    count, cards, positions, odd = c.execute(_DECK_QUERY).fetchone()
+    if odd or not isinstance(count, int):
+        return None
+    if count == 0:
+        return ()
+    expected = _POSITIONS.get(count)
+    if expected is None:
+        expected = _POSITIONS[count] = ("%d," * count % tuple(range(count)))[:-1]  # in C: a third cheaper
+    if positions != expected or not isinstance(cards, str):
+        return None
+    deck = cards.split("\n")
+    return tuple(deck) if len(deck) == count else None  # a card's name with a line break in it
 
 
 def cards_of(rows: Iterable[tuple], characters: tuple[Holder, ...], items: tuple[Holder, ...],
@@ -281,9 +367,25 @@ _KEPT_TYPES: dict[str, tuple[frozenset, ...]] = {
     "campaign": (frozenset({int}),) * 3 + (frozenset({str, _NONE}),),
     "characters": (frozenset({str}), frozenset({int}), frozenset({str})),
     "items": (frozenset({str}), frozenset({int}), frozenset({str}), frozenset({str})),
-    "cards": (frozenset({str}), frozenset({str}), frozenset({str, _NONE}), frozenset({int})),
+    "cards": (frozenset({DeckState}),),  # the state the rows were written of (card_rows)
     "briefing_uses": (frozenset({int}), frozenset({str}), frozenset({str}), frozenset({str})),
 }
+
+
+def _written_cards(cards: DeckState, characters: tuple[Holder, ...], items: tuple[Holder, ...],
+                   path: str) -> DeckState | None:
+    """``cards_of`` the rows ``card_rows(cards)``: the deck's as they are (every card a text,
+    held by no one, in order: what ``_deck`` reads of them), the others row by row."""
+    names = {type(card) for card in cards.discard}
+    for holder, held in cards.holders:
+        names.add(type(holder))
+        names.update(map(type, held))
+    if not set(map(type, cards.deck)) | names <= {str}:
+        return None
+    rest: list[tuple[str, str, str | None]] = [(card, "discard", None) for card in cards.discard]
+    rest += [(card, "held", holder) for holder, held in cards.holders for card in held]
+    found = cards_of(rest, characters, items, path)
+    return DeckState(tuple(cards.deck), found.discard, found.holders)
 
 
 def written_state(path: str, rows: dict[str, list[tuple]], read: State | None) -> State | None:
@@ -313,8 +415,10 @@ def written_state(path: str, rows: dict[str, list[tuple]], read: State | None) -
             assert read is not None
             characters, items = read.characters, read.items
         if "cards" in rows or "characters" in rows:
-            written = rows["cards"] if "cards" in rows else card_rows(read.cards)  # type: ignore[union-attr]
-            cards = cards_of([(c, p, h) for c, p, h, _ in written], characters, items, path)
+            written = rows["cards"][0][0] if "cards" in rows else read.cards  # type: ignore[union-attr]
+            cards = _written_cards(written, characters, items, path)
+            if cards is None:
+                return None
         else:
             assert read is not None
             cards = read.cards
@@ -339,14 +443,35 @@ def check_cards(state: State, path: str) -> None:
         spec = state.deck_spec()
     except (MprError, TypeError, ValueError, AttributeError):
         raise damaged(path, "the pinned deck rule is not a deck") from None
+    if _every_card_once(state.cards, spec.composition):
+        return
     missing, extra = invariant_problems(state.cards, spec)
     if missing or extra:
         raise MprError(STATE_BROKEN, Location(path), file=path, missing=", ".join(missing) or "-",
                        extra=", ".join(extra) or "-")
 
 
+def _every_card_once(cards: DeckState, composition: tuple[str, ...]) -> bool:
+    """Whether the cards are the composition's, each once, in the usual case of a composition of
+    distinct cards (as many cards, as many distinct ones, the same set: then the same multiset),
+    in sets rather than counts; False decides nothing (``invariant_problems`` does)."""
+    have = set(cards.deck)
+    have.update(cards.discard)
+    count = len(cards.deck) + len(cards.discard)
+    for _, held in cards.holders:
+        have.update(held)
+        count += len(held)
+    return count == len(composition) == len(have) and have == set(composition)
+
+
 def read_entry(row: tuple, path: str) -> Entry:
     """One journal row, every field checked (``before`` must be a whole state)."""
+    return Entry(*entry_values(row, path))
+
+
+def entry_values(row: tuple, path: str) -> tuple:
+    """The fields of the journal entry of ``row``, every one checked as ``read_entry`` checks
+    them (``campaign check`` checks every entry so, making none)."""
     seq, command, inputs, seed, choices, result, undone_by, before = row
     where = f"journal entry #{seq}"
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
@@ -354,9 +479,8 @@ def read_entry(row: tuple, path: str) -> Entry:
     state = None if before is None else parse_json(before, path, f"{where} (the state before it)")
     if state is not None and not is_patch(state):  # a whole state: kept before version 3
         checked(lambda: State.from_dump(state), path, f"{where} (the state before it)")
-    return Entry(seq, text(command, path, where), parse_json(inputs, path, where),
-                 seed, parse_json(choices, path, where, list), parse_json(result, path, where),
-                 undone_by, state)
+    return (seq, text(command, path, where), parse_json(inputs, path, where), seed,
+            parse_json(choices, path, where, list), parse_json(result, path, where), undone_by, state)
 
 
 ENTRY_COLUMNS = "seq, command, inputs, seed, choices, result, undone_by, before"  # as read_entry reads them

@@ -3,9 +3,7 @@ the pinned ruleset, characters and items, where every card is, the clock, briefi
 journal; versioned by a ``schema_version`` table with migrations from version 1 on."""
 from __future__ import annotations
 
-import json
 import os
-from functools import partial
 
 from rules_dsl.words import bilingual
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
@@ -17,7 +15,7 @@ from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_
                     examine, existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
 from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, card_rows, check_schema,
-                                            damaged, describe, journal_entries, parse_json, read_entry, read_state,
+                                            damaged, describe, entry_values, journal_entries, parse_json, read_entry, read_state,
                                             rows_of, written_state, checked as _checked)
 from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
@@ -306,8 +304,8 @@ class Store:
             c.executemany("INSERT INTO characters VALUES (?, ?, ?)", rows["characters"])
             c.executemany("INSERT INTO items VALUES (?, ?, ?, ?)", rows["items"])
         if "cards" in tables:
-            rows["cards"] = card_rows(state.cards)
-            c.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", rows["cards"])
+            rows["cards"] = [(state.cards,)]  # its rows are card_rows(state.cards)
+            c.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", card_rows(state.cards))
         if "briefing_uses" in tables:
             rows["briefing_uses"] = list(state.briefing_uses)
             c.executemany("INSERT INTO briefing_uses (briefing, tier, pc, option) VALUES (?, ?, ?, ?)",
@@ -383,7 +381,7 @@ class Store:
             data = parse_json(kept, self.path, where)
             if delta.is_patch(data):
                 continue
-            before = _checked(partial(State.from_dump, data), self.path, where)
+            before = _checked(_dumped(data), self.path, where)
             before = before.evolve(pin=with_manifest_wiring(before.pin, self.path))
             self.conn.execute("UPDATE journal SET before = ? WHERE seq = ?",
                               (_json(delta.entry_before(base_dump, before.dump(), base_text)), seq))
@@ -442,7 +440,7 @@ class Store:
             if not rows:
                 break
             for row in rows:
-                read_entry(row, self.path)
+                entry_values(row, self.path)
             count, last = count + len(rows), rows[-1][0]
         state = self.load()
         return {"file": files.shown_path(self.path), "ok": True, "bytes": os.stat(self.path).st_size,
@@ -454,7 +452,15 @@ class Store:
         self.conn.execute("UPDATE journal SET undone_by = ? WHERE seq = ?", (by, seq))
 
 
+def _dumped(data: Any) -> Callable[[], State]:
+    """What makes the state ``data`` is the dump of (``integrity.checked`` calls it)."""
+    return lambda: State.from_dump(data)
+
+
 def _json(value: Any) -> str:
+    # start-up: json loads only for a command that writes (reading commands read JSON without it)
+    import json
+
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 

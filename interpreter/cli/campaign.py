@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import unicodedata
@@ -315,6 +314,9 @@ def _export(store: Any, args: argparse.Namespace) -> int:
     def made() -> str:
         data = views.export(store)
         if args.format == "json":
+            # start-up: json loads only for the JSON export (the state is read without it)
+            import json
+
             return json.dumps(data, ensure_ascii=False, indent=2)
         # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
         from interpreter.documents.yaml_readings import dump
