@@ -350,11 +350,11 @@ def state_of(pin: Pin, characters: tuple[Holder, ...], items: tuple[Holder, ...]
     return state
 
 
-def card_rows(cards: DeckState) -> list[tuple[str, str, str | None, int]]:
-    """The rows of the cards table for ``cards`` (card, place, holder, position), as written."""
-    rows: list[tuple[str, str, str | None, int]] = [(card, "deck", None, n) for n, card in enumerate(cards.deck)]
-    rows += [(card, "discard", None, n) for n, card in enumerate(cards.discard)]
-    rows += [(card, "held", holder, n) for holder, held in cards.holders for n, card in enumerate(held)]
+def card_rows(placed: DeckState) -> list[tuple[str, str, str | None, int]]:
+    """The rows of the cards table for ``placed`` (card, place, holder, position), as written."""
+    rows: list[tuple[str, str, str | None, int]] = [(card, "deck", None, n) for n, card in enumerate(placed.deck)]
+    rows += [(card, "discard", None, n) for n, card in enumerate(placed.discard)]
+    rows += [(card, "held", holder, n) for holder, held in placed.holders for n, card in enumerate(held)]
     return rows
 
 
@@ -372,20 +372,20 @@ _KEPT_TYPES: dict[str, tuple[frozenset, ...]] = {
 }
 
 
-def _written_cards(cards: DeckState, characters: tuple[Holder, ...], items: tuple[Holder, ...],
+def _written_cards(placed: DeckState, characters: tuple[Holder, ...], items: tuple[Holder, ...],
                    path: str) -> DeckState | None:
-    """``cards_of`` the rows ``card_rows(cards)``: the deck's as they are (every card a text,
+    """``cards_of`` the rows ``card_rows(placed)``: the deck's as they are (every card a text,
     held by no one, in order: what ``_deck`` reads of them), the others row by row."""
-    names = {type(card) for card in cards.discard}
-    for holder, held in cards.holders:
+    names = {type(card) for card in placed.discard}
+    for holder, held in placed.holders:
         names.add(type(holder))
         names.update(map(type, held))
-    if not set(map(type, cards.deck)) | names <= {str}:
+    if not set(map(type, placed.deck)) | names <= {str}:
         return None
-    rest: list[tuple[str, str, str | None]] = [(card, "discard", None) for card in cards.discard]
-    rest += [(card, "held", holder) for holder, held in cards.holders for card in held]
+    rest: list[tuple[str, str, str | None]] = [(card, "discard", None) for card in placed.discard]
+    rest += [(card, "held", holder) for holder, held in placed.holders for card in held]
     found = cards_of(rest, characters, items, path)
-    return DeckState(tuple(cards.deck), found.discard, found.holders)
+    return DeckState(tuple(placed.deck), found.discard, found.holders)
 
 
 def written_state(path: str, rows: dict[str, list[tuple]], read: State | None) -> State | None:
@@ -451,14 +451,14 @@ def check_cards(state: State, path: str) -> None:
                        extra=", ".join(extra) or "-")
 
 
-def _every_card_once(cards: DeckState, composition: tuple[str, ...]) -> bool:
+def _every_card_once(placed: DeckState, composition: tuple[str, ...]) -> bool:
     """Whether the cards are the composition's, each once, in the usual case of a composition of
     distinct cards (as many cards, as many distinct ones, the same set: then the same multiset),
     in sets rather than counts; False decides nothing (``invariant_problems`` does)."""
-    have = set(cards.deck)
-    have.update(cards.discard)
-    count = len(cards.deck) + len(cards.discard)
-    for _, held in cards.holders:
+    have = set(placed.deck)
+    have.update(placed.discard)
+    count = len(placed.deck) + len(placed.discard)
+    for _, held in placed.holders:
         have.update(held)
         count += len(held)
     return count == len(composition) == len(have) and have == set(composition)
