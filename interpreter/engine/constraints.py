@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from rules_dsl.errors import Location, MprError, define
+from rules_dsl.errors import Location, MprError, define, render
 from rules_dsl.words import LANGS, text_language
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -34,6 +34,12 @@ TOO_MANY_ITEMS = define(
 REFUSED = define(
     "MPR780", "rule {rule} refuses: {message[en]} (constraint {constraint}, {given}){rest}",
     "ルール {rule} の制約により行えません: {message[ja]}（制約 {constraint}、{given}）{rest}")
+
+NOT_IN_ODDS = define(
+    "MPR565", "the constraint {constraint} reads the rolled value (result) or rolls dice, so these odds do not "
+    "apply it: every roll counts as it is, whatever the constraint says of it",
+    "制約 {constraint} は出た値（result）を読むかダイスを振るので、この確率には反映していません"
+    "（制約がその出目について何と言っても、どの出目もそのまま数えています）")
 
 MAX_ITEMS = 10_000
 RESULT = "result"  # the name the kind's value has in a constraint
@@ -155,6 +161,73 @@ def has_verdict(value: Any) -> bool:
     return isinstance(value, Mapping) and isinstance(value.get("legal"), bool)
 
 
+def decided_before_roll(rule: Rule, index: int) -> bool:
+    """Whether ``constraints[index]`` is decided by the inputs and parameters alone: none of its
+    expressions (loops, ``when``, ``check``) rolls dice, and none of them, nor its message or path,
+    reads ``result`` (unless a loop binds that name)."""
+    constraint = rule.doc["constraints"][index]
+    path: Path_ = ("constraints", index)
+    steps: list[tuple[Path_, str | None]] = []
+    for i, loop in enumerate(constraint.get("for_each") or []):
+        steps.append((path + ("for_each", i, "in"), None))
+        if "where" in loop:
+            steps.append((path + ("for_each", i, "where"), loop.get("name")))
+        else:
+            steps.append(((), loop.get("name")))
+    steps += [(path + (key,), None) for key in ("when", "check") if key in constraint]
+    bound = False
+    for where, binds in steps:
+        if where:
+            expression = rule.expression(*where)
+            if expression.has_dice or (RESULT in expression.names and not bound):
+                return False
+        bound = bound or binds == RESULT
+    if bound:
+        return True
+    message = constraint.get("message")
+    texts = [path + ("message",) + key for key in ([(lang,) for lang in message] if isinstance(message, Mapping) else [()])]
+    texts += [path + ("path",)] if "path" in constraint else []
+    return not any(RESULT in template(rule, *where).names for where in texts)
+
+
+def before_odds(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[str]:
+    """The document's ``constraints`` for the odds of a rule's outcome (``prob``): those decided
+    by the inputs and parameters alone are checked as a run checks them (a broken ``error``
+    refuses, MPR780); the others cannot be, and each gives a note (MPR565), returned in
+    ``ctx.lang``."""
+    constraints = rule.doc.get("constraints") or []
+    decided = [i for i in range(len(constraints)) if decided_before_roll(rule, i)]
+    notes = [f"{NOT_IN_ODDS} " + render(NOT_IN_ODDS, {"constraint": constraints[i]["id"]}, ctx.lang)
+             for i in range(len(constraints)) if i not in decided]
+    env = environment(rule, inputs, None)
+    first: tuple[int, dict[str, Any], dict[str, str]] | None = None
+    errors: list[dict[str, str]] = []
+    for index in decided:
+        for item, inner in reports(rule, index, env, ctx):
+            if constraints[index].get("severity", "error") == "note":
+                notes.append(f"{item['code']} {item['path']}: {item['message']}" if item["path"]
+                             else f"{item['code']}: {item['message']}")
+                continue
+            errors.append(item)
+            if first is None:
+                first = (index, inner, item)
+    if first is not None:
+        _refuse(rule, *first, errors[1:])
+    return notes
+
+
+def _refuse(rule: Rule, index: int, inner: dict[str, Any], item: dict[str, str],
+            others: list[dict[str, str]]) -> None:
+    """Refuse the run for the broken ``constraints[index]`` (MPR780), the other broken ones after it."""
+    constraints = rule.doc["constraints"]
+    where = Location(path=item["path"]) if item["path"] else rule.loc("constraints", index)
+    rest = "".join(f"\n  {other['path'] + ': ' if other['path'] else ''}{other['message']} ({other['code']})"
+                   for other in others)
+    texts = {lang: message(rule, index, inner, lang) for lang in LANGS}
+    raise MprError(REFUSED, where, rule=rule.id, message=texts, constraint=constraints[index]["id"],
+                   given=item["code"], rest=rest)
+
+
 def apply(rule: Rule, inputs: Mapping[str, Any], value: Any, ctx: Context) -> Any:
     """The kind's value after the document's ``constraints``: a verdict gets their reports (and is
     illegal after a broken ``error``); any other value is refused by a broken ``error``."""
@@ -180,10 +253,4 @@ def apply(rule: Rule, inputs: Mapping[str, Any], value: Any, ctx: Context) -> An
     if first is None:
         return value
     index, inner = first
-    item = found["error"][0]
-    where = Location(path=item["path"]) if item["path"] else rule.loc("constraints", index)
-    rest = "".join(f"\n  {other['path'] + ': ' if other['path'] else ''}{other['message']} ({other['code']})"
-                   for other in found["error"][1:])
-    texts = {lang: message(rule, index, inner, lang) for lang in LANGS}
-    raise MprError(REFUSED, where, rule=rule.id, message=texts, constraint=constraints[index]["id"],
-                   given=item["code"], rest=rest)
+    _refuse(rule, index, inner, found["error"][0], found["error"][1:])

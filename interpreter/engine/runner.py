@@ -237,7 +237,17 @@ def distribution(ruleset: Ruleset, rule_id: str, inputs: Mapping[str, Any] | Non
     inputs = inputs or {}
     check_inputs(rule, inputs, lang=lang)
     ctx = Context(ruleset, SeededDice(0), Trace(), lang, running=[rule.id])
-    return _filled_tables(rule, kind.distribution(rule, _with_defaults(rule, inputs), ctx), lang)
+    inputs = _with_defaults(rule, inputs)
+    notes: list[str] = []
+    if rule.doc.get("constraints") and not kind.own_constraints:
+        # start-up: constraints are read only when a document writes some
+        from interpreter.engine.constraints import before_odds
+
+        notes = before_odds(rule, inputs, ctx)
+    tables = _filled_tables(rule, kind.distribution(rule, inputs, ctx), lang)
+    for table in tables if notes else ():
+        table.note = "\n".join([table.note, *notes] if table.note else notes)
+    return tables
 
 
 def _filled_tables(rule: Rule, tables: list[ProbTable], lang: str) -> list[ProbTable]:

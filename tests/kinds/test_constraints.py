@@ -181,3 +181,69 @@ def test_a_constraint_sees_the_inputs_a_kind_always_takes(tmp_path: Path, inputs
     for step in steps:
         steps.extend(step.children)
     assert len([s for s in steps if s.kind == "note" and str(s.value).startswith("rolled")]) == notes
+
+
+ODDS = """\
+id: t.odds
+kind: RollTable
+source: house rule
+title: {en: Odds}
+inputs:
+  type: object
+  properties:
+    level: {type: integer}
+params: {roll: 1d6, least: 2}
+rows:
+  - {roll: [1, 3], id: low, value: 1}
+  - {roll: [4, 6], id: high, value: 2}
+constraints:
+  - id: trained
+    check: level >= params.least
+    path: level
+    message: {ja: "レベル {level} では振れません", en: "level {level} cannot roll"}
+  - id: rookie
+    severity: note
+    check: level > params.least
+    message: {ja: "レベル {level} は新人です", en: "level {level} is a rookie"}
+  - id: no_low
+    check: result.id != 'low'
+    message: {ja: "低い目は振り直し", en: "roll a low again"}
+  - id: told
+    severity: note
+    check: level < 100
+    message: {ja: "出目 {result.roll}", en: "rolled {result.roll}"}
+"""
+
+# (name, inputs, the code refused with or None, the notes every table ends with)
+PROB_CASES = [
+    ("an input-only error refuses as run does", {"level": 1}, "MPR780", None),
+    ("held: the odds, a note for each constraint that reads the result",
+     {"level": 5}, None, ["MPR565", "MPR565"]),
+    ("a broken note is told beside them", {"level": 2}, None, ["MPR565", "MPR565", "rookie: level 2 is a rookie"]),
+]
+
+
+@pytest.mark.parametrize("name,inputs,code,notes", PROB_CASES, ids=[c[0] for c in PROB_CASES])
+def test_prob_checks_the_constraints_the_inputs_decide(tmp_path: Path, name: str, inputs: dict,
+                                                        code: str | None, notes: list | None) -> None:
+    write(tmp_path, {"ruleset.yaml": manifest("t"), "odds.yaml": ODDS})
+    ruleset = load_ruleset(tmp_path)
+    if code is not None:
+        with pytest.raises(MprError) as caught:
+            engine.distribution(ruleset, "t.odds", inputs)
+        with pytest.raises(MprError) as by_run:
+            engine.run(ruleset, "t.odds", inputs, SeededDice(1))
+        assert caught.value.code == by_run.value.code == code
+        assert caught.value.message("ja").split("\n")[0] == by_run.value.message("ja").split("\n")[0]
+        assert caught.value.loc is not None and caught.value.loc.path == "level"
+        return
+    tables = engine.distribution(ruleset, "t.odds", inputs)
+    plain = load_ruleset(write(tmp_path / "plain", {"ruleset.yaml": manifest("t"),
+                                                    "odds.yaml": ODDS[:ODDS.index("constraints:")]}))
+    assert [[(r.value, r.p) for r in t.rows] for t in tables] == \
+        [[(r.value, r.p) for r in t.rows] for t in engine.distribution(plain, "t.odds", inputs)]
+    for table in tables:
+        lines = (table.note or "").split("\n")[-len(notes):]
+        assert [line.split(" ")[0] if line.startswith("MPR") else line for line in lines] == notes
+    assert "no_low" in tables[0].note and "told" in tables[0].note and "trained" not in tables[0].note
+    assert "出た値" in engine.distribution(ruleset, "t.odds", inputs, lang="ja")[0].note
