@@ -241,6 +241,8 @@ WRITES = [
     ("dawn", [["dawn", "--seed", "6"]], 0),
     ("a command undone", [["sleep", "alice", "--hours", "8", "--seed", "3"], ["undo"]], 0),
     ("repin", [["repin"]], 0),
+    ("a rest", [["rest", "long", "--seed", "7"]], 0),
+    ("briefings", [["brief", "instant", "alice", "scout"], ["brief", "tense", "bob", "ready", "--new"]], 0),
     ("refused", [["undo"]], 1),
 ]
 
@@ -253,6 +255,12 @@ def test_a_reading_right_after_a_write_reads_what_the_writer_kept(
         done = _run(["campaign", argv[0], path, *argv[1:]], capsys, monkeypatch, cache=True)
     assert done[0] == status, done
     assert _written(path, monkeypatch) == (status == 0)  # within the same second as the write
+    if status == 0:  # the state kept is the one read, in every value, type and order
+        import marshal
+
+        with Store.open(path, readonly=True) as store:
+            read = store.load().dump()
+        assert repr(marshal.loads(kept.kept_parts(kept.version_of(path))["state"])) == repr(read)
     for found in _reads(path, capsys, monkeypatch):
         assert found[0] == 0 and found[1]
 
