@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 FORMAT = b"MPRK2"  # the tag of a kept campaign state
 _HEADER = 100  # the bytes of SQLite's database header
-_MTIME, _CTIME = 4, 5  # the modification and change times in a version
+_MTIME, _CTIME, _HEADER_AT = 4, 5, 6  # the modification and change times and the header in a version
 
 
 def version_of(path: str) -> tuple[Any, ...] | None:
@@ -174,13 +174,23 @@ def keep_written(store: Store) -> None:
             if store.committed() is not state:
                 return  # another connection committed since
             version = version_of(path)
-            if version is None or not _clock_past(path, version):
+            if version is None or not _as_connected(conn, version) or not _clock_past(path, version):
                 return
             _write(version, time_ns(), True, state)
         finally:
             conn.execute("ROLLBACK")
     except (OSError, sqlite3.Error, MprError):
         return  # nothing kept: the reading reads the file
+
+
+def _as_connected(conn: Any, version: tuple[Any, ...]) -> bool:
+    """Whether the file is the one the connection wrote, as far as its header tells: the same
+    token, page count and size (a copy of another campaign over it meanwhile is not)."""
+    header = version[_HEADER_AT]
+    token, pages, size = (conn.execute(f"PRAGMA {name}").fetchone()[0]
+                          for name in ("user_version", "page_count", "page_size"))
+    return (len(header) == _HEADER and int.from_bytes(header[60:64], "big") == token
+            and int.from_bytes(header[28:32], "big") == pages and version[3] == pages * size)
 
 
 def _clock_past(path: str, version: tuple[Any, ...]) -> bool:

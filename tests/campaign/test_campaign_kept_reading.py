@@ -434,3 +434,29 @@ def test_concurrent_writers_then_a_reading(tmp_path, capsys, monkeypatch, cache_
     found = _reads(path, capsys, monkeypatch)
     shown = json.loads(found[VERBS.index(["show", "--format", "json"])][1])
     assert shown["clock_minutes"] == before["clock_minutes"] + 4
+
+
+def test_a_copy_over_the_file_while_the_writer_keeps_is_not_taken_for_its_state(
+        tmp_path, capsys, monkeypatch, cache_dir) -> None:
+    """Another campaign copied over the file after the writer's commit, while it keeps its state
+    (before it reads the file's version): its header is not the one the writer's connection
+    wrote, so nothing is kept, and the reading gives the copied campaign."""
+    path = make_campaign(tmp_path, seed=2)
+    other_folder = tmp_path / "other"
+    other_folder.mkdir()
+    other = make_campaign(other_folder, seed=9)
+    real = kept.version_of
+    copied = []
+
+    def copy_then_version(where: str):
+        if not copied:
+            copied.append(shutil.copyfile(other, where))
+        return real(where)
+
+    monkeypatch.setattr(kept, "version_of", copy_then_version)
+    done = _run(["campaign", "circulate", path, "bob", "--all", "--seed", "4"], capsys, monkeypatch, cache=True)
+    monkeypatch.setattr(kept, "version_of", real)
+    assert done[0] == 0 and copied and not _written(path, monkeypatch)
+    found = _reads(path, capsys, monkeypatch)
+    shown = found[VERBS.index(["show", "--format", "json"])][1]
+    assert shown == _run(["campaign", "show", other, "--format", "json"], capsys, monkeypatch, cache=False)[1]
