@@ -143,8 +143,9 @@ def keep_written(store: Store) -> None:
 
     The entry is trusted at once, where a reading command's own is trusted only once the file is
     ``RACY_SECONDS`` old, because it is written under SQLite's write lock, with nothing in the
-    ``-wal`` (checkpointed into the file) and no other connection's commit since this one's
-    (``data_version``), and only once the file system's clock is past the file's last change:
+    ``-wal`` (checkpointed into the file), no other connection's commit since this one's
+    (``data_version``), the file's header as this connection wrote it (``_as_connected``), and
+    only once the file system's clock is past the file's last change:
     the ``-wal`` beside it, touched then, gets a later modification and change time than the
     file. Any change of the file after that (another command, an edit by ``sqlite3``, a copy over
     it, even in the same tick of the clock that stamped this command's write) gives it a later
