@@ -345,4 +345,4 @@ def test_a_variant_with_folded_rows_is_kept_in_marshals_format(cache, tmp_path):
     rule = next(r for r in built.rules.values() if type(r.positions) is not dict)
     again = load_ruleset(variant)  # from the cache
     assert again is not built and dict(again.rules[rule.id].positions) == dict(rule.positions)
-    assert ruleset_cache._encode(built)[1][:1] == ruleset_cache._MARSHALLED
+    assert ruleset_cache._encode(built)[1][:1] == ruleset_cache._INDEXED
