@@ -2,8 +2,12 @@
 
 Every source records each die it gives (faces and value) so results can show them.
 A seed gives the same dice on every machine and Python 3.11+ (``random.Random`` with an integer
-seed and ``randrange`` are stable across versions). Module ``random`` loads with the first die a
-seeded source gives (or its first shuffle), not before: an evaluation that rolls nothing skips it.
+seed and ``randrange`` are stable across versions). The generator is ``random.Random``'s own core,
+``_random.Random`` (the Mersenne Twister in C, seeded the same way), with ``randrange`` and
+``shuffle`` written here as ``random`` writes them: the same dice, without loading module
+``random`` (and ``warnings``, ``bisect``, ``_sha512`` with it: 3 million instructions, more than a
+warm ``run`` of a roll table spends on the rule). The core loads with the first die a seeded source
+gives (or its first shuffle), not before: an evaluation that rolls nothing skips it.
 """
 from __future__ import annotations
 
@@ -17,8 +21,7 @@ TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from collections.abc import Iterable
     from collections.abc import Sequence
-    from random import Random
-    from typing import TypeVar
+    from typing import Any, TypeVar
 
     T = TypeVar("T")
 
@@ -122,25 +125,37 @@ class SeededDice(DiceSource):
         if seed is None:  # below 2**31, from the system's randomness (as SystemRandom would give)
             seed = int.from_bytes(os.urandom(4)) >> 1
         self.seed = seed
-        self._random: Random | None = None
+        self._random: Any = None
 
-    def _generator(self) -> Random:
-        """The generator of ``seed``, made when it is first needed."""
+    def _generator(self) -> Any:
+        """The generator of ``seed`` (``random.Random(seed)``'s core), made when it is first needed."""
         if self._random is None:
-            # start-up: random loads with the first die (or shuffle); a source that gives none skips it
-            import random
+            # start-up: the generator loads with the first die (or shuffle); a source that gives
+            # none skips it
+            import _random
 
-            self._random = random.Random(self.seed)
+            self._random = _random.Random(self.seed)
         return self._random
 
+    def _below(self, n: int) -> int:
+        """``random.Random(seed).randrange(n)``: ``n.bit_length()`` bits drawn again until below ``n``."""
+        bits = (self._random or self._generator()).getrandbits
+        k = n.bit_length()
+        r: int = bits(k)
+        while r >= n:
+            r = bits(k)
+        return r
+
     def _next(self, faces: int) -> int:
-        generator = self._random or self._generator()
-        return generator.randrange(faces) + 1
+        return self._below(faces) + 1
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
-        # Fisher-Yates without recording each step as a die: a deck shuffle is not a roll.
+        # Fisher-Yates without recording each step as a die (a deck shuffle is not a roll), as
+        # ``random.Random.shuffle`` does it
         shuffled = list(items)
-        self._generator().shuffle(shuffled)
+        for i in reversed(range(1, len(shuffled))):
+            j = self._below(i + 1)
+            shuffled[i], shuffled[j] = shuffled[j], shuffled[i]
         return shuffled
 
 

@@ -37,6 +37,24 @@ def fraction_text(p: Fraction) -> str:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
+def ratio_text(numerator: int, denominator: int) -> str:
+    """``fraction_text(Fraction(numerator, denominator))`` for whole numbers (a positive
+    ``denominator``), without loading ``fractions``: ``ratio_text(39, 400)`` is ``"39/400"``,
+    ``ratio_text(2, 4)`` is ``"1/2"``, ``ratio_text(3, 3)`` is ``"1"``."""
+    numerator, denominator = reduced(numerator, denominator)
+    return str(numerator) if denominator == 1 else f"{numerator}/{denominator}"
+
+
+def reduced(numerator: int, denominator: int) -> tuple[int, int]:
+    """The numerator and denominator of ``Fraction(numerator, denominator)`` (a positive
+    ``denominator``), in lowest terms, as whole numbers."""
+    # start-up: math is built in (and loaded already by the expression functions)
+    from math import gcd
+
+    divisor = gcd(numerator, denominator)
+    return numerator // divisor, denominator // divisor
+
+
 _JSON_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable, Mapping
 from fractions import Fraction
-from typing import Any
 
 from . import ast
 from .compiler import compile_ast
@@ -36,9 +35,13 @@ DICE_IN_LOOP = define(
     "'for' の中のダイス（ここでは {text}）は厳密な確率分布では扱えません（繰り返しごとに振り直しになるため）。"
     "先にリストとして振ってください（例: [d6, d6, d6]）")
 
-Closure = Callable[[Mapping[str, Any], Any], Any]
 _FOLDABLE = ("sum", "min", "max", "any", "all")  # f(xs) == f([f(xs[:-1]), xs[-1]])
-Compiler = Callable[[ast.Node], Closure]
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+    Closure = Callable[[Mapping[str, Any], Any], Any]
+    Compiler = Callable[[ast.Node], Closure]
 
 
 class _Truth:
@@ -57,7 +60,7 @@ TRUE, FALSE = _Truth(True), _Truth(False)
 _MISSING = object()
 
 
-class _Map(tuple[Any, ...]):
+class _Map(tuple):  # type: ignore[type-arg]
     """A mapping inside a distribution: its (key, value) items sorted by key, hashable."""
 
 

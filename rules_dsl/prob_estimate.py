@@ -12,7 +12,7 @@ values without a whole-number interval) whose parts could combine into more outc
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from .frozen import Record  # a dataclass without importing dataclasses (start-up)
 
 from . import ast, prob_pools
 from .limits import MAX_DISTRIBUTION_SIZE
@@ -22,8 +22,7 @@ _FOLDABLE = ("sum", "min", "max", "any", "all")
 _REFUSED = 10 ** 18  # work of a node whose outcomes cannot stay within MAX_DISTRIBUTION_SIZE
 
 
-@dataclass(frozen=True)
-class Size:
+class Size(Record, frozen=True):
     """At most ``outcomes`` values (within ``low..high`` when both are whole numbers), computed by
     combining at most ``work`` outcome pairs."""
 

@@ -16,8 +16,6 @@ Undo applies an entry's patch to the campaign as it is then, which is the state 
 is checked first, so a patch is never applied to any other state."""
 from __future__ import annotations
 
-import json
-
 try:  # start-up: the C module itself (hashlib would load OpenSSL's, ten times the cost)
     from _blake2 import blake2b
 except ImportError:  # a Python without it
@@ -33,6 +31,9 @@ BASE = "@base"
 
 def canonical(data: Any) -> str:
     """The JSON text a state is compared and digested by (sorted keys, as stored)."""
+    # start-up: json loads only for a command that writes (a reading reads JSON without it: integrity)
+    import json
+
     return json.dumps(data, ensure_ascii=False, sort_keys=True)
 
 

@@ -16,7 +16,7 @@ code when it is damaged. ``campaign check`` never uses the cache; ``--no-cache``
 from __future__ import annotations
 
 import os
-from time import time_ns
+from time import sleep, time_ns
 
 from rules_dsl import cachefile
 from rules_dsl.errors import MprError
@@ -32,23 +32,28 @@ if TYPE_CHECKING:
     from interpreter.campaign.state import Entry
     from interpreter.campaign.store import Store
 
-FORMAT = b"MPRK1"  # the tag of a kept campaign state
+FORMAT = b"MPRK2"  # the tag of a kept campaign state
+_HEADER = 100  # the bytes of SQLite's database header
+_MTIME, _CTIME, _HEADER_AT = 4, 5, 6  # the modification and change times and the header in a version
 
 
 def version_of(path: str) -> tuple[Any, ...] | None:
     """What tells this version of the campaign file from any other; None when it cannot be kept
     (the cache is off, the file cannot be read, or a ``-journal`` or a ``-wal`` that holds
-    anything is beside it)."""
+    anything is beside it): its path, device, inode, size, modification and change times, the
+    file's own SQLite header (its token, page count and change counter) and this mprules's code."""
     if not cachefile.enabled():
         return None
     try:
-        st = os.stat(path)
         where = os.path.abspath(path)
+        with open(path, "rb") as stream:
+            st = os.fstat(stream.fileno())
+            header = stream.read(_HEADER)
     except (OSError, ValueError, TypeError):
         return None
     if os.path.lexists(path + "-journal") or _size(path + "-wal"):
         return None
-    return (where, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns,
+    return (where, st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns, header,
             cachefile.code_stamp())
 
 
@@ -89,17 +94,18 @@ def kept_parts(version: tuple[Any, ...] | None) -> dict[str, Any] | None:
     import marshal
 
     try:
-        stored, written_ns, parts = marshal.loads(body)
-        if stored != version or written_ns - version[4] < cachefile.RACY_SECONDS * 10**9 \
-                or not isinstance(parts, dict) or not _PARTS <= set(parts):
+        stored, written_ns, sure, parts = marshal.loads(body)
+        if stored != version or not isinstance(parts, dict) or not _PARTS <= set(parts):
             return None
-        return {**parts, _WRITTEN: written_ns}
+        if sure is not True and written_ns - version[_MTIME] < cachefile.RACY_SECONDS * 10**9:
+            return None
+        return {**parts, _WRITTEN: (written_ns, sure)}
     except (ValueError, EOFError, TypeError):
         return None
 
 
 _PARTS = {"show", "names", "pin", "state"}  # and any text kept since (``Reading.text``)
-_WRITTEN = "\0written"  # the time the entry was first written (not kept in its parts)
+_WRITTEN = "\0written"  # when the entry was first written, and whether by the writer (``keep_written``)
 
 
 def keep(version: tuple[Any, ...] | None, state: State) -> None:
@@ -108,18 +114,98 @@ def keep(version: tuple[Any, ...] | None, state: State) -> None:
     if version is None:
         return
     now = time_ns()
-    if now - version[4] < cachefile.RACY_SECONDS * 10**9 or version_of(version[0]) != version:
+    if now - version[_MTIME] < cachefile.RACY_SECONDS * 10**9 or version_of(version[0]) != version:
         return
+    _write(version, now, False, state)
+
+
+def _write(version: tuple[Any, ...], now: int, sure: bool, state: State) -> None:
     whole = cachefile.marshalled(state.dump())
     pin = state.pin
     body = None if whole is None else cachefile.marshalled(
-        (version, now, {"show": shown(state), "names": names_of(state),
-                        "pin": [pin.path, pin.content_hash, pin.adopt, pin.param_overrides],
-                        "state": whole}))
+        (version, now, sure, {"show": shown(state), "names": names_of(state),
+                              "pin": [pin.path, pin.content_hash, pin.adopt, pin.param_overrides],
+                              "state": whole}))
     if body is not None:
         entry = _entry(version)
         cachefile.write_checked(entry, FORMAT, body)
         _prune(entry)
+
+
+_TICKS = 40  # at most this many waits of _TICK seconds for the file system's clock to pass a write
+_TICK = 0.001
+
+
+def keep_written(store: Store) -> None:
+    """Keep the state a command has just committed (``Store.committed``), so that a reading right
+    after it is as fast as any other; never when that is not sure (then the reading reads the
+    file, as before).
+
+    The entry is trusted at once, where a reading command's own is trusted only once the file is
+    ``RACY_SECONDS`` old, because it is written under SQLite's write lock, with nothing in the
+    ``-wal`` (checkpointed into the file), no other connection's commit since this one's
+    (``data_version``), the file's header as this connection wrote it (``_as_connected``), and
+    only once the file system's clock is past the file's last change:
+    the ``-wal`` beside it, touched then, gets a later modification and change time than the
+    file. Any change of the file after that (another command, an edit by ``sqlite3``, a copy over
+    it, even in the same tick of the clock that stamped this command's write) gives it a later
+    change time, which the kernel sets and no program can set back: another version. A command
+    killed between its commit and this keeps nothing, and the reading reads the file."""
+    if store.conn.in_transaction or not cachefile.enabled():
+        return
+    # start-up: SQLite's errors are the module the store loaded
+    from interpreter.campaign.files import sqlite3
+
+    conn = store.conn
+    path = store.path
+    try:
+        state = store.committed()
+        if state is None or not store.exact():
+            return
+        timeout = conn.execute("PRAGMA busy_timeout").fetchone()[0]
+        conn.execute("PRAGMA busy_timeout = 0")  # another command reading or writing: keep nothing, never wait
+        try:
+            folded = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+            if folded is None or folded[0]:
+                return  # a reader holds an older snapshot: the log is not folded into the file
+            conn.execute("BEGIN IMMEDIATE")
+        finally:
+            conn.execute(f"PRAGMA busy_timeout = {int(timeout)}")
+        try:
+            if store.committed() is not state:
+                return  # another connection committed since
+            version = version_of(path)
+            if version is None or not _as_connected(conn, version) or not _clock_past(path, version):
+                return
+            _write(version, time_ns(), True, state)
+        finally:
+            conn.execute("ROLLBACK")
+    except (OSError, sqlite3.Error, MprError):
+        return  # nothing kept: the reading reads the file
+
+
+def _as_connected(conn: Any, version: tuple[Any, ...]) -> bool:
+    """Whether the file is the one the connection wrote, as far as its header tells: the same
+    token, page count and size (a copy of another campaign over it meanwhile is not)."""
+    header = version[_HEADER_AT]
+    token, pages, size = (conn.execute(f"PRAGMA {name}").fetchone()[0]
+                          for name in ("user_version", "page_count", "page_size"))
+    return (len(header) == _HEADER and int.from_bytes(header[60:64], "big") == token
+            and int.from_bytes(header[28:32], "big") == pages and version[3] == pages * size)
+
+
+def _clock_past(path: str, version: tuple[Any, ...]) -> bool:
+    """Whether the file system's clock is past the modification and change times of ``version``
+    (the ``-wal`` beside the file touched now gets later ones), waiting a few of its ticks; and
+    the file still that version."""
+    wal = path + "-wal"
+    for _ in range(_TICKS):
+        os.utime(wal)
+        st = os.stat(wal)
+        if st.st_mtime_ns > version[_MTIME] and st.st_ctime_ns > version[_CTIME]:
+            return version_of(path) == version
+        sleep(_TICK)
+    return False
 
 
 def _prune(kept: str) -> None:
@@ -200,7 +286,7 @@ class Reading:
         value = make()
         if self._store is None and version_of(self.path) == self._version:
             parts = {key: part for key, part in self._parts.items() if key != _WRITTEN}
-            body = cachefile.marshalled((self._version, self._parts[_WRITTEN], {**parts, name: value}))
+            body = cachefile.marshalled((self._version, *self._parts[_WRITTEN], {**parts, name: value}))
             if body is not None:
                 cachefile.write_checked(_entry(self._version), FORMAT, body)
         return value

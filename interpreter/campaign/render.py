@@ -1,8 +1,6 @@
 """Text output of the campaign commands: what changed (cards out, cards in), the clock, the notes."""
 from __future__ import annotations
 
-import re
-
 from rules_dsl.words import define_word, define_words, vocabulary, word
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -82,32 +80,55 @@ def log_lines(result: dict[str, Any], lang: str) -> list[str]:
     words = vocabulary(LOG, lang)
     names = result.get("names") or {}
     characters = set(result.get("characters") or ())
+    said = _Said(vocabulary(COMMANDS, lang), vocabulary(INPUTS, lang))
     lines = []
     for entry in result["entries"]:
         extra = [words["seed"].format(seed=entry["seed"])] if entry["seed"] is not None else []
         if entry["undone_by"]:
             extra.append(words["undone"].format(seq=entry["undone_by"]))
         tail = f"{words['open']}{words['sep'].join(extra)}{words['close']}" if extra else ""
-        lines.append(f"#{entry['seq']} {_command_sentence(entry, names, words, lang)}" + tail)
+        lines.append(f"#{entry['seq']} {_command_sentence(entry, names, words, said)}" + tail)
         for change in entry["changes"]:
             lines.append("    " + _sentence(change, names, words, characters))
     return lines
 
 
+class _Said:
+    """The words of every sentence of a log in its language: each command's template with the
+    names of its fields, and the labels of the other inputs (looked up once per log)."""
+
+    __slots__ = ("templates", "fields", "labels")
+
+    def __init__(self, templates: dict[str, str], labels: dict[str, str]) -> None:
+        self.templates = templates
+        self.fields = {command: _fields(template) for command, template in templates.items()}
+        self.labels = labels
+
+
+def _fields(template: str) -> set[str]:
+    """The names in ``{name}`` of a template (a name: letters, digits and ``_``)."""
+    found = set()
+    for part in template.split("{")[1:]:
+        name, close, _ = part.partition("}")
+        if close and name and all(ch.isalnum() or ch == "_" for ch in name):
+            found.add(name)
+    return found
+
+
 def _command_sentence(entry: dict[str, Any], names: dict[str, str], words: dict[str, str],
-                      lang: str) -> str:
+                      said: _Said) -> str:
     """``リンが 7 時間眠った`` / ``リンの札を循環させた（SA、HQ を指定、2 枚）``."""
     inputs = {key: value for key, value in entry["inputs"].items()
               if value not in (None, False, [], {}, "")}
     shown = {key: names.get(value, value) if key in _HOLDER_INPUTS and isinstance(value, str)
              else _value(value, words["sep"]) for key, value in inputs.items()}
-    template = vocabulary(COMMANDS, lang).get(entry["command"])
-    used = set(re.findall(r"\{(\w+)\}", template)) if template else set()
+    template = said.templates.get(entry["command"])
+    used = said.fields[entry["command"]] if template else set()
     if template is None or not used <= set(shown):
         head, used = entry["command"], set()
     else:
         head = template.format(**shown)
-    labels = vocabulary(INPUTS, lang)
+    labels = said.labels
     rest = [labels[key].format(value=shown[key]) if key in labels else _argument(key, inputs[key],
                                                                                  words["sep"])
             for key in shown if key not in used]

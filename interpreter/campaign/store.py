@@ -3,9 +3,7 @@ the pinned ruleset, characters and items, where every card is, the clock, briefi
 journal; versioned by a ``schema_version`` table with migrations from version 1 on."""
 from __future__ import annotations
 
-import json
 import os
-from functools import partial
 
 from rules_dsl.words import bilingual
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, define
@@ -16,9 +14,9 @@ from interpreter.campaign.files import (APPLICATION_ID, EXISTS, HOW_CREATE, HOW_
                     connect as _connect,
                     examine, existing as _existing, identity as _identity, not_saved as _not_saved,
                     inspect, os_error as _os_error, sqlite3, sqlite_error as _sqlite_error)
-from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, check_schema, damaged,
-                                            describe, journal_entries, parse_json, read_entry, read_state, rows_of,
-                                            checked as _checked)
+from interpreter.campaign.integrity import (STATE_BROKEN, VERSION_TABLE, WIRING_KEY, card_rows, check_schema,
+                                            damaged, describe, entry_values, journal_entries, parse_json, read_entry, read_state,
+                                            rows_of, written_state, checked as _checked)
 from interpreter.campaign.pin import with_manifest_wiring
 from interpreter.campaign.state import Entry, Holder, Pin, State
 
@@ -89,6 +87,9 @@ class Store:
         # The state read or written last, by data_version, and whether the tables hold exactly it.
         self._loaded: tuple[int, State, bool] | None = None
         self._rules_text: tuple[dict, str] | None = None  # the pin's rules and their JSON text
+        # What ``committed`` reads the state off, by data_version: the state read, or the rows
+        # written last with the state read before them (for the tables not written).
+        self._read_as: tuple[int, Any, State | None] | None = None
 
     @staticmethod
     def refuse_existing(path: str, force: bool) -> None:
@@ -231,7 +232,7 @@ class Store:
     def _rollback(self) -> None:
         """Undo a failed command; SQLite has already undone it when the rollback itself fails
         (a full disk), and the file never holds half a command either way."""
-        self._loaded = None  # the state written in the transaction is gone
+        self._loaded = self._read_as = None  # the state written in the transaction is gone
         try:
             if self.conn.in_transaction:
                 self.conn.execute("ROLLBACK")
@@ -255,6 +256,7 @@ class Store:
             return self._loaded[1]
         state, exact, rules_text = read_state(self.conn, self.path)
         self._loaded = (version, state, exact)
+        self._read_as = (version, state, None) if exact else None
         self._rules_text = (state.pin.rules, rules_text)
         return state
 
@@ -276,40 +278,55 @@ class Store:
         version = self._data_version()
         stored = self._loaded[1] if self._loaded is not None and self._loaded[0] == version \
             and self._loaded[2] else None
-        self._loaded = None  # until every table below is written
+        read = self.committed() if self._read_as is not None and self._read_as[0] == version else None
+        self._loaded = self._read_as = None  # until every table below is written
 
         def changed(*fields: str) -> bool:
             return stored is None or any(getattr(stored, f) != getattr(state, f) for f in fields)
 
         c = self.conn
         tables = [t for t, fields in STATE_TABLES if changed(*fields)]
+        rows: dict[str, list[tuple]] = {}  # each table written, with its rows as the columns are read
         for table in tables:
             c.execute(f"DELETE FROM {table}")
         if "ruleset" in tables:
             p = state.pin
             wiring = {WIRING_KEY: {"campaign": p.campaign, "manifest": p.manifest}}
-            c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)",
-                      (p.path, p.content_hash, _json(p.adopt), _json(p.param_overrides), self._text_of_rules(p),
-                       _json({**p.parameters, **wiring})))
+            rows["ruleset"] = [(p.path, p.content_hash, _json(p.adopt), _json(p.param_overrides),
+                                self._text_of_rules(p), _json({**p.parameters, **wiring}))]
+            c.execute("INSERT INTO ruleset VALUES (1, ?, ?, ?, ?, ?, ?)", rows["ruleset"][0])
         if "campaign" in tables:
-            c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)",
-                      (state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier))
+            rows["campaign"] = [(state.clock_minutes, state.dawn_minutes, state.briefing, state.briefing_tier)]
+            c.execute("INSERT INTO campaign VALUES (1, ?, ?, ?, ?)", rows["campaign"][0])
         if "characters" in tables:
-            c.executemany("INSERT INTO characters VALUES (?, ?, ?)",
-                          [(h.id, n, _json(h.data)) for n, h in enumerate(state.characters)])
-            c.executemany("INSERT INTO items VALUES (?, ?, ?, ?)",
-                          [(h.id, n, h.owner, _json(h.data)) for n, h in enumerate(state.items)])
+            rows["characters"] = [(h.id, n, _json(h.data)) for n, h in enumerate(state.characters)]
+            rows["items"] = [(h.id, n, h.owner, _json(h.data)) for n, h in enumerate(state.items)]
+            c.executemany("INSERT INTO characters VALUES (?, ?, ?)", rows["characters"])
+            c.executemany("INSERT INTO items VALUES (?, ?, ?, ?)", rows["items"])
         if "cards" in tables:
-            rows: list[tuple[str, str, str | None, int]] = [
-                (card, "deck", None, n) for n, card in enumerate(state.cards.deck)]
-            rows += [(card, "discard", None, n) for n, card in enumerate(state.cards.discard)]
-            rows += [(card, "held", holder, n) for holder, cards in state.cards.holders
-                     for n, card in enumerate(cards)]
-            c.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", rows)
+            rows["cards"] = [(state.cards,)]  # its rows are card_rows(state.cards)
+            c.executemany("INSERT INTO cards VALUES (?, ?, ?, ?)", card_rows(state.cards))
         if "briefing_uses" in tables:
+            rows["briefing_uses"] = list(state.briefing_uses)
             c.executemany("INSERT INTO briefing_uses (briefing, tier, pc, option) VALUES (?, ?, ?, ?)",
-                          state.briefing_uses)
+                          rows["briefing_uses"])
         self._loaded = (version, state, True)  # what this connection now reads (forgotten on a rollback)
+        self._read_as = (version, rows, read)  # read as ``committed`` when it is asked for
+
+    def committed(self) -> State | None:
+        """The state exactly as a command reading the file now would read it (``read_state``:
+        the same values, types and order), when this connection wrote it last or read it and no
+        other connection changed the file since (SQLite's ``data_version``); None when that is not
+        sure: another connection committed, a table not written was not read here, a value is of
+        a type SQLite would store as another, or the written state does not read back whole."""
+        known = self._read_as
+        if known is None or known[0] != self._data_version():
+            return None
+        if isinstance(known[1], State):
+            return known[1]
+        state = written_state(self.path, known[1], known[2])
+        self._read_as = None if state is None else (known[0], state, None)
+        return state
 
     # -- journal -------------------------------------------------------------------------------
 
@@ -364,7 +381,7 @@ class Store:
             data = parse_json(kept, self.path, where)
             if delta.is_patch(data):
                 continue
-            before = _checked(partial(State.from_dump, data), self.path, where)
+            before = _checked(_dumped(data), self.path, where)
             before = before.evolve(pin=with_manifest_wiring(before.pin, self.path))
             self.conn.execute("UPDATE journal SET before = ? WHERE seq = ?",
                               (_json(delta.entry_before(base_dump, before.dump(), base_text)), seq))
@@ -423,7 +440,7 @@ class Store:
             if not rows:
                 break
             for row in rows:
-                read_entry(row, self.path)
+                entry_values(row, self.path)
             count, last = count + len(rows), rows[-1][0]
         state = self.load()
         return {"file": files.shown_path(self.path), "ok": True, "bytes": os.stat(self.path).st_size,
@@ -435,7 +452,15 @@ class Store:
         self.conn.execute("UPDATE journal SET undone_by = ? WHERE seq = ?", (by, seq))
 
 
+def _dumped(data: Any) -> Callable[[], State]:
+    """What makes the state ``data`` is the dump of (``integrity.checked`` calls it)."""
+    return lambda: State.from_dump(data)
+
+
 def _json(value: Any) -> str:
+    # start-up: json loads only for a command that writes (reading commands read JSON without it)
+    import json
+
     return json.dumps(value, ensure_ascii=False, sort_keys=True)
 
 

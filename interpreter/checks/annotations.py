@@ -144,6 +144,25 @@ def _annotated_into(found: list, instance: Any, schema: Any, base: str, keyword:
         if isinstance(items, dict):
             alike = {}
             binding = _binding_keys(items, base)
+        if alike is not None and not prefix:  # every item by ``items``: a shape seen is not judged again
+            for index, value in enumerate(instance):
+                known = None
+                if type(value) is dict:
+                    kinds = (tuple(value), tuple(map(type, value.values())))
+                    known = alike.get(kinds)
+                    if known is None:
+                        known = _UNSHAPED
+                        if _SCALARS.issuperset(kinds[1]) and binding.isdisjoint(value):
+                            known = []
+                            _annotated_into(known, value, items, base, keyword, (), bound, depth + 1)
+                        alike[kinds] = known
+                if known is None or known is _UNSHAPED:
+                    _annotated_into(found, value, items, base, keyword, path + (index,), bound,
+                                    depth + 1)
+                elif known:
+                    here = path + (index,)
+                    found.extend([(here + inner, note, names) for inner, note, names in known])
+            return
         for index, value in enumerate(instance):
             sub = prefix[index] if index < len(prefix) else items
             if not isinstance(sub, dict):
@@ -163,6 +182,7 @@ def _annotated_into(found: list, instance: Any, schema: Any, base: str, keyword:
 
 
 _SCALARS = frozenset((str, int, float, bool, type(None)))
+_UNSHAPED: list = []  # a shape whose items are walked each (a list or mapping inside, a bound key)
 
 
 def _shape(value: Any, binding: frozenset) -> tuple | None:
@@ -170,9 +190,9 @@ def _shape(value: Any, binding: frozenset) -> tuple | None:
     and no key is one of ``binding``."""
     if type(value) is not dict:
         return None
-    shape = tuple((key, type(item)) for key, item in value.items())
-    if all(kind in _SCALARS and key not in binding for key, kind in shape):
-        return shape
+    types = tuple(map(type, value.values()))
+    if _SCALARS.issuperset(types) and binding.isdisjoint(value):
+        return (tuple(value), types)
     return None
 
 

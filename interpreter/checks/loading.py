@@ -335,6 +335,12 @@ def _collect(path: str | Path | None, lang: str, *, param_overrides: dict[str, d
     out.findings.extend(check_params(ruleset, lang, skip=frozenset(out.skip)))
     out.findings.extend(check_ruleset(ruleset, lang, skip=frozenset(out.skip),
                                       refused=list(out.findings)))
+    # start-up: the registry is asked here only when a ruleset is read and checked
+    from interpreter.engine.registry import plugged_files
+
+    # the code of kinds from outside the package: the caches of the ruleset stamp it with its files
+    ruleset.files.extend(f for f in plugged_files(r.kind for r in ruleset.rules.values())
+                         if f not in ruleset.files)
     return ruleset, _sorted(out.findings)
 
 

@@ -33,6 +33,10 @@ from interpreter.checks.rule_graph import check_cycles
 from interpreter.kinds._plan_checks import check_constraints
 from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 UNKNOWN_REFERENCE = define(
     "MPR354", "rule {rule} refers to rule {target!r}, which is not in the ruleset{hint}",
     "ルール {rule} が参照するルール {target!r} はルールセットにありません{hint}")
@@ -70,16 +74,22 @@ def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagn
     a text found clean once is clean at every path; one with findings is checked at each."""
     inputs = input_names(rule)
     clean: set[str] = set()
+    passed: set[tuple[Any, frozenset[str]]] = set()  # (text, bound names) found clean: skipped
     for path, bound in _expressions(rule):
-        allowed = inputs | bound
         if path[0] != "params":  # a clean text seen before: its compiled code, not placed
             text = rule.get(*path)
+            if (text, bound) in passed:
+                continue
+            allowed = inputs | bound
             try:
                 shared = compile_expression(str(text))
             except MprError:
                 shared = None
             if shared is not None and shared.text in clean and not shared.names - allowed:
+                passed.add((text, bound))
                 continue
+        else:
+            allowed = inputs | bound
         try:
             expression = compiled(rule, path)
         except MprError as error:

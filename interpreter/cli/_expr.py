@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import errno
 import sys
-import unicodedata
 from functools import lru_cache
 
 from rules_dsl.errors import EXIT_STATE, EXIT_USAGE, Location, MprError, Phrase, define
@@ -20,7 +19,7 @@ GIVE_VAR = define_word("cli.give_var", "give it with --var {name}=VALUE", "--var
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from fractions import Fraction
+    from collections.abc import Sequence
     from typing import Any
 
 _SHOWN = 72  # characters of an expression line shown under an error
@@ -141,8 +140,14 @@ def _stdin_closed() -> bool:
     return CLOSED_STDIN[0]
 
 
+READ_INPUT: list[tuple[str, str]] = []  # (file, text) of the input load_input read last
+
+
 def load_input(file: str | None) -> dict[str, Any]:
-    """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent."""
+    """The YAML (or JSON) mapping of ``--input FILE`` (``-`` reads standard input); ``{}`` if absent.
+    Its text stays in ``READ_INPUT``, so an error about one of its values can be given its place
+    (``input_positions``)."""
+    READ_INPUT.clear()
     if file is None:
         return {}
     try:
@@ -173,6 +178,7 @@ def load_input(file: str | None) -> dict[str, Any]:
         raise MprError(INPUT_UNREADABLE, Location(file=file), file=file,
                        reason=Phrase("larger than {n} bytes", "{n} バイトを超えています",
                                      n=MAX_INPUT_FILE_BYTES))
+    READ_INPUT.append((file, text))
     try:
         data = _yaml_value(text, file)
     except MprError as error:
@@ -186,8 +192,35 @@ def load_input(file: str | None) -> dict[str, Any]:
     return plain(data)
 
 
+def input_positions(pairs: list[str] | None) -> tuple[dict, str | None]:
+    """The positions of the values of the input ``load_input`` read last and the name of its file
+    (``<stdin>`` for ``-``), without the values a ``--var`` of ``pairs`` set over it and their
+    parents (an error there is the argument's, not the file's); ``({}, None)`` when there was no
+    input."""
+    if not READ_INPUT:
+        return {}, None
+    file, text = READ_INPUT[0]
+    name = "<stdin>" if file == "-" else file
+    # start-up: the input's positions are read only for an error about one of its values
+    from interpreter.documents.kept_yaml import load_text
+
+    try:
+        docs = load_text(text, name)
+    except MprError:
+        return {}, None
+    if len(docs) != 1:
+        return {}, None
+    given = [tuple(pair.partition("=")[0].strip().split(".")) for pair in pairs or []]
+    positions = {path: where for path, where in docs[0].positions.items()  # nor their parents'
+                 if not any(path[:len(keys)] == keys or keys[:len(path)] == path for keys in given)}
+    return positions, name
+
+
 @lru_cache(maxsize=4096)
 def _wide_count(text: str) -> int:
+    # start-up: unicodedata loads only for a text that is not ASCII (display_width)
+    import unicodedata
+
     return sum(1 for c in text if unicodedata.east_asian_width(c) in "WF")
 
 
@@ -264,15 +297,16 @@ def row_label(value: Any, label: str | None) -> str:
     return shown if label is None or label == shown else f"{shown} {label}"
 
 
-def print_rows(rows: list[tuple[str, Fraction]], header: tuple[str, str]) -> None:
-    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row.
+def print_rows(rows: Sequence[tuple[str, Any]], header: tuple[str, str]) -> None:
+    """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row; each
+    probability a Fraction or its (numerator, denominator) in lowest terms.
 
     Each probability is turned into a float once (an exact fraction of big integers is slow to
     compare or divide), so printing a large distribution costs less than computing it."""
     labels = [label for label, _ in rows]
-    fractions = [f"{p.numerator}/{p.denominator}" if p.denominator != 1 else str(p.numerator)
-                 for _, p in rows]
-    floats = [p.numerator / p.denominator for _, p in rows]
+    ratios = [p if type(p) is tuple else (p.numerator, p.denominator) for _, p in rows]
+    fractions = [f"{n}/{d}" if d != 1 else str(n) for n, d in ratios]
+    floats = [n / d for n, d in ratios]
     label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
     fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
     top = max(floats, default=1.0) or 1.0

@@ -1,8 +1,10 @@
 """A value of a run's result on one line, as YAML in flow style, exactly as
 ``yaml_readings.dump(value, allow_unicode=True, default_flow_style=True, width=10**6)`` writes it
 (without its document end), for the values whose writing is sure without PyYAML: whole numbers,
-true, false, null, texts that PyYAML writes plain or in single quotes, and lists and mappings of
-those. ``one_line`` returns None for anything else (a float, a text with a line break or a
+finite floats (``repr`` in lower case, ``.0`` put before an exponent that has no point, as
+PyYAML's representer writes them), true, false, null, texts that PyYAML writes plain or in single
+quotes, and lists and mappings of those. ``one_line`` returns None for anything else (a float
+that is not finite, a text with a line break or a
 character PyYAML escapes, a text a reader might take for another type), which the caller gives to
 PyYAML; so the output never depends on which way it was written (``tests/cli/test_flow.py``
 compares the two on every bundled example and on generated values).
@@ -50,10 +52,20 @@ def _text(text: str, flow: bool) -> str | None:
         elif ch == "#" and text[i - 1] == " ":
             plain = False
     if plain:
+        if _ratio(text):
+            return text  # an exact chance (3/4): no reader takes it for a number
         if first in _TYPED_FIRST or text.lower() in _TYPED_WORDS:
             return None  # a reader may take it for another type: PyYAML quotes it or not
         return text
     return "'" + text.replace("'", "''") + "'"
+
+
+def _ratio(text: str) -> bool:
+    """Whether ``text`` is ASCII digits, one slash, ASCII digits (``3/4``, how a chance's
+    ``fraction`` is written): a text that no YAML 1.1 or 1.2 resolver reads as anything but a text."""
+    numerator, slash, denominator = text.partition("/")
+    return bool(slash) and numerator.isascii() and numerator.isdigit() and denominator.isascii() \
+        and denominator.isdigit()
 
 
 def _item(value: Any, depth: int) -> str | None:
@@ -65,6 +77,8 @@ def _item(value: Any, depth: int) -> str | None:
         return str(value)
     if type(value) is str:
         return _text(value, True)
+    if type(value) is float:
+        return _float(value)
     if depth > 32:
         return None
     if type(value) is list:
@@ -81,6 +95,16 @@ def _item(value: Any, depth: int) -> str | None:
             pairs.append(f"{shown_key}: {shown}")
         return "{" + ", ".join(pairs) + "}"
     return None
+
+
+def _float(value: float) -> str | None:
+    """A finite float as PyYAML's representer writes it (a chance's ``float``: ``0.75``)."""
+    if value != value or value in (float("inf"), float("-inf")):
+        return None  # .nan, .inf: left to PyYAML
+    text = repr(value).lower()
+    if "." not in text and "e" in text:  # 1e+17 is no YAML float: 1.0e+17
+        text = text.replace("e", ".0e", 1)
+    return text
 
 
 def one_line(value: Any) -> str | None:

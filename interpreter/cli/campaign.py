@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import unicodedata
@@ -254,7 +253,12 @@ def _handle(args: argparse.Namespace) -> int:
             result = commands.undo(store)
         else:
             result = commands.repin(store)
-    return _print(result, args)
+        status = _print(result, args)
+        # start-up: kept loads with the commands (which read through the same store)
+        from interpreter.campaign.kept import keep_written
+
+        keep_written(store)  # the state just committed, for the reading right after it
+    return status
 
 
 def _rendered(result: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -310,6 +314,9 @@ def _export(store: Any, args: argparse.Namespace) -> int:
     def made() -> str:
         data = views.export(store)
         if args.format == "json":
+            # start-up: json loads only for the JSON export (the state is read without it)
+            import json
+
             return json.dumps(data, ensure_ascii=False, indent=2)
         # start-up: yaml loads only when _export() runs; its texts read back alike in YAML 1.1 and 1.2
         from interpreter.documents.yaml_readings import dump

@@ -47,17 +47,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
+def _may_be_notation(text: str) -> bool:
+    """False when ``text`` is surely no check in BCDice notation: ASCII text without ``MP`` in
+    any case (what the check's reading does to a text, NFKC and computing parentheses, leaves
+    ASCII as it is and makes no letter). Then the notation's reader and its patterns are not
+    loaded for a rule id (start-up)."""
+    return not text.isascii() or "MP" in text.upper()
+
+
 def handle(args: argparse.Namespace) -> int:
-    # start-up: interpreter.solvers, interpreter.cli._expr, interpreter.cli.output load only when handle() runs
-    from interpreter.solvers import pool_notation as core_check
+    # start-up: interpreter.cli._expr, interpreter.cli.output load only when handle() runs
     from interpreter.cli._expr import load_input, parse_vars
     from interpreter.cli.output import refuse_input, refuse_special_file
 
     if args.svg is not None:
         refuse_special_file(args.svg, "--svg", SVG_UNWRITABLE)
         refuse_input(args.svg, "--svg", [args.input] if args.input not in (None, "-") else [])
-    if core_check.is_notation(args.target):
-        return _check(args)
+    if _may_be_notation(args.target):
+        # start-up: interpreter.solvers loads only for a text that may be a check
+        from interpreter.solvers import pool_notation as core_check
+
+        if core_check.is_notation(args.target):
+            return _check(args)
     env = parse_vars(args.var, load_input(args.input))
     if _is_rule_id(args.target) and args.target.split(".")[0] not in env:
         # start-up: interpreter.checks.loading loads only when handle() runs
@@ -76,7 +87,14 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
     from interpreter.cli._expr import print_rows, row_label
     from interpreter.cli.output import print_json
 
-    tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
+    try:
+        tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
+    except MprError as error:  # an input's value named by its path: its place in --input's text
+        # start-up: the input's positions load only for an error
+        from interpreter.cli._expr import input_positions
+
+        positions, file = input_positions(args.var)
+        raise engine.locate_in_input(error, inputs, positions, file) from None
     if args.format == "json":
         print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
     else:
@@ -85,15 +103,16 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
             if i:
                 print()
             print(f"{args.target}: {table.title}")
-            print_rows([(row_label(row.value, row.label), row.p) for row in table.rows], header)
+            print_rows([(row_label(row.value, row.label), row.ratio()) for row in table.rows], header)
             if table.mean is not None:
                 label = table.mean_label or word(MEAN, args.lang)
                 print(f"{label} {_mean_text(table.mean)}")
             if table.note:
                 print(table.note)
-    _write_svg(args.svg, [(f"{args.target}: {t.title}",
-                           [(row_label(r.value, r.label), r.p) for r in t.rows]) for t in tables],
-               args.lang)
+    if args.svg is not None:
+        _write_svg(args.svg, [(f"{args.target}: {t.title}",
+                               [(row_label(r.value, r.label), r.p) for r in t.rows]) for t in tables],
+                   args.lang)
     return EXIT_OK
 
 

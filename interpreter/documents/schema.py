@@ -147,8 +147,9 @@ def validate_instance(data: Any, schema: dict | str, positions: dict | None, fil
     kind = data.get("kind") if schema == "rule.json" and isinstance(data, dict) else None
     if isinstance(kind, str) and kind not in dispatch_targets():
         schema = kind_schemas.schema_for(kind) or schema
-    where = _Where(positions or {}, file, lang, tuple(path_prefix), texts or {},
-                   schema if isinstance(schema, str) else None)
+    # (a folded rule's positions are read in place: an emptiness test would make them a dict)
+    where = _Where({} if positions is None else positions, file, lang, tuple(path_prefix),
+                   {} if texts is None else texts, schema if isinstance(schema, str) else None)
     if isinstance(schema, str):
         name = direct_schema(schema, data)
         if _passes(name, kind_schemas.key())(data):

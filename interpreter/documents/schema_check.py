@@ -72,9 +72,10 @@ class Compiler:
         cell: list[Check] = []
         self.done[key] = lambda value: cell[0](value)  # a $ref back to a schema being compiled
         try:
+            fused, done = _fused(self, schema, resolver)
             checks = [self._keyword(k, v, schema, resolver) for k, v in schema.items()
-                      if k in self.known]
-            compiled = _all([c for c in checks if c is not _always])
+                      if k in self.known and k not in done]
+            compiled = _all([c for c in [*fused, *checks] if c is not _always])
         except (_Unsupported, Unresolvable):
             compiled = self._ask_validator(schema, resolver)
         cell.append(compiled)
@@ -108,7 +109,91 @@ def _all(checks: list[Check]) -> Check:
         return _always
     if len(checks) == 1:
         return checks[0]
-    return lambda value: all(check(value) for check in checks)
+    if len(checks) == 2:
+        first, second = checks
+        return lambda value: bool(first(value)) and bool(second(value))
+    if len(checks) == 3:
+        first, second, third = checks
+        return lambda value: bool(first(value)) and bool(second(value)) and bool(third(value))
+
+    def check(value: Any) -> bool:
+        for test in checks:
+            if not test(value):
+                return False
+        return True
+    return check
+
+
+# -- a schema's keywords for one type checked in one function (each value is looked at once) ---
+
+_OBJECT = ("properties", "required", "additionalProperties")
+_TEXT = ("minLength", "maxLength", "pattern")
+
+
+def _fused(c: Compiler, schema: dict, resolver: Resolver) -> tuple[list[Check], frozenset[str]]:
+    """The checks of a schema's object keywords (``properties``, ``required`` and
+    ``additionalProperties`` when no ``patternProperties`` shares the extra keys) and of its text
+    keywords under ``type: string``, each group as one function that reads the value once, and
+    the keywords they cover (the others are compiled one by one)."""
+    checks: list[Check] = []
+    done: set[str] = set()
+    kind = schema.get("type")
+    if "properties" in schema and isinstance(schema["properties"], dict):
+        group = [k for k in _OBJECT if k in schema and (k != "additionalProperties"
+                                                         or "patternProperties" not in schema)]
+        checks.append(_object_check(c, schema, resolver, kind == "object", group))
+        done.update(group)
+        if kind == "object":
+            done.add("type")
+    elif kind == "string" and any(k in schema for k in _TEXT):
+        checks.append(_text_check(schema))
+        done.update(k for k in _TEXT if k in schema)
+        done.add("type")
+    return checks, frozenset(done)
+
+
+def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, group: list[str]) -> Check:
+    """``properties`` (with ``required`` and ``additionalProperties`` when in ``group``): a
+    mapping's keys once each; ``typed``: ``type: object`` too (else any other value passes)."""
+    tests = {name: c.compile(sub, resolver) for name, sub in schema["properties"].items()}
+    required = list(schema["required"]) if "required" in group else []
+    extra: Check | None = None
+    if "additionalProperties" in group:
+        allowed = schema["additionalProperties"]
+        extra = _never if allowed is False else \
+            c.compile(allowed, resolver) if isinstance(allowed, dict) else None
+    get = tests.get
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return not typed
+        for key, item in value.items():
+            test = get(key)
+            if test is None:
+                if extra is not None and not extra(item):
+                    return False
+            elif not test(item):
+                return False
+        for name in required:
+            if name not in value:
+                return False
+        return True
+    return check
+
+
+def _text_check(schema: dict) -> Check:
+    """``type: string`` with its ``minLength``, ``maxLength`` and ``pattern``."""
+    low, high, pattern = schema.get("minLength"), schema.get("maxLength"), schema.get("pattern")
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, str):
+            return False
+        if low is not None and len(value) < low:
+            return False
+        if high is not None and len(value) > high:
+            return False
+        return pattern is None or pattern_matches(pattern, value)
+    return check
 
 
 Builder = Callable[[Compiler, Any, dict, "Resolver"], Check]
@@ -181,7 +266,15 @@ def _property_names(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> 
 def _items(c: Compiler, items: Any, schema: dict, resolver: Resolver) -> Check:
     prefix = len(schema.get("prefixItems", []))
     test = c.compile(items, resolver)
-    return lambda value: not isinstance(value, list) or all(test(v) for v in value[prefix:])
+
+    def check(value: Any) -> bool:
+        if not isinstance(value, list):
+            return True
+        for item in value[prefix:] if prefix else value:
+            if not test(item):
+                return False
+        return True
+    return check
 
 
 def _prefix_items(c: Compiler, prefix: list, schema: dict, resolver: Resolver) -> Check:
@@ -255,6 +348,9 @@ def _any_of(c: Compiler, subs: list, schema: dict, resolver: Resolver) -> Check:
 
 def _one_of(c: Compiler, subs: list, schema: dict, resolver: Resolver) -> Check:
     tests = [c.compile(sub, resolver) for sub in subs]
+    if len(tests) == 2:  # every test is run, as below
+        first, second = tests
+        return lambda value: bool(first(value)) is not bool(second(value))
     return lambda value: sum(1 for test in tests if test(value)) == 1
 
 
@@ -271,8 +367,16 @@ def _if(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> Check:
 
 
 def _dependent_required(c: Compiler, needs: dict, schema: dict, resolver: Resolver) -> Check:
-    return lambda value: not isinstance(value, dict) or all(
-        other in value for name, others in needs.items() if name in value for other in others)
+    def check(value: Any) -> bool:
+        if not isinstance(value, dict):
+            return True
+        for name, others in needs.items():
+            if name in value:
+                for other in others:
+                    if other not in value:
+                        return False
+        return True
+    return check
 
 
 def _dependent_schemas(c: Compiler, subs: dict, schema: dict, resolver: Resolver) -> Check:

@@ -10,13 +10,13 @@ constraint names or at the constraint). A broken ``note`` is added to ``notes`` 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from rules_dsl.errors import Location, MprError, define, render
 from rules_dsl.words import LANGS, text_language
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
     from rules_dsl.template import Template
 
     from interpreter.engine.runner import Context

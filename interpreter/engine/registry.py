@@ -23,7 +23,7 @@ from interpreter.documents import kind_schemas
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Mapping
+    from collections.abc import Iterable, Iterator, Mapping
     from pathlib import Path
     from typing import Any
 
@@ -136,6 +136,29 @@ def registry() -> dict[str, Kind]:
             kind_schemas.add(name, schema)  # type: ignore[arg-type]
     _all.append(kinds)
     return kinds
+
+
+def plugged_files(kind_names: Iterable[str]) -> list[str]:
+    """The files of the kinds among ``kind_names`` that come from outside the package (entry
+    points): the module of each function the kind gives and its schema. What was checked with a
+    kind depends on them as on the documents, so the caches stamp them: a plugin edited, upgraded
+    or removed makes the ruleset read and checked again."""
+    found: list[str] = []
+    for name in sorted({n for n in kind_names if isinstance(n, str)}):
+        kind = get(name)
+        if kind is None:
+            continue
+        functions = (kind.run, kind.check, kind.distribution)
+        modules = {getattr(f, "__module__", None) for f in functions if f is not None}
+        if all(m is not None and m.startswith(BUILTIN_PACKAGE + ".") for m in modules):
+            continue
+        for module in sorted(m for m in modules if m is not None):
+            file = getattr(sys.modules.get(module), "__file__", None)
+            if file:
+                found.append(os.path.realpath(file))
+        if kind.schema is not None:
+            found.append(os.path.realpath(str(kind.schema)))
+    return sorted(set(found))
 
 
 def plugged_schemas() -> Mapping[str, Path]:

@@ -8,7 +8,6 @@ from rules_dsl.frozen import Record, field  # a dataclass without importing data
 from collections.abc import Mapping
 
 from rules_dsl.dice import DiceSource, SeededDice
-from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 
 from interpreter.documents.plain import plain_copy
@@ -27,7 +26,6 @@ TOO_DEEP = define(
     "MPR432", "rules run inside each other more than {limit} levels deep ({chain})",
     "ルールの入れ子の実行が {limit} 段を超えました（{chain}）")
 
-MAX_NESTED_RUNS = 4 * MAX_VARIANT_LAYERS
 
 NOT_ADOPTED = define(
     "MPR402", "rule {rule} ({title}) is not adopted in this campaign/ruleset",
@@ -48,8 +46,18 @@ def guard(running: list[str], rule_id: str) -> None:
     chain = " -> ".join([*running, rule_id])
     if rule_id in running:
         raise MprError(RUNNING, Location(path=rule_id), rule=rule_id, chain=chain)
-    if len(running) >= MAX_NESTED_RUNS:
-        raise MprError(TOO_DEEP, Location(path=rule_id), limit=MAX_NESTED_RUNS, chain=chain)
+    if len(running) >= 4:  # nested at all: the limit is read only then (start-up)
+        limit = max_nested_runs()
+        if len(running) >= limit:
+            raise MprError(TOO_DEEP, Location(path=rule_id), limit=limit, chain=chain)
+
+
+def max_nested_runs() -> int:
+    """How deep rules may run inside each other: four times as deep as variants may layer."""
+    # start-up: the ruleset limits load only for runs nested four deep or more
+    from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
+
+    return 4 * MAX_VARIANT_LAYERS
 
 
 class Context(Record):
@@ -147,7 +155,9 @@ def _annotate_rows(rule: Rule, step: Step) -> None:
     render_steps(rule, step.children)
 
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
+# A field path's parts (``plan.a[6]``): compiled by re's cache the first time an error is located,
+# not when the module loads (every run loads it; start-up).
+_PATH_PART = r"([^.\[\]]+)|\[(\d+)\]"
 
 
 def locate_in_input(error: MprError, inputs: Mapping[str, Any], positions: Positions | None,
@@ -158,7 +168,7 @@ def locate_in_input(error: MprError, inputs: Mapping[str, Any], positions: Posit
     if loc is None or loc.path is None or loc.line is not None or not positions:
         return error
     path: Path_ = tuple(
-        int(index) if index else name for name, index in _PATH_PART.findall(loc.path))
+        int(index) if index else name for name, index in re.findall(_PATH_PART, loc.path))
     if not path or path[0] not in inputs:
         return error
     probe = path

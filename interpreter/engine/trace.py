@@ -5,7 +5,7 @@ from __future__ import annotations
 from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.plain import fraction_text as fraction_text  # re-exported: kinds and reports read it here
-from rules_dsl.plain import json_text
+from rules_dsl.plain import json_text, reduced
 from rules_dsl.plain import jsonable as jsonable
 from rules_dsl.words import localized
 
@@ -121,15 +121,48 @@ def _short(value: Any) -> str:
 
 
 class ProbRow(Record):
-    """One outcome of a rule's distribution: its value, an optional label, its exact probability."""
+    """One outcome of a rule's distribution: its value, an optional label, its exact probability.
+
+    A kind that counts in whole numbers makes its rows with ``counted``: ``p`` (a ``Fraction``) is
+    then made the first time it is read, and printing the row (``ratio``, ``to_json``) loads no
+    ``fractions`` at all."""
 
     value: Any
     p: Fraction
     label: str | None = None
 
+    @classmethod
+    def counted(cls, value: Any, weight: int, total: int, label: str | None = None) -> ProbRow:
+        """The row of an outcome that ``weight`` of ``total`` equally likely cases give."""
+        row = cls.__new__(cls)
+        row.__dict__.update(value=value, label=label, _ratio=reduced(weight, total))
+        return row
+
+    def __getattr__(self, name: str) -> Any:
+        """``p`` of a ``counted`` row, made on first use."""
+        ratio = self.__dict__.get("_ratio")
+        if name != "p" or ratio is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        # start-up: fractions loads only when a counted row's Fraction is asked for
+        from fractions import Fraction
+
+        p = self.__dict__["p"] = Fraction(*ratio)
+        return p
+
+    def ratio(self) -> tuple[int, int]:
+        """``(numerator, denominator)`` of ``p``, in lowest terms."""
+        own = self.__dict__
+        if "p" not in own:
+            ratio: tuple[int, int] = own["_ratio"]
+            return ratio
+        p = own["p"]
+        return p.numerator, p.denominator
+
     def to_json(self) -> dict[str, Any]:
-        out = {"value": jsonable(self.value), "p": fraction_text(self.p),
-               "percent": round(float(self.p) * 100, 2)}
+        numerator, denominator = self.ratio()
+        out = {"value": jsonable(self.value),
+               "p": str(numerator) if denominator == 1 else f"{numerator}/{denominator}",
+               "percent": round(numerator / denominator * 100, 2)}
         if self.label is not None:
             out["label"] = self.label
         return out

@@ -5,13 +5,16 @@ constraint ids and codes are unique and no code is one the message catalogue alr
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from rules_dsl.errors import MESSAGES, Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.kinds._reasons import FIELD_NAME
 from interpreter.engine.constraints import RESULT, declared_inputs, template
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 UNKNOWN_NAME = define(
     "MPR566", "rule {rule}: {where} uses {name!r}, which is not an input, 'params', a computed value before it or a name its loops bind{hint}",

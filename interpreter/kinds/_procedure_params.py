@@ -4,7 +4,6 @@ every variant layer and ``--param``, so a wrong type or an out-of-range value is
 place that set it; a ruleset with such a finding is not loaded, so a solver never sees it."""
 from __future__ import annotations
 
-import json
 from functools import cache
 
 from rules_dsl.errors import Diagnostic
@@ -17,6 +16,9 @@ SCHEMA = "kinds/procedure.json"
 
 @cache
 def _declared(solver: str) -> bool:
+    # start-up: json loads only when a procedure's parameters are checked (validation)
+    import json
+
     schema = json.loads((schemas_dir() / SCHEMA).read_text(encoding="utf-8"))
     return solver in schema.get("$defs", {}).get("params", {})
 

@@ -5,8 +5,7 @@ consent is the document's ``fields`` (by default ``cost``, ``members``, ``shares
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.errors import Location, MprError, define, diagnostic
 
@@ -14,6 +13,10 @@ from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.kinds._amounts import NEGATIVE_AMOUNT, check_members, per_member, whole
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 SHARE_NOT_MEMBER = define(
     "MPR521", "shares name {pc!r}, who is not a member ({members})",
@@ -34,14 +37,16 @@ BAD_REMAINDER_TO = define(
 REMAINDER_TO = ("first", "last")
 
 
-@dataclass(frozen=True)
-class Fields:
+class Fields(Record, frozen=True):
     """The names of the inputs an Allocation reads."""
 
     cost: str = "cost"
     members: str = "members"
     shares: str = "shares"
     consent: str = "consent"
+
+
+_DEFAULT_FIELDS = Fields()
 
 
 def fields_of(rule: Rule) -> Fields:
@@ -58,7 +63,7 @@ def even_split(cost: int, members: Sequence[str], remainder_to: str = "first") -
 
 
 def explicit_shares(cost: int, members: Sequence[str], shares: Any, consent: bool,
-                    names: Fields = Fields()) -> dict[str, int]:
+                    names: Fields = _DEFAULT_FIELDS) -> dict[str, int]:
     """The given shares in the members' order, if they are a legal split of ``cost``."""
     shares = per_member(shares, names.shares)
     for pc in shares:
@@ -83,7 +88,7 @@ def explicit_shares(cost: int, members: Sequence[str], shares: Any, consent: boo
     return split
 
 
-def split_cost(inputs: Mapping[str, Any], names: Fields = Fields(),
+def split_cost(inputs: Mapping[str, Any], names: Fields = _DEFAULT_FIELDS,
                remainder_to: str = "first") -> dict[str, int]:
     """The even split of the cost, or the explicit shares when they are legal."""
     cost = whole(inputs.get(names.cost), names.cost)

@@ -4,7 +4,6 @@ rules; with the value checked given, its exact success chance and a roll."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
@@ -12,10 +11,10 @@ from rules_dsl.words import ASIDE, LIST_SEPARATOR, define_word, localized, word
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.solvers import pool_notation as core_check
-from interpreter.engine.trace import ProbRow, ProbTable, fraction_text
+from interpreter.engine.trace import ProbRow, ProbTable
 from interpreter.engine.registry import Kind
+from rules_dsl.plain import ratio_text
 from interpreter.kinds._amounts import whole
-from interpreter.kinds._reasons import EXPECTED
 from interpreter.kinds._derive import run_rule
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -61,12 +60,11 @@ def _formulas(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, 
     env: dict[str, Any] = {**inputs, "params": rule.params, **_derived(rule, inputs, ctx)}
     for name in FORMULAS:
         value = ctx.evaluate(rule, (name,), env, label=name)
-        expected = EXPECTED["boolean"] if name == "required" else EXPECTED["integer"]
         ok = isinstance(value, bool) if name == "required" else \
             isinstance(value, int) and not isinstance(value, bool)
         if not ok:
             raise MprError(BAD_CHECK_VALUE, rule.loc(name), field=name, rule=rule.id,
-                           expected=expected, value=value)
+                           expected=_expected("boolean" if name == "required" else "integer"), value=value)
         env[name] = value
     return env
 
@@ -83,7 +81,7 @@ def _spec(rule: Rule, values: dict[str, Any], ability: int) -> core_check.CheckS
             raise MprError(CHECK_LIMIT, Location(path=field), field=field, value=value, limit=limit)
     if values["dice"] < 0:
         raise MprError(BAD_CHECK_VALUE, rule.loc("dice"), field="dice", rule=rule.id,
-                       expected=EXPECTED["whole_or_more"], value=values["dice"])
+                       expected=_expected("whole_or_more"), value=values["dice"])
     return core_check.CheckSpec(values["dice"], ability, values["challenge"])
 
 
@@ -92,8 +90,10 @@ if TYPE_CHECKING:
     Probability = TypedDict("Probability", {"fraction": str, "float": float})
 
 
-def _probability(p: Fraction | int) -> Probability:
-    return {"fraction": fraction_text(Fraction(p)), "float": float(p)}
+def _probability(weight: int, total: int) -> Probability:
+    """The chance ``weight`` over ``total``, exact (as ``Fraction`` writes it) and as a float
+    (``float(Fraction(weight, total))``), counted without loading fractions."""
+    return {"fraction": ratio_text(weight, total), "float": weight / total}
 
 
 def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
@@ -108,13 +108,16 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
     ability = whole(inputs[attribute], attribute)
     if not env["required"]:
         ctx.trace.add("note", word(NO_CHECK, ctx.lang), 1)
-        value["probability"] = _probability(1)
+        value["probability"] = _probability(1, 1)
         return value
     rules = core_check.rules_of(ctx.ruleset.parameters)
     spec = _spec(rule, env, ability)
-    p = core_check.success_probability(spec, rules=rules)
-    ctx.trace.add("expr", f"P(success of {spec.notation})", p)
-    value["probability"] = _probability(p)
+    weight, total = _success_weight(spec, rules)
+    chance = value["probability"] = _probability(weight, total)
+    # the trace shows the chance as a Fraction's value is shown (3/4, or 1 when it is whole), held
+    # as that text or number: fractions is not loaded for it
+    shown = chance["fraction"]
+    ctx.trace.add("expr", f"P(success of {spec.notation})", int(shown) if "/" not in shown else shown)
     if inputs.get("roll", ctx.dice.explicit):  # roll when the dice or a seed were given
         outcome = core_check.roll(spec, ctx.dice, rules=rules)
         ctx.trace.add("dice", outcome.text(ctx.lang), outcome.success, dice=list(outcome.dice))
@@ -131,23 +134,40 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     head = f"{rule.title(ctx.lang)}: " + word(HEAD if env["dice"] != 1 else HEAD_ONE, ctx.lang).format(
         dice=env["dice"], challenge=env["challenge"])
     if not env["required"]:
-        return [ProbTable(head, [ProbRow("success", Fraction(1), word(NO_CHECK, ctx.lang))])]
+        return [ProbTable(head, [ProbRow.counted("success", 1, 1, word(NO_CHECK, ctx.lang))])]
     if inputs.get(attribute) is not None:
         spec = _spec(rule, env, whole(inputs[attribute], attribute))
-        outcomes = core_check.success_distribution(spec, rules=rules)
-        rows: dict[str, Fraction] = {}
-        for result, p in outcomes.items():
+        weights, total = core_check.success_weights(spec, rules=rules)
+        # in the order of the exact distribution's rows (verdicts are not ordered: by their repr),
+        # the impossible ones left out; counted in whole numbers (no fractions loaded)
+        counted = sorted(((v, w) for v, w in weights.items() if w), key=lambda item: repr(item[0]))
+        rows: dict[str, int] = {}
+        for result, weight in counted:
             key = result.special or core_check.result_word(result)
-            rows[key] = rows.get(key, Fraction(0)) + p
-        table = [ProbRow(k, p, _label(rules, k, ctx.lang)) for k, p in rows.items()]
-        success = outcomes.probability(lambda r: r.success)
-        total = word(TOTAL, ctx.lang).format(word=_label(rules, "success", ctx.lang), p=fraction_text(success),
-                                      percent=f"{float(success) * 100:.2f}%")
+            rows[key] = rows.get(key, 0) + weight
+        table = [ProbRow.counted(k, w, total, _label(rules, k, ctx.lang)) for k, w in rows.items()]
+        success = sum(w for v, w in counted if v.success)
+        note = word(TOTAL, ctx.lang).format(word=_label(rules, "success", ctx.lang), p=ratio_text(success, total),
+                                            percent=f"{success / total * 100:.2f}%")
         return [ProbTable(f"{head}{word(LIST_SEPARATOR, ctx.lang)}"
-                          + word(ABILITY, ctx.lang).format(value=spec.target), table, note=total)]
-    rows_by_ability = [ProbRow(m, core_check.success_probability(_spec(rule, env, m), rules=rules),
-                               word(ABILITY, ctx.lang).format(value=m)) for m in range(1, rules.faces + 1)]
+                          + word(ABILITY, ctx.lang).format(value=spec.target), table, note=note)]
+    rows_by_ability = [ProbRow.counted(m, *_success_weight(_spec(rule, env, m), rules),
+                                       word(ABILITY, ctx.lang).format(value=m)) for m in range(1, rules.faces + 1)]
     return [ProbTable(f"{head}: {word(BY, ctx.lang)}", rows_by_ability, note=word(SEPARATE, ctx.lang))]
+
+
+def _expected(name: str) -> dict[str, str]:
+    """What a formula must give, in both languages, for its message."""
+    # start-up: the words of the reasons load only when a formula gives a wrong value
+    from interpreter.kinds._reasons import EXPECTED
+
+    return EXPECTED[name]
+
+
+def _success_weight(spec: core_check.CheckSpec, rules: Any) -> tuple[int, int]:
+    """``(weight, total)``: of the ``total`` rolls of the check's dice, how many succeed."""
+    weights, total = core_check.success_weights(spec, rules=rules)
+    return sum(w for v, w in weights.items() if v.success), total
 
 
 def _label(rules: Any, key: str, lang: str) -> str:

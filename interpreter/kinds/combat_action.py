@@ -7,10 +7,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from fractions import Fraction
-from typing import Any
+from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
 
+from rules_dsl.functions import is_fraction
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic, did_you_mean
 from rules_dsl.words import LANGS, bilingual, define_word, localized, word
 
@@ -19,6 +18,10 @@ from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED, reason
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 NOT_IN_BATTLE = define(
     "MPR720", "{role[en]} {name!r} is not a character of the battle (characters: {known}){hint}",
@@ -74,8 +77,7 @@ CHARACTER_FIELDS = {"id": str, "area": str, "hp": int, "acted": bool, "turn_star
 TYPE_WORDS = {str: "name", int: "integer", bool: "boolean"}
 
 
-@dataclass(frozen=True)
-class Battle:
+class Battle(Record, frozen=True):
     """A checked battle state: areas with their adjacency, characters by id, the attack underway."""
 
     round: int
@@ -255,8 +257,7 @@ def resolve_in_battle(state: Mapping[str, Any], *, user: Any, declared_before: A
             "errors": errors}
 
 
-@dataclass(frozen=True)
-class DamageEffect:
+class DamageEffect(Record, frozen=True):
     """One effect on an attack's damage: ``damage`` (its value is a formula over the input) or
     ``hp_floor`` (its value is the floor, ``None`` for none), read from the parameter ``param``."""
 
@@ -296,7 +297,7 @@ def resolve_damage(target_hp: Any, damage: Any, declared: Any, *, effects: list[
 
 
 def _whole(value: Any, rule_id: str, formula: str) -> int:
-    if isinstance(value, Fraction) and value.denominator == 1:
+    if is_fraction(value) and value.denominator == 1:
         value = int(value)
     if not _is(value, int) or value < 0:
         raise MprError(BAD_DAMAGE_VALUE, Location(path=f"{rule_id}.damage"), rule=rule_id,

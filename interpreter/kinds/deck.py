@@ -5,7 +5,6 @@ and the kinds that circulate cards share."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError
 
@@ -16,6 +15,7 @@ from interpreter.solvers.cards import (BAD_OPERATION, DeckSpec, DeckState, disca
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from typing import Any
     from interpreter.engine.runner import Context
     from interpreter.solvers.cards import DeckView
 

@@ -4,7 +4,6 @@ slots it needs; then only its effect groups that do not need the slots work.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
@@ -12,6 +11,10 @@ from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.registry import Kind
 from interpreter.kinds._reasons import EXPECTED
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 BAD_ITEM = define(
     "MPR760", "{field} must be {expected[en]}; got {value!r}",

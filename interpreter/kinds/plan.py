@@ -8,7 +8,6 @@ severity ``error`` makes the plan illegal, one of severity ``note`` does not.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from rules_dsl.errors import MprError, define
 
@@ -18,6 +17,10 @@ from interpreter.engine.registry import Kind
 from interpreter.kinds._derive import run_rule
 from interpreter.kinds._plan_checks import check
 from interpreter.engine.constraints import bindings as _bindings, condition as _condition, violations, where_of as _where
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 KEY_TWICE = define(
     "MPR561", "rule {rule}: {where} gives the key {key!r} twice (write group: true to collect the values of one key in a list)",

@@ -11,7 +11,6 @@ trace's ``report`` step, one line per note, in the run's language.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from rules_dsl.errors import Diagnostic, Location, MprError, define, diagnostic
 
@@ -25,6 +24,10 @@ from interpreter.solvers.setup import Setup
 from interpreter.engine.registry import Kind
 from interpreter.kinds._procedure_params import param_findings
 from interpreter.kinds._reasons import FIELD_NAME
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 UNKNOWN_SOLVER = define(
     "MPR813", "rule {rule}: unknown solver {solver!r}; known solvers: {known}",

@@ -7,7 +7,6 @@ stated choices and the policy included."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from fractions import Fraction
 
 from rules_dsl.errors import Location, MprError, define, diagnostic, did_you_mean, render
 
@@ -26,6 +25,7 @@ from interpreter.solvers.roll_rows import roll_distribution, row_for, table_rang
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any
 
 UNKNOWN_TABLE = define(
@@ -321,6 +321,9 @@ def run(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> dict[str, Any]:
 def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
     """Exact: the set of once-only results of the whole session, each once-only result's chance,
     and each member's result and how its roll was resolved."""
+    # start-up: fractions loads only for a distribution (a run of the session needs none)
+    from fractions import Fraction
+
     table_rule, table, policy, members, shifts = _setup(rule, inputs, ctx)
     exact = session_distribution(table, roll_distribution(table_rule), len(members), policy, shifts)
     lang = ctx.lang

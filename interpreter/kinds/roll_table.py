@@ -11,7 +11,6 @@ with the exact range of the roll expression.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator, Mapping
 
@@ -210,6 +209,9 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     """The probability of each roll's row and of each event (rows sharing an id added up). Linear
     in the rolls: each looked up in the table's index, the events summed and ordered, and the mean
     taken, in whole numbers over one common denominator."""
+    # start-up: fractions loads only for a distribution (a run of the table needs none)
+    from fractions import Fraction
+
     rolls = roll_distribution(rule)
     items = rolls.items()
     scale = math.lcm(*{p.denominator for _, p in items}) if items else 1

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections.abc import Mapping
 
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, folder_time, listing, sha256, write_atomically
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
 
     from interpreter.ruleset.model import Ruleset
 
-FORMAT = b"MPRC9"
+FORMAT = b"MPRCA"
 RACY_SECONDS = cachefile.RACY_SECONDS  # a file changed this close to the entry's writing is hashed again
 MAX_ENTRY_BYTES = 64 * 1024 * 1024
 KEPT = ".kept"  # the suffix of a result kept for a ruleset (``kept``), pruned apart from the rulesets
@@ -71,7 +72,13 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
     except (OSError, RuntimeError, TypeError, ValueError):
         return build()
     _hashed.clear()
-    ruleset = _read(entry)
+
+    def rebuild() -> Ruleset:  # a rule of the entry found damaged when it was read
+        fresh = build()
+        _write(entry, fresh)
+        return fresh
+
+    ruleset = _read(entry, rebuild)
     if ruleset is not None:
         if _hashed:
             _restamped(entry)
@@ -217,7 +224,7 @@ def _restamped(entry: str) -> None:
             payload = handle.read(MAX_ENTRY_BYTES + 1)
     except (OSError, ValueError, TypeError, KeyError):
         return
-    if len(payload) > MAX_ENTRY_BYTES or _checksum(payload) != head:
+    if len(payload) > MAX_ENTRY_BYTES or _checksum(_guarded(payload)) != head:
         return
     deps = header["deps"]
     if any(record[3] >= deps["written_ns"] - RACY_SECONDS * 1_000_000_000 for record in deps["files"]):
@@ -250,7 +257,12 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
     return header, _PICKLED + pickle.dumps(plain, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-_PICKLED, _MARSHALLED = b"P", b"M"  # the first byte of a ruleset's payload: how the rest is written
+# The first byte of a ruleset's payload: how the rest is written. Pickled (``P``), the entry's
+# checksum covers it whole; indexed (``I``: marshal), it covers the ruleset's fields and the index of
+# its rules (each rule's place, size and own CRC-32), and each rule is checked when it is read: a
+# command reads the rules it runs, not every byte of the ruleset (half a megabyte for the bundled
+# one, 2.5 million instructions).
+_PICKLED, _INDEXED = b"P", b"I"
 
 
 def _without_compiled(rule: Any) -> Any:
@@ -258,10 +270,15 @@ def _without_compiled(rule: Any) -> Any:
     # start-up: copy loads only when an entry is written
     import copy
 
+    from interpreter.ruleset.merge import Folded  # start-up: as copy (loaded already by a fold)
+
     kept = copy.copy(rule)
     for name in kept._fields:
-        if name.startswith("_") and isinstance(getattr(kept, name), dict):
+        value = getattr(kept, name)
+        if name.startswith("_") and isinstance(value, dict):
             setattr(kept, name, {})
+        elif isinstance(value, Folded):  # a folded rule's positions, read in place: kept as a dict
+            setattr(kept, name, value.plain())
     return kept
 
 
@@ -284,16 +301,53 @@ def _marshalled(ruleset: Ruleset, rules: dict[str, Any], aliases: dict[str, str]
     if any(value is None for value in bases.values()) or any(
             type(place).__name__ != "Location" for place in places.values()):
         return None
-    blobs = {}
+    blobs, index, offset = [], {}, 0
     for rule_id, rule in rules.items():
         values = fields(rule)
         blob = cachefile.marshalled(values) if values is not None else None
         if blob is None:
             return None
-        blobs[rule_id] = blob
+        blobs.append(blob)
+        index[rule_id] = (offset, len(blob), _crc(blob))
+        offset += len(blob)
     body = cachefile.marshalled((Rule._fields, own, bases, {k: p._values() for k, p in places.items()},
-                                 blobs, aliases))
-    return None if body is None else _MARSHALLED + body
+                                 index, aliases))
+    if body is None:
+        return None
+    return _INDEXED + len(body).to_bytes(4, "big") + body + b"".join(blobs)
+
+
+def _guarded(payload: bytes) -> bytes:
+    """The part of a payload the entry's checksum covers: all of it, but the rules of an indexed
+    one (each has its own)."""
+    if payload[:1] != _INDEXED:
+        return payload
+    return payload[:5 + int.from_bytes(payload[1:5], "big")]
+
+
+class _Rules(Mapping):
+    """The rules of an indexed payload by id, each its blob when its CRC-32 is right, else None
+    (``PendingRules`` then makes the ruleset again)."""
+
+    __slots__ = ("payload", "start", "index")
+
+    def __init__(self, payload: bytes, start: int, index: dict[str, tuple[int, int, int]]) -> None:
+        self.payload, self.start, self.index = payload, start, index
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self.index
+
+    def __iter__(self) -> Any:
+        return iter(self.index)
+
+    def __len__(self) -> int:
+        return len(self.index)
+
+    def __getitem__(self, rule_id: str) -> bytes | None:
+        offset, size, crc = self.index[rule_id]
+        begin = self.start + offset
+        blob = self.payload[begin:begin + size]
+        return blob if len(blob) == size and _crc(blob) == crc else None
 
 
 def _header_bytes(header: dict[str, Any]) -> bytes:
@@ -334,13 +388,17 @@ def _checksum(payload: bytes) -> bytes:
     """The CRC-32 that guards the payload against damage (a file cut short, a flipped bit): the
     payload is written only by mprules into the user's own cache, and a CRC reads half a megabyte
     in a fraction of a millisecond where SHA-256 takes several."""
+    return _crc(payload).to_bytes(4, "big")
+
+
+def _crc(data: bytes) -> int:
     # start-up: zlib loads only when a cache entry is read or written
     import zlib
 
-    return zlib.crc32(payload).to_bytes(4, "big")
+    return zlib.crc32(data)
 
 
-def _unpickled(entry: str) -> Any:
+def _unpickled(entry: str, rebuild: Callable[[], Ruleset] | None = None) -> Any:
     """The payload of a true entry, or ``_NOTHING``."""
     # Only an entry whose checksums matched is unpickled: written by mprules into the user's own
     # cache directory, never a file from elsewhere.
@@ -350,10 +408,10 @@ def _unpickled(entry: str) -> Any:
                 return _NOTHING
             head = handle.read(4)
             payload = handle.read(MAX_ENTRY_BYTES + 1)
-        if len(payload) > MAX_ENTRY_BYTES or _checksum(payload) != head:
+        if len(payload) > MAX_ENTRY_BYTES or _checksum(_guarded(payload)) != head:
             return _NOTHING
-        if payload[:1] == _MARSHALLED:
-            return _unmarshalled(payload[1:])
+        if payload[:1] == _INDEXED:
+            return _unmarshalled(payload, rebuild)
         # start-up: pickle loads only for a ruleset that is not plain data, and for kept results
         import pickle
 
@@ -367,7 +425,7 @@ def _unpickled(entry: str) -> Any:
         raise
 
 
-def _unmarshalled(body: bytes) -> Any:
+def _unmarshalled(payload: bytes, rebuild: Callable[[], Ruleset] | None) -> Any:
     """The ruleset ``_marshalled`` wrote, or ``_NOTHING`` when it is not what it wrote."""
     # start-up: marshal is built in
     import marshal
@@ -375,18 +433,20 @@ def _unmarshalled(body: bytes) -> Any:
     from interpreter.ruleset.model import Rule, Ruleset  # start-up: only when a ruleset is read
     from rules_dsl.errors import Location
 
-    names, own, bases, places, blobs, aliases = marshal.loads(body)
+    start = 5 + int.from_bytes(payload[1:5], "big")
+    names, own, bases, places, index, aliases = marshal.loads(payload[5:start])
     if tuple(names) != Rule._fields:
         return _NOTHING
+    blobs = _Rules(payload, start, index)
     ruleset = Ruleset.__new__(Ruleset)
     ruleset.__dict__.update(own)
     ruleset.__dict__["bases"] = {key: Rule.from_fields(values) for key, values in bases.items()}
     ruleset.__dict__["campaign_at"] = {key: Location(*values) for key, values in places.items()}
-    return ruleset.kept_rules(blobs, aliases, marshalled=True)
+    return ruleset.kept_rules(blobs, aliases, marshalled=True, rebuild=rebuild)
 
 
-def _read(entry: str) -> Ruleset | None:
-    ruleset = _unpickled(entry)
+def _read(entry: str, rebuild: Callable[[], Ruleset] | None = None) -> Ruleset | None:
+    ruleset = _unpickled(entry, rebuild)
     # start-up: interpreter.ruleset.model loads only when _read() runs
     from interpreter.ruleset.model import Ruleset
 
@@ -426,7 +486,7 @@ def _write(entry: str, ruleset: Ruleset, result: Any = None) -> None:
     except (pickle.PicklingError, ValueError, TypeError, AttributeError):
         return  # a value that cannot be kept: this ruleset is simply not cached
     blob = (FORMAT + sha256(header).digest() + len(header).to_bytes(4, "big") + header
-            + _checksum(payload) + payload)
+            + _checksum(_guarded(payload)) + payload)
     if len(blob) > MAX_ENTRY_BYTES:
         return
     write_atomically(entry, blob)  # a cache that cannot be written is no cache, never an error

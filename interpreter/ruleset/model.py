@@ -11,6 +11,7 @@ from interpreter.ruleset.texts import render_text
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
     from typing import Any
 
     from rules_dsl.expression import Expression
@@ -191,16 +192,17 @@ class Ruleset(Record):
         except KeyError:
             raise unknown_rule(self, rule_id) from None
 
-    def kept_rules(self, blobs: dict[str, bytes], aliases: dict[str, str], marshalled: bool = False
-                   ) -> Ruleset:
+    def kept_rules(self, blobs: Mapping[str, bytes | None], aliases: dict[str, str], marshalled: bool = False,
+                   rebuild: Callable[[], Ruleset] | None = None) -> Ruleset:
         """A shallow copy of this ruleset whose rules are ``blobs`` (each rule kept alone, by its
         id: pickled, or the values of its fields in marshal's format) and ``aliases``: ``rule(id)``
         makes that rule alone, and ``rules`` (all of them) is made on first use, so either way the
-        rules are the same."""
+        rules are the same. A blob found damaged when it is read (None) is not used: the rules are
+        then those of ``rebuild()``, the ruleset made again from its files."""
         shell = type(self).__new__(type(self))
         shell.__dict__.update(self.__dict__)
         shell.__dict__.pop("rules", None)
-        shell.__dict__["_pending"] = PendingRules(blobs, aliases, marshalled)
+        shell.__dict__["_pending"] = PendingRules(blobs, aliases, marshalled, rebuild)
         return shell
 
     def __getattr__(self, name: str) -> Any:
@@ -217,8 +219,9 @@ class PendingRules:
     """The rules of a ruleset read back from the cache, each still pickled (``Ruleset.kept_rules``):
     unpickled one by one as they are asked for, each once."""
 
-    def __init__(self, blobs: dict[str, bytes], aliases: dict[str, str], marshalled: bool = False) -> None:
-        self.blobs, self.aliases, self.marshalled = blobs, aliases, marshalled
+    def __init__(self, blobs: Mapping[str, bytes | None], aliases: dict[str, str], marshalled: bool = False,
+                 rebuild: Callable[[], Ruleset] | None = None) -> None:
+        self.blobs, self.aliases, self.marshalled, self.rebuild = blobs, aliases, marshalled, rebuild
         self.made: dict[str, Rule] = {}
 
     def rule(self, rule_id: str) -> Rule | None:
@@ -228,15 +231,22 @@ class PendingRules:
             return None
         found = self.made.get(key)
         if found is None:
+            blob = self.blobs[key]
+            if blob is None:  # damaged: every rule as the ruleset's files give it
+                if self.rebuild is None:
+                    raise KeyError(key)
+                fresh = self.rebuild().rules
+                self.made.update((rule_id, fresh[rule_id]) for rule_id in self.blobs if rule_id in fresh)
+                return self.made.get(key)
             if self.marshalled:
                 import marshal  # start-up: built in
 
-                found = self.made[key] = Rule.from_fields(marshal.loads(self.blobs[key]))
+                found = self.made[key] = Rule.from_fields(marshal.loads(blob))
             else:
                 # start-up: pickle is loaded already (the ruleset itself was unpickled)
                 import pickle
 
-                found = self.made[key] = pickle.loads(self.blobs[key])
+                found = self.made[key] = pickle.loads(blob)
         return found
 
     def all(self) -> Rules:

@@ -57,14 +57,21 @@ def text_paths(rule: Rule) -> list[tuple]:
                     continue
                 if key in TEXT_FIELDS and _is_text(value):
                     found.append((*path, key))
-                else:
+                elif isinstance(value, (dict, list)):  # a text is never below anything else
                     walk(value, (*path, key))
         elif isinstance(node, list):
             for index, value in enumerate(node):
-                walk(value, (*path, index))
+                if type(value) is dict and TEXT_FIELDS.isdisjoint(value) \
+                        and _SCALARS.issuperset(map(type, value.values())):
+                    continue  # a row of numbers and expressions: no text in it
+                if isinstance(value, (dict, list)):
+                    walk(value, (*path, index))
 
     walk(rule.doc, ())
     return found
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
 def _is_text(value: Any) -> bool:

@@ -4,19 +4,22 @@ write; an override changes any field but ``id`` and ``kind`` (parameters by name
 declared in ``param_schema``); earlier layers' examples are pinned to their values or dropped;
 the file positions of every moved value carried along so findings still point at their line.
 
-A rule's edits are folded once, after every layer is read (``fold``): a long list edited by
-many layers is split into items once and joined once."""
+A rule's edits are folded once, after every layer is read: a list edited item by item is a
+``Table`` through every layer's patches (each patch costs its own entries) and is made a list once
+at the end; the marks of every value stay where the file that wrote them has them (``View``), so
+no layer's positions are copied or cut, and the rule's positions are read through them
+(``Folded``)."""
 from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
-from functools import partial
 from typing import Any
 
 from rules_dsl.errors import Hint, Location, define, did_you_mean
 from rules_dsl.words import define_word, word
 
-from interpreter.ruleset.merge import MISSING, Marks, Patch, merge_list, merge_value
+from interpreter.ruleset.merge import (_ALL, MISSING, Folded, Mark, Marks, Patch, Table, View,
+                                       is_list_patch, merge_value)
 
 NO_ROWS = define(
     "MPR906", "rule {rule} (kind {kind}) has no rows to override",
@@ -63,21 +66,6 @@ def key_loc_of(positions: dict, path: tuple, file: str | None) -> Location:
     return Location(pos[0], pos[1], pos[2], ".".join(map(str, path)))
 
 
-def subtree(positions: dict, prefix: tuple) -> dict[tuple, Any]:
-    """The positions under ``prefix``, keyed by the rest of their path."""
-    n = len(prefix)
-    return {key[n:]: pos for key, pos in positions.items() if key[:n] == prefix}
-
-
-def graft(rule: Any, positions: dict, prefix: tuple) -> None:
-    """Place ``positions`` (relative paths) under ``prefix`` of the rule, replacing what was there."""
-    n = len(prefix)
-    for key in [k for k in rule.positions if k[:n] == prefix]:
-        del rule.positions[key]
-    for key, pos in positions.items():
-        rule.positions[prefix + key] = pos
-
-
 def row_key(row: Any, index: int) -> str:
     """How a row is named in traces and overrides: its id, else ``#N`` (1-based)."""
     if isinstance(row, dict) and row.get("id") is not None:
@@ -96,13 +84,9 @@ class Source:
     texts: dict
     file: str | None
     path: tuple = ()
-    given: Marks | None = None  # the marks of ``path``, when the caller split them already
 
-    def marks(self) -> Marks:
-        if self.given is not None:
-            return self.given
-        return Marks(subtree(self.positions, self.path) if self.path else dict(self.positions),
-                     subtree(self.texts, self.path) if self.path else dict(self.texts))
+    def marks(self) -> View:
+        return View(self.positions, self.texts, self.path)
 
     def loc(self, inner: tuple) -> Location:
         return loc_of(self.positions, self.path + tuple(inner), self.file)
@@ -114,7 +98,9 @@ class Source:
 @dataclass
 class State:
     """A rule while its edits are folded: the document, its marks, the effective parameters with
-    the layer of each, and the layer of each item of ``rows``, ``examples`` and ``probes``."""
+    the layer of each, and the layer of each item of ``rows``, ``examples`` and ``probes``; a
+    field being patched item by item is in ``tables`` (``doc`` still holds the list it started
+    from) until ``settle`` makes it a list again."""
 
     doc: dict
     marks: Marks
@@ -122,22 +108,42 @@ class State:
     param_layers: dict[str, str]
     origins: dict[str, list[str]] = field(default_factory=dict)
     logic_changed: bool = False
+    tables: dict[str, Table] = field(default_factory=dict)
+
+
+def settle(state: State, name: str | None = None) -> None:
+    """The table of field ``name`` (of every field: None) made a list again, with its marks and
+    the layer of each item."""
+    for field_ in [name] if name is not None else list(state.tables):
+        table = state.tables.pop(field_, None)
+        if table is None or not table.written:
+            continue
+        items, marks, layers = table.settle()
+        state.doc[field_] = items
+        state.marks.set_kid(field_, marks)
+        if field_ in LISTS:
+            state.origins[field_] = layers
+
+
+def _value(state: State, name: str) -> Any:
+    """A field's value, its table settled first."""
+    if name in state.tables:
+        settle(state, name)
+    return state.doc.get(name)
 
 
 def state_of(rule: Any) -> State:
     """The state of a rule as its own document wrote it."""
     origins = {name: [rule.layer] * len(value) for name in LISTS
                if isinstance(value := rule.doc.get(name), list)}
-    return State(rule.doc, Marks.nested(rule.positions, rule.texts, 2), rule.params,
+    return State(rule.doc, Marks.over(View(rule.positions, rule.texts, ())), rule.params,
                  dict(rule.param_layers), origins)
 
 
 def inherit(base: State, rule: Any, source: Source, merge: Any) -> State:
     """A document ``based_on`` the rule of ``base``: the base's fields, then the document's own
     written over them with the merge rule (list items by id or name, mappings key by key)."""
-    kids = base.marks.split()
-    marks = Marks(dict(base.marks.pos), dict(base.marks.txt))
-    marks.kids = {k: v for k, v in kids.items() if k not in OWN}
+    marks = Marks.over(base.marks, frozenset(OWN))
     doc = {k: v for k, v in base.doc.items() if k not in OWN}
     state = State(doc, marks, {}, {}, {k: list(v) for k, v in base.origins.items()})
     own = {k: v for k, v in source.data.items() if k not in OWN}
@@ -149,7 +155,7 @@ def inherit(base: State, rule: Any, source: Source, merge: Any) -> State:
         _field(state, name, value, own_marks.kid(name), patch, source, merge)
     own_params = _dict(own.get("params"))
     for name in own_params:  # the base's examples keep the base's values
-        if name in base_params and base_params[name] != _dict(state.doc.get("params")).get(name):
+        if name in base_params and base_params[name] != _dict(_value(state, "params")).get(name):
             _pin(state, len(inherited), name, base_params[name])
     if state.logic_changed:  # the base's examples tested the base's logic
         drop_examples(state, source.layer, keep={e.get("name") for e in own.get("examples") or []
@@ -157,8 +163,8 @@ def inherit(base: State, rule: Any, source: Source, merge: Any) -> State:
     state.doc.update({k: source.data[k] for k in OWN if k in source.data})
     for name in OWN:
         if name in source.data:
-            marks.split()[name] = own_marks.kid(name)
-    params = _dict(state.doc.get("params"))
+            marks.set_kid(name, own_marks.kid(name))
+    params = _dict(_value(state, "params"))
     state.params = copy.deepcopy(params)
     state.param_layers = {name: source.layer if name in own_params else
                           base.param_layers.get(name, source.layer) for name in params}
@@ -173,23 +179,24 @@ def _list(value: Any) -> list:
     return value if isinstance(value, list) else []
 
 
-def _patch(merge: Any, rule_id: str, source: Source, record: bool) -> Patch:
+def _patch(merge: Any, rule_id: str, source: Source, record: bool, prefix: tuple = ()) -> Patch:
     def write(address: tuple, value: Any, path: tuple) -> bool:
         if not record:
             return True
-        # a patch's values are the file's data or fresh copies of it, never changed later
-        return merge.write(address, source.layer, value, partial(source.loc, path), keep=True)
+        # a patch's values are the file's data or fresh copies of it, never changed later; the
+        # location is found only when a finding needs it
+        return merge.write(address, source.layer, value, (source, prefix, path), keep=True)
 
     def report(code: str, path: tuple, **args: Any) -> None:
-        merge.out.add(code, source.loc(path), **args)
+        merge.out.add(code, source.loc(prefix + path), **args)
 
-    return Patch(rule_id, source.layer, write, report, merge.out.lang)
+    return Patch(rule_id, source.layer, write, report, merge.out.lang,
+                 under=lambda inner: _patch(merge, rule_id, source, record, prefix + inner))
 
 
-def _field(state: State, name: str, value: Any, value_marks: Marks, patch: Patch, source: Source,
+def _field(state: State, name: str, value: Any, value_marks: Mark, patch: Patch, source: Source,
            merge: Any) -> None:
     """One top-level field of a patch written over the state."""
-    kids = state.marks.split()
     old = state.doc.get(name, MISSING)
     wrote: list[bool] = []
 
@@ -201,19 +208,29 @@ def _field(state: State, name: str, value: Any, value_marks: Marks, patch: Patch
     scoped = Patch(patch.rule, patch.origin, write,
                    lambda code, path, **args: patch.report(code, (name, *path), **args), patch.lang)
     address = (patch.rule, name)
-    if name in LISTS and isinstance(old, list) and isinstance(value, list):
-        new, new_marks, origins = merge_list(old, kids.get(name) or Marks(), value, value_marks,
-                                             scoped, address, state.origins.get(name))
-        state.origins[name] = origins
-    else:
-        new, new_marks, _ = merge_value(old, kids.get(name) or Marks(), value, value_marks, scoped,
-                                        address)
-        if name in LISTS and isinstance(new, list) and new is not old:
-            state.origins[name] = [source.layer] * len(new)
+    table = state.tables.get(name)
+    if (table is not None or isinstance(old, list)) and (
+            name in LISTS and isinstance(value, list) or is_list_patch(table or old, value)):
+        if table is None:
+            table = state.tables[name] = Table(old, state.marks.kid(name), state.origins.get(name)
+                                               if name in LISTS else None, source.layer)
+            if name in LISTS:
+                state.origins[name] = table.first_layers
+        direct = patch.under((name,)) if patch.under is not None else scoped  # no wrapper per row
+        if table.patch(value, value_marks, direct, address) and name not in TEXT_FIELDS:
+            state.logic_changed = True
+        return
+    if table is not None:
+        settle(state, name)
+        old = state.doc.get(name, MISSING)
+    new, new_marks, _ = merge_value(old, state.marks.kid(name), value, value_marks, scoped,
+                                    address)
+    if name in LISTS and isinstance(new, list) and new is not old:
+        state.origins[name] = [source.layer] * len(new)
     if new is MISSING or not any(wrote):
         return
     state.doc[name] = new
-    kids[name] = new_marks
+    state.marks.set_kid(name, new_marks)
     if name not in TEXT_FIELDS:
         state.logic_changed = True
 
@@ -237,7 +254,7 @@ def apply_override(state: State, rule: Any, source: Source, merge: Any) -> None:
                     _param(state, rule, param, given, marks.kid("params").kid(param), declared,
                            source, merge)
             continue
-        if name == "rows" and not isinstance(state.doc.get("rows"), list):
+        if name == "rows" and not isinstance(state.doc.get("rows"), list):  # (a table's too)
             merge.out.add(NO_ROWS, source.key_loc((name,)), rule=rule.id, kind=rule.kind)
             continue
         _field(state, name, value, marks.kid(name), patch, source, merge)
@@ -246,11 +263,11 @@ def apply_override(state: State, rule: Any, source: Source, merge: Any) -> None:
     state.logic_changed = state.logic_changed or before_logic
 
 
-def _param(state: State, rule: Any, name: str, value: Any, value_marks: Marks, declared: dict,
+def _param(state: State, rule: Any, name: str, value: Any, value_marks: Mark, declared: dict,
            source: Source, merge: Any) -> None:
     path = ("params", name)
     if name not in state.params and name not in declared \
-            and name not in (state.doc.get("param_schema") or {}):
+            and name not in (_value(state, "param_schema") or {}):
         hint = did_you_mean(name, state.params) or _NewParamHint("")
         merge.out.add(UNKNOWN_PARAM, source.key_loc(path), rule=rule.id, name=name, hint=hint)
         return
@@ -265,10 +282,8 @@ def _param(state: State, rule: Any, name: str, value: Any, value_marks: Marks, d
 
     scoped = Patch(patch.rule, patch.origin, write,
                    lambda code, inner, **args: patch.report(code, path + inner, **args), patch.lang)
-    kids = state.marks.split()
-    shared = kids.get("params") or Marks()
-    params_marks = kids["params"] = Marks(shared.pos, shared.txt)  # a copy: it may be a base's
-    params_marks.kids = dict(shared.split())
+    params_marks = state.marks.kid("params").copy()  # a copy: it may be a base's
+    state.marks.set_kid("params", params_marks)
     new, new_marks, _ = merge_value(old, params_marks.kid(name), value, value_marks, scoped,
                                     (rule.id, "params", name))
     if not any(wrote):
@@ -278,36 +293,35 @@ def _param(state: State, rule: Any, name: str, value: Any, value_marks: Marks, d
     state.params = dict(state.params)
     state.params[name] = new
     state.param_layers[name] = source.layer
-    params_marks.split()[name] = new_marks
+    params_marks.set_kid(name, new_marks)
 
 
 def drop_examples(state: State, layer: str, keep: set | None = None) -> None:
     """The rule's logic changed: earlier layers' examples tested what no longer stands, so they go
     (with ``keep``, the names of the examples a document based on another wrote itself)."""
-    examples = state.doc.get("examples")
+    examples = _value(state, "examples")
     if not isinstance(examples, list):
         return
     origins = state.origins.get("examples") or [layer] * len(examples)
-    kids = state.marks.split()
-    old_marks = (kids.get("examples") or Marks()).split()
-    kept = [(e, old_marks.get(i) or Marks(), o) for i, (e, o) in enumerate(zip(examples, origins))
+    old_marks = state.marks.kid("examples")
+    kept = [(e, old_marks.kid(i), o) for i, (e, o) in enumerate(zip(examples, origins))
             if (o == layer if keep is None else isinstance(e, dict) and e.get("name") in keep)]
     if not kept:
         del state.doc["examples"]
-        kids.pop("examples", None)
+        state.marks.set_kid("examples", Marks.over(None))
         state.origins.pop("examples", None)
         return
-    new = Marks((kids.get("examples") or Marks()).pos, (kids.get("examples") or Marks()).txt)
-    new.kids = {i: m for i, (_, m, _) in enumerate(kept)}
+    # only the list's own mark and its kept items' (as a split of its marks kept them)
+    new = Marks.over(old_marks, _ALL, {i: m for i, (_, m, _) in enumerate(kept)})
     state.doc["examples"] = [e for e, _, _ in kept]
-    kids["examples"] = new
+    state.marks.set_kid("examples", new)
     state.origins["examples"] = [o for _, _, o in kept]
 
 
 def pin_examples(state: State, name: str, old: Any, layer: str) -> None:
     """Earlier layers' examples keep testing what their layer wrote: the old value of the
     parameter is pinned into each of them that does not set it itself."""
-    examples = state.doc.get("examples")
+    examples = _value(state, "examples")
     if not isinstance(examples, list):
         return
     origins = state.origins.get("examples") or []
@@ -326,7 +340,7 @@ def pin_examples(state: State, name: str, old: Any, layer: str) -> None:
 
 def _pin(state: State, count: int, name: str, old: Any) -> None:
     """The first ``count`` examples (a base's, inherited) keep the base's value of ``name``."""
-    examples = state.doc.get("examples")
+    examples = _value(state, "examples")
     if not isinstance(examples, list):
         return
     new_examples = list(examples)
@@ -346,17 +360,21 @@ def unchanged(rule: Any) -> None:
 
 
 def finish_rule(rule: Any, state: State) -> None:
-    """Write the folded state back into the rule (positions and texts joined once)."""
+    """Write the folded state back into the rule (its positions and texts read through its
+    marks)."""
+    settle(state)
     rule.doc = state.doc
-    positions, texts = state.marks.flat()
-    if state.marks.kids is None:  # the marks' own dicts: copied; else ``flat`` made them anew
-        positions, texts = dict(positions), dict(texts)
-    rule.positions, rule.texts = positions, texts
+    rule.positions, rule.texts = Folded(state.marks, 0), Folded(state.marks, 1)
     rule.params = state.params
     rule.param_layers = state.param_layers
     rows = state.doc.get("rows")
     origins = state.origins.get("rows") or []
-    rule.row_layers = {row_key(row, i): origins[i] if i < len(origins) else rule.layer
-                       for i, row in enumerate(rows)} if isinstance(rows, list) else {}
+    layers: dict[str, str] = {}
+    if isinstance(rows, list):
+        count = len(origins)
+        for i, row in enumerate(rows):  # row_key, for every row of a long table
+            name = row.get("id") if isinstance(row, dict) else None
+            layers[f"#{i + 1}" if name is None else str(name)] = origins[i] if i < count else rule.layer
+    rule.row_layers = layers
     rule.example_layers = list(state.origins.get("examples") or [])
     rule._compiled.clear()

@@ -15,7 +15,8 @@ from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.ruleset.merge import Marks, Patch, is_list_patch, merge_list
 from interpreter.ruleset.variant_edits import (UNKNOWN_PARAM, Source, State, apply_override, finish_rule,
-                                               inherit, key_loc_of, loc_of, row_key, state_of, unchanged)
+                                               inherit, key_loc_of, loc_of, row_key, settle, state_of,
+                                               unchanged)
 
 __all__ = ["row_key", "merge", "load_directory", "annotate_rows"]
 
@@ -69,16 +70,19 @@ TOO_MANY_LAYERS = define(
     "MPR909", "the extends graph has more than {limit} rulesets", "extends でつながるルールセットが {limit} 個を超えています")
 
 
-@dataclass(frozen=True, slots=True)
 class Write:
     """One layer setting one field: ``address`` is ``(rule_id,)`` for a whole document,
     ``(rule_id, "params", name)``, ``(rule_id, "rows", key)``, ``(rule_id, "adopted")`` or
     ``("@parameters", group, ..., leaf)``."""
 
-    address: tuple
-    layer: str
-    value: Any
-    loc: Location | Callable[[], Location]  # a function: the location is found when needed
+    __slots__ = ("address", "layer", "value", "loc")  # one per row a layer edits: made fast
+
+    def __init__(self, address: tuple, layer: str, value: Any, loc: Any) -> None:
+        self.address, self.layer, self.value = address, layer, value
+        self.loc = loc  # a Location, or what gives it when a finding needs it (``_located``)
+
+    def __repr__(self) -> str:
+        return f"Write({self.address!r}, {self.layer!r}, {self.value!r})"
 
 
 def field_name(address: tuple) -> str:
@@ -119,6 +123,11 @@ class Graph:
     layers: list[Any] = field(default_factory=list)
     parents: dict[str, tuple[str, ...]] = field(default_factory=dict)
     ancestors: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    def is_chain(self) -> bool:
+        """Whether every layer extends every one before it (no two are independent)."""
+        return all(len(self.ancestors.get(layer.id, ())) == index
+                   for index, layer in enumerate(self.layers))
 
     def independent(self, a: str, b: str) -> bool:
         return a != b and a not in self.ancestors.get(b, ()) and b not in self.ancestors.get(a, ())
@@ -194,8 +203,22 @@ def _missing(layer: Any, name: str, where: tuple, out: Any) -> None:
             looked=f"{rulesets_dir()}, {layer.root}", hint=did_you_mean(name, known))
 
 
-def _located(loc: Location | Callable[[], Location]) -> Location:
-    return loc() if callable(loc) else loc
+Where = Location | Callable[[], Location] | tuple[Any, tuple, tuple]
+
+
+def _located(loc: Where) -> Location:
+    """A write's location: given, or found only now (by a function, or as ``(source, prefix,
+    path)``: ``source.loc(prefix + path)``)."""
+    if type(loc) is tuple:
+        return loc[0].loc(loc[1] + loc[2])
+    return loc() if callable(loc) else loc  # type: ignore[return-value]
+
+
+def _each(writes: Write | list[Write] | None) -> list[Write]:
+    """The writes of one address (one is kept without a list)."""
+    if writes is None:
+        return []
+    return [writes] if type(writes) is Write else writes  # type: ignore[return-value]
 
 
 def _where(loc: Location) -> str:
@@ -211,7 +234,7 @@ class Merge:
     ruleset: Ruleset
     graph: Graph
     out: Any
-    writes: dict[tuple, list[Write]] = field(default_factory=dict)
+    writes: dict[tuple, Write | list[Write]] = field(default_factory=dict)  # address -> write(s)
     defined: dict[str, Location] = field(default_factory=dict)
     sources: dict[str, Source] = field(default_factory=dict)  # rule -> its document as written
     pending: dict[str, list[Source]] = field(default_factory=dict)  # rule -> its overrides, in order
@@ -220,23 +243,26 @@ class Merge:
     hidden: dict[str, Rule] = field(default_factory=dict)  # replaced documents, kept as bases
     former: dict[str, tuple[str, str]] = field(default_factory=dict)  # rule -> (id it replaced, hidden key)
 
-    def write(self, address: tuple, layer: str, value: Any, loc: Location | Callable[[], Location],
-              keep: bool = False) -> bool:
-        """Record a write (``loc`` may be a function giving the location, found only when a
-        finding needs it; ``keep``: ``value`` is never changed later, so it is kept, not copied);
-        a second write of the same field by the same layer is a finding."""
+    def write(self, address: tuple, layer: str, value: Any, loc: Where, keep: bool = False) -> bool:
+        """Record a write (``loc`` may give the location only when a finding needs it,
+        ``_located``; ``keep``: ``value`` is never changed later, so it is kept, not copied); a
+        second write of the same field by the same layer is a finding."""
         if not keep:
             value = plain_copy(value)
-        known = self.writes.get(address)
+        writes = self.writes
+        known = writes.get(address)
         if known is None:
-            self.writes[address] = [Write(address, layer, value, loc)]
+            writes[address] = Write(address, layer, value, loc)
             return True
-        for other in known:
+        for other in _each(known):
             if other.layer == layer:
                 self.out.add(WRITTEN_TWICE, _located(loc), field=field_name(address), layer=layer,
                              other=_where(_located(other.loc)))
                 return False
-        known.append(Write(address, layer, value, loc))
+        if type(known) is Write:
+            writes[address] = [known, Write(address, layer, value, loc)]
+        else:
+            known.append(Write(address, layer, value, loc))  # type: ignore[union-attr]
         return True
 
     def add_documents(self, layer: Any) -> None:
@@ -322,14 +348,12 @@ class Merge:
                              CAMPAIGN, self.ruleset.campaign_at)
         overrides = manifest.get("overrides")
         if isinstance(overrides, dict):
-            # the manifest's positions split by rule once (not once per overridden rule)
-            marks = Marks.nested(layer.positions, getattr(layer, "texts", {}), 4).kid("overrides")
             for rule_id, override in overrides.items():
                 rule = self._named(rule_id, ("overrides", rule_id), layer)
                 if rule is not None and isinstance(override, dict):
                     self.pending[rule.id].append(Source(
                         layer.id, override, layer.positions, getattr(layer, "texts", {}),
-                        layer.manifest_file, ("overrides", rule_id), marks.kid(rule_id)))
+                        layer.manifest_file, ("overrides", rule_id)))
         adopt = manifest.get("adopt")
         if isinstance(adopt, dict):
             for rule_id, adopted in adopt.items():
@@ -444,6 +468,7 @@ class Merge:
             state = inherit(base, rule, source, self)
         for override in self.pending.get(rule_id, []):
             apply_override(state, rule, override, self)
+        settle(state)
         self.states[rule_id] = state
         return state
 
@@ -483,12 +508,15 @@ class Merge:
                 if old != new:
                     ruleset.rules.aliases[old] = new
                 self.out.add(REPLACED, where, old=old, new=new, layer=layer)
+        if self.graph.is_chain():
+            return  # each layer extends the one before: no two are independent, nothing conflicts
         reported: set[tuple] = set()
         every = self.writes
-        for address, writes in every.items():
-            if len(writes) == 1 and not any(address[:k] in every for k in range(1, len(address))):
+        for address, found in every.items():
+            if type(found) is Write and not any(address[:k] in every for k in range(1, len(address))):
                 continue  # one write, under no other: a layer never conflicts with itself
-            above = [w for k in range(1, len(address) + 1) for w in every.get(address[:k], [])]
+            writes = _each(found)
+            above = [w for k in range(1, len(address) + 1) for w in _each(every.get(address[:k]))]
             for mine in writes:
                 for other in above:
                     if not self.graph.independent(mine.layer, other.layer) or mine.value == other.value:
@@ -502,7 +530,7 @@ class Merge:
 
     def _resolved(self, address: tuple, a: str, b: str) -> bool:
         return any(self.graph.descends_from_both(w.layer, a, b)
-                   for k in range(1, len(address) + 1) for w in self.writes.get(address[:k], []))
+                   for k in range(1, len(address) + 1) for w in _each(self.writes.get(address[:k])))
 
 
 def merge(ruleset: Ruleset, graph: Graph, out: Any) -> Ruleset:

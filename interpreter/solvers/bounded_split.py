@@ -10,18 +10,20 @@ from the document (``fields``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
 from itertools import product
-from typing import Any
 
 from interpreter.solvers.limits import MAX_SPLIT_CANDIDATES
 
 from interpreter.solvers.plan import Line, Outcome, Violation, at_most, flag, join, keyed, unset, whole
 from interpreter.solvers.setup import Setup, exchange
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass(frozen=True)
-class Bounds:
+
+class Bounds(Record, frozen=True):
     """The numbers of a split, all from the rule's parameters."""
 
     base_total: int  # the total of the base

@@ -9,11 +9,14 @@ being the parameter ``phases`` in order."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter.solvers.plan import (Line, Outcome, Violation, choice, field_of, flag, join, name, record, sequence,
                    whole)
 from interpreter.solvers.setup import Setup
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _entries(value: Any, phases: list[str], path: str) -> list[dict[str, Any]]:

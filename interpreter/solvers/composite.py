@@ -16,16 +16,17 @@ The value is each part's ``{legal, ...values}`` by part name; the violations are
 own, then each part's, located under the part's name."""
 from __future__ import annotations
 
-import copy
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
-from typing import Any
+from collections.abc import Mapping
 
 from rules_dsl.errors import Location, MprError, define
 from rules_dsl.words import localized
 
 from interpreter.solvers.plan import Line, Outcome, Violation, join, linked, mapping, whole
 from interpreter.solvers.setup import Setup, solve
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 FIXED_VALUE = define(
     "MPR824", "{name} must be {expected} in this plan, not {value}: {reason_en}",
@@ -34,18 +35,25 @@ FIXED_VALUE = define(
 _MISSING = object()
 
 
-@contextmanager
-def within(part: str) -> Iterator[None]:
+class within:  # used as ``with within(part):``; contextlib is not loaded for it (start-up)
     """Locate an input error raised inside ``part`` under the part's name (``after.x`` ->
     ``<part>.after.x``); parameter errors keep their path and name the part."""
-    try:
-        yield
-    except MprError as error:
-        error.part = part  # type: ignore[attr-defined]
-        loc = error.loc
-        if loc is not None and loc.path and not loc.path.startswith("params."):
-            error.loc = Location(loc.file, loc.line, loc.column, join(part, loc.path))
-        raise
+
+    __slots__ = ("part",)
+
+    def __init__(self, part: str) -> None:
+        self.part = part
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: object, error: BaseException | None, traceback: object) -> None:
+        if isinstance(error, MprError):
+            error.part = self.part  # type: ignore[attr-defined]
+            loc = error.loc
+            if loc is not None and loc.path and not loc.path.startswith("params."):
+                error.loc = Location(loc.file, loc.line, loc.column, join(self.part, loc.path))
+        # None: the error goes on
 
 
 def _get(data: Any, path: str) -> Any:
@@ -99,6 +107,9 @@ def check(plan: Mapping[str, Any], setup: Setup) -> Outcome:
     outcomes: dict[str, Outcome] = {}
     for i, step in enumerate(steps):
         part = str(step["part"])
+        # start-up: copy loads only when a composite copies a part's input
+        import copy
+
         data = copy.deepcopy(given[part])
         for target in step.get("set") or {}:
             _put(data, str(target), setup.evaluate(("steps", i, "set", target), env), part)

@@ -9,11 +9,14 @@ purses (``fields.purses``) and the keys of an entry (``fields.name``, ``group``,
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter.solvers.plan import (Line, Outcome, Violation, at_least, choice, field_of, join, keyed, name, record,
                    sequence, unique, whole)
 from interpreter.solvers.setup import Setup
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 ROLES = ("name", "group", "level", "cost")
 """The keys every entry has, by role; a held entry also has a ``source``."""

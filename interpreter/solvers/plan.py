@@ -3,12 +3,15 @@ readers that turn bad plan data into coded, located errors (MPR800-829)."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
 from rules_dsl.errors import Location, MprError, define, did_you_mean
 from interpreter.solvers.limits import MAX_PLAN_ENTRIES
 from rules_dsl.words import bilingual, define_word, define_words, vocabulary
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 UNKNOWN_NAME = define(
     "MPR800", "unknown {what_en} {name!r}; expected one of: {options}{hint}",
@@ -58,8 +61,7 @@ WHAT = define_words("plan.what", {"field": "field", "value": "value"}, {"field":
 """The nouns an error may use for what is unknown or missing: a field of a record, or a value."""
 
 
-@dataclass(frozen=True)
-class Violation:
+class Violation(Record, frozen=True):
     """A constraint of the rule that the plan breaks: the constraint's id in the rule document,
     where in the plan, and the numbers its message needs (what is off and by how much)."""
 
@@ -69,8 +71,7 @@ class Violation:
     part: str | None = None  # the sub-procedure of a composite plan that reported it
 
 
-@dataclass(frozen=True)
-class Line:
+class Line(Record, frozen=True):
     """One line of the readable report: a message id of the rule document and its arguments."""
 
     message: str
@@ -78,8 +79,7 @@ class Line:
     part: str | None = None
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(Record, frozen=True):
     """A checked plan: its computed values, every violation found, and the report lines;
     ``details`` are values a composite plan may link to that are not part of the result."""
 

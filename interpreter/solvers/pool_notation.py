@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-import unicodedata
 from functools import cache
 
 from rules_dsl.dice import SCRIPT_UNUSED, DiceSource, ScriptedDice
@@ -117,7 +116,7 @@ class Command(Frozen):
 def read_command(text: str) -> Command:
     """``3mp(10+5)C ラベル`` -> command ``3MP15C``, label ``ラベル``; ``match`` is None when the
     command is not ``[S]nMPm[C[x]]``."""
-    parts = re.split(_BLANK, unicodedata.normalize("NFKC", text).strip(), maxsplit=1)
+    parts = re.split(_BLANK, _nfkc(text).strip(), maxsplit=1)
     command, label = parts[0], parts[1] if len(parts) > 1 else ""
     while True:
         computed = re.sub(_PARENTHESES, _computed, command)
@@ -127,6 +126,17 @@ def read_command(text: str) -> Command:
     command = command.upper()
     match = re.fullmatch(_COMMAND, command)
     return Command(command, label.strip(), bool(match and match.group(1)), match)
+
+
+def _nfkc(text: str) -> str:
+    """``unicodedata.normalize("NFKC", text)``; ASCII text is its own NFKC, read without loading
+    unicodedata (start-up)."""
+    if text.isascii():
+        return text
+    # start-up: unicodedata loads only for a text that is not ASCII
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", text)
 
 
 def _computed(match: re.Match) -> str:
@@ -335,19 +345,26 @@ def _outcome(spec: CheckSpec, values: Sequence[int], rules: PoolRules) -> CheckO
     return CheckOutcome(spec, tuple(values), fold.verdict(state), fold)
 
 
+def success_weights(spec: CheckSpec, *, faces: int | None = None,
+                    rules: PoolRules | None = None) -> tuple[dict[Verdict, int], int]:
+    """``(weights, total)``: how many of the ``total`` equally likely rolls of the check's dice
+    give each ``Verdict``, in whole numbers (the chance of a verdict is its weight over the
+    total; nothing here loads ``fractions``)."""
+    rules = _rules(rules, faces)
+    fold = _fold_of(spec, rules)
+    rolled = dice_rolled(spec, rules)
+    return verdict_weights(fold, rolled), rules.faces ** rolled
+
+
 def success_distribution(spec: CheckSpec, *, faces: int | None = None,
                          rules: PoolRules | None = None) -> Distribution:
     """The exact distribution of ``Verdict`` over every roll of the check's dice."""
-    rules = _rules(rules, faces)
-    fold = _fold_of(spec, rules)
+    weights, total = success_weights(spec, faces=faces, rules=rules)
     # start-up: exact distributions (and fractions) load only when odds are asked for
     from fractions import Fraction  # start-up: as above
     from rules_dsl.distribution import Distribution  # start-up: as above
 
-    rolled = dice_rolled(spec, rules)
-    total = rules.faces ** rolled
-    return Distribution({verdict: Fraction(weight, total)
-                         for verdict, weight in verdict_weights(fold, rolled).items()})
+    return Distribution({verdict: Fraction(weight, total) for verdict, weight in weights.items()})
 
 
 def success_probability(spec: CheckSpec, *, faces: int | None = None,

@@ -4,19 +4,21 @@ the plan's field names and, where it wants, other names for the values)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from typing import Any
+from rules_dsl.frozen import Record  # a dataclass without importing dataclasses (start-up)
 
 from interpreter.solvers import bounded_split, budget, composite, ordered_relearn, weighted_count
 from interpreter.solvers.plan import Outcome
 from interpreter.solvers.setup import Setup
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
 VERDICTS = frozenset({"legal", "illegal"})
 CONVERSIONS = frozenset({"conversion_not_permitted", "conversion_over_excess"})
 
 
-@dataclass(frozen=True)
-class Solver:
+class Solver(Record, frozen=True):
     """A plan checker: ``check(plan, setup) -> Outcome``. A composite solver gets the solvers and
     setups of the rules it combines in ``setup.parts``."""
 

@@ -2,11 +2,13 @@
 templates and the labels of the rule document (Japanese or English)."""
 from __future__ import annotations
 
-import string
 from collections.abc import Mapping
-from typing import Any
 
 from rules_dsl.words import localized
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 SEPARATOR = "list_separator"  # message id of the separator between listed items
 ENTRY = "entry"  # message id of one ``name value`` entry of a listed mapping
@@ -15,6 +17,9 @@ LAYOUT = frozenset({SEPARATOR, ENTRY})
 
 def fields(template: Any) -> set[str]:
     """The argument names a ``{ja, en}`` template uses, in either language."""
+    # start-up: string loads only when a template's fields are listed
+    import string
+
     names = set()
     for text in (template.values() if isinstance(template, Mapping) else [template]):
         for _, field, _, _ in string.Formatter().parse(str(text)):

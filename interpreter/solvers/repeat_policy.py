@@ -8,10 +8,8 @@ exact distribution is then that of the stated choice. Pure functions: the kind `
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from fractions import Fraction
 from collections.abc import Hashable
 
-from rules_dsl.distribution import Distribution
 from rules_dsl.frozen import Record, field
 from rules_dsl.errors import MprError, define
 from rules_dsl.words import bilingual, define_word
@@ -19,7 +17,10 @@ from interpreter.solvers.limits import MAX_SESSION_MEMBERS, MAX_SESSION_STATES, 
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from fractions import Fraction
     from typing import Any, TypeGuard
+
+    from rules_dsl.distribution import Distribution
 
 ROLL_OUTSIDE_TABLE = define(
     "MPR540", "roll {roll} of {member} is outside every row of the table {table} (rows {lo} to {hi})",
@@ -256,6 +257,10 @@ def session_distribution(table: TableRows, rolls: Distribution, members: int, po
         if key not in memo:
             memo[key] = resolve_roll(table, roll, state, policy, shift=shift)
         return memo[key]
+
+    # start-up: fractions and distributions load only for an exact distribution (a run needs none)
+    from fractions import Fraction
+    from rules_dsl.distribution import Distribution
 
     states: dict[frozenset[str], Fraction] = {frozenset(): Fraction(1)}
     per_member = []

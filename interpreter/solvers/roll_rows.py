@@ -8,10 +8,8 @@ n rows costs O(n log n) to index and O(log n) per roll, and the checks of gaps a
 on spans, never on every number a span lists."""
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from rules_dsl.distribution import Distribution
 from rules_dsl.frozen import Record
 
 from interpreter.engine.names import compiled
@@ -19,6 +17,8 @@ from interpreter.engine.names import compiled
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
+
+    from rules_dsl.distribution import Distribution
 
 _INDEX = ("rows", "(index)")  # where a rule keeps its index among its compiled things
 
@@ -57,6 +57,9 @@ def segments(spans: Iterable[tuple[int, int, int]]) -> Iterator[tuple[int, int, 
     if all(a[1] < b[0] for a, b in zip(spans, spans[1:])):  # disjoint: each span is a segment
         yield from spans
         return
+    # start-up: heapq loads only for spans that overlap (a table's usual rows are disjoint)
+    import heapq
+
     points = sorted({lo for lo, _, _ in spans} | {hi + 1 for _, hi, _ in spans})
     active: list[tuple[int, int]] = []  # (index, hi), the smallest index on top
     at = 0

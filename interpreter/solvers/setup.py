@@ -4,14 +4,16 @@ budgets that two solvers share."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any
+from rules_dsl.frozen import Record, field  # a dataclass without importing dataclasses (start-up)
 
 from interpreter.solvers.plan import Outcome, Violation, flag, whole
 
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
-@dataclass(frozen=True)
-class Setup:
+
+class Setup(Record, frozen=True):
     """A solver's configuration, all from the rule document.
 
     ``params`` are the numbers (variants may override them); ``fields`` name the fields of the
@@ -31,8 +33,7 @@ class Setup:
         return str(self.fields[role])
 
 
-@dataclass(frozen=True)
-class Exchange:
+class Exchange(Record, frozen=True):
     """Part of an excess converted into other budgets: the amount asked of each conversion, the
     total asked, what the rule grants (nothing without permission, never more than the excess),
     each conversion's yield (granted amount times its rate, by value name), and the violations."""

@@ -7,11 +7,14 @@ from ``fields.name`` and ``fields.level``); the weights per level and the base a
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from interpreter.solvers.plan import (Line, Outcome, Violation, choice, field_of, join, name, record, sequence,
                    unique, whole)
 from interpreter.solvers.setup import Setup, exchange
+
+TYPE_CHECKING = False  # typing is not imported at run time (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _entries(value: Any, weights: Mapping[str, int], keys: tuple[str, str], path: str

@@ -37,3 +37,17 @@ def test_each_command_is_a_sentence(lang: str, expected: list[str]) -> None:
     lines = log_lines({"entries": ENTRIES, "names": {"rin": "リン"}, "characters": ["rin"]}, lang)
     assert lines == expected
     assert not any("count" in line or "holder" in line for line in lines)
+
+
+FIELD_TEMPLATES = ["{a}", "{{a}", "{a{b}", "{pc}が {hours} 時間眠った", "{how[en]}", "{}", "{é_1}", "{a b}",
+                   "}{a}", "{a}{b}{a}", "no fields", "{0}", "{a", "a}"]
+
+
+@pytest.mark.parametrize("template", FIELD_TEMPLATES)
+def test_a_templates_fields_are_the_names_in_braces(template: str) -> None:
+    """The fields of a command's sentence: what ``\\{(\\w+)\\}`` finds (read without ``re``)."""
+    import re
+
+    from interpreter.campaign.render import _fields
+
+    assert _fields(template) == set(re.findall(r"\{(\w+)\}", template))

@@ -17,7 +17,20 @@ TEXTS = ["burglary_light", "空き巣に入られたが、被害は少なかっ�
          "none", "odd_house", "field", "nothing", "onion", "yes_sir", "tab\there", "line\nbreak",
          "\u3000全角", "[x]", "{x}", "a, b", "a,b", "%a", "@a", "`a", "!a", "&a", "*a", "|a", ">a", "a|b",
          "a>b", "a%b", "a@b", "a!b", "a&b", "a*b", "x" * 200, "\ufeffbom", "é", "\x85", "a\u2028b",
-         "ＰＣ１", "1d6", "d6", "True", "TRUE", "NULL", "nan", "inf", "Infinity"]
+         "ＰＣ１", "1d6", "d6", "True", "TRUE", "NULL", "nan", "inf", "Infinity", "3/4", "1/400", "0/1", "10/3",
+         "1/2/3", "3/", "/4", "-3/4", "3 /4", "3/4 ", "٣/٤", "1_0/3", "0x1/2", "12:30/4", "1/3e5"]
+
+
+FLOATS = [0.75, 0.0, -0.0, 1.0, -2.5, 0.1, 1 / 3, 1e17, 1e-7, 1.5e300, 2.0 ** -1074, 123456789.125,
+          float("nan"), float("inf"), float("-inf")]
+
+
+@pytest.mark.parametrize("number", FLOATS)
+def test_a_float_is_written_as_pyyaml_writes_it(number) -> None:
+    _same(number)
+    _same({"fraction": "3/4", "float": number})
+    _same([number, "a", 1])
+    assert (one_line(number) is None) == (number != number or abs(number) == float("inf"))
 
 
 def _same(value) -> None:
@@ -47,9 +60,9 @@ def test_every_bundled_expected_value_is_written_as_pyyaml_writes_it() -> None:
     assert sure > 100  # most values are written without PyYAML
 
 
-ALPHABET = st.sampled_from(list("ab :#,-?'\"[]{}&*!|>%@`yn01.~<=\t") + ["空", "、", "é", "\u3000"])
+ALPHABET = st.sampled_from(list("ab :#,-?'\"[]{}&*!|>%@`yn01.~<=\t/") + ["空", "、", "é", "\u3000"])
 VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-100, 100) | st.text(ALPHABET, max_size=6),
+    st.none() | st.booleans() | st.integers(-100, 100) | st.text(ALPHABET, max_size=6) | st.floats(),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(ALPHABET, max_size=4), inner,
                                                                 max_size=3),
     max_leaves=8)

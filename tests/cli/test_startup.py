@@ -124,8 +124,9 @@ def test_version_prints_without_heavy_modules(tmp_path) -> None:
     assert not {name for name in imported if name.split(".")[0] in HEAVY}
 
 # fractions (with decimal) loads with the first non-whole number (a division that does not come
-# out even, a decimal --var, the hint for a decimal literal); random when a seeded source gives a die.
-NUMBER_MODULES = ("fractions", "decimal", "random")
+# out even, a decimal --var, the hint for a decimal literal); the generator (``_random``, random's
+# core) when a seeded source gives a die, and never module ``random`` itself (rules_dsl.dice).
+NUMBER_MODULES = ("fractions", "decimal", "random", "_random")
 _FRACTIONS = {"fractions", "decimal"}
 
 
@@ -135,13 +136,13 @@ _FRACTIONS = {"fractions", "decimal"}
     (["eval", "'a' + 'b' < 'c'"], 0, set()),
     (["eval", "6/3 + floor(7/2) + round(x)", "--var", "x=3"], 0, set()),  # every number whole
     (["eval", "2d6", "--dice", "3,4"], 0, set()),  # the dice rolled at the table
-    (["eval", "2d6 + 1", "--seed", "1"], 0, {"random"}),
-    (["eval", "2d6"], 0, {"random"}),  # no seed: one is drawn, and the dice rolled from it
+    (["eval", "2d6 + 1", "--seed", "1"], 0, {"_random"}),
+    (["eval", "2d6"], 0, {"_random"}),  # no seed: one is drawn, and the dice rolled from it
     (["eval", "7/2"], 0, _FRACTIONS),
     (["eval", "x * 2", "--var", "x=0.5"], 0, _FRACTIONS),  # a YAML float read exactly
     (["eval", "1.5"], 1, _FRACTIONS),  # the error writes the fraction to use instead
     (["check", "2MP12", "--dice", "5,9"], 0, set()),
-    (["check", "2MP12", "--seed", "1"], 0, {"random"}),
+    (["check", "2MP12", "--seed", "1"], 0, {"_random"}),
 ])
 def test_a_command_loads_fractions_and_random_only_when_it_needs_them(argv, status, expected,
                                                                       tmp_path) -> None:

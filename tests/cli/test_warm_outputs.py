@@ -24,6 +24,23 @@ FILES = {
     "list.yaml": "- 1\n- 2\n",
     "empty.yaml": "# nothing\n",
     "sjis.yaml": "item: {materials: [鋼], quality: 標準}\n".encode("cp932"),
+    # other kinds (#26: each run loads only what it uses)
+    "leisure.yaml": "{table: city, safety: 2, residents: [アキラ, ベル]}\n",
+    "leisure_bad.yaml": "{table: town, safety: 2, residents: [アキラ]}\n",  # no such table: MPR542
+    "check.yaml": "intellect: 12\nitem: {materials: [鋼], quality: 傑作}\n",
+    "rent.yaml": "cost: 6\nresidents: [アキラ, ベル, カイ]\n",
+    "rent_bad.yaml": "cost: -6\nresidents: [アキラ, ベル]\n",
+    "cover.yaml": "areas: [front, middle, rear]\nattack: {attacker: ogre, step: damage_calculation, target: mage}\n"
+                  "characters:\n- {acted: false, area: middle, hp: 20, id: knight, turn_started: false}\n"
+                  "- {acted: false, area: rear, hp: 8, id: mage, turn_started: false}\n"
+                  "- {acted: true, area: front, hp: 30, id: ogre, turn_started: true}\nround: 1\nuser: knight\n",
+    "gear.yaml": "available_slots: 2\nitem: {base_effects: [base_a], ma_gear_effects: [gear_a, gear_b], slots_required: 2}\n",
+    "setup.yaml": "costs: {region: 2, residence: 3}\nfacility_data: {工房: {shareable: true}, 祭壇: {shareable: false}}\n"
+                  "residents:\n- {activities: [研究], facilities: [工房], id: アキラ, occupation: 技師, region: 下町, "
+                  "residence: 集合住宅}\n- {activities: [], facilities: [祭壇], id: ベル, occupation: 傭兵, region: 下町, "
+                  "residence: 集合住宅}\n",
+    "rebuild.yaml": "after: {body: 20, intellect: 10, magic: 5, sense: 10}\n"
+                    "before: {body: 12, intellect: 12, magic: 9, sense: 12}\n",
 }
 ITEM = "item={materials: [鋼], quality: 傑作}"
 COMMANDS = [
@@ -55,6 +72,28 @@ COMMANDS = [
     ["prob", "procurement.check", "--var", "intellect=yes", "--var", ITEM],
     ["prob", "procurement.check", "--var", "intellect=0x0C", "--var", ITEM],
     ["prob", "procurement.check", "--var", "intellect=12", "--input", "syntax.yaml"],
+    # the kinds of the other bundled rules, and a check without its ability (one row per value)
+    ["prob", "procurement.check", "--var", ITEM],
+    ["prob", "procurement.check", "--var", ITEM, "--format", "json"],
+    ["prob", "procurement.check", "--var", "intellect=12", "--var", "item={materials: [魔煌銀], quality: 伝説}"],
+    ["run", "procurement.check", "--input", "check.yaml", "--seed", "1"],
+    ["run", "procurement.check", "--input", "check.yaml", "--seed", "1", "--format", "json"],
+    ["run", "procurement.check", "--input", "check.yaml"],  # no seed: no roll, the chance alone
+    ["run", "cohabitation.leisure.city", "--seed", "1"],
+    ["run", "cohabitation.leisure.city", "--seed", "1", "--format", "json"],
+    ["run", "cohabitation.leisure", "--input", "leisure.yaml", "--seed", "3"],
+    ["run", "cohabitation.leisure", "--input", "leisure.yaml", "--seed", "3", "--lang", "ja"],
+    ["run", "cohabitation.leisure", "--input", "leisure_bad.yaml", "--seed", "3"],
+    ["prob", "cohabitation.leisure.city"],
+    ["prob", "cohabitation.leisure", "--input", "leisure.yaml"],
+    ["prob", "procurement.rarity", "--input", "in.yaml"],  # a SumTable has no distribution
+    ["prob", "procurement.chek", "--var", ITEM],
+    ["run", "cohabitation.rent_split", "--input", "rent.yaml"],
+    ["run", "cohabitation.rent_split", "--input", "rent_bad.yaml"],
+    ["run", "combat.cover", "--input", "cover.yaml"],
+    ["run", "equipment.ma_gear", "--input", "gear.yaml"],
+    ["run", "cohabitation.setup", "--input", "setup.yaml"],
+    ["run", "rebuild.abilities", "--input", "rebuild.yaml"],
 ]
 
 
@@ -80,7 +119,7 @@ def _run(argv: list[str], folder: Path, cache: str | None) -> tuple[int, str, st
 
 
 # A few run with every test run; the whole table (three fresh processes a command) is slow.
-FAST = {0, 2, 7, 9, 20, 24}
+FAST = {0, 2, 7, 9, 20, 24, 28, 31, 34, 36, 40, 44, 47}
 
 
 @pytest.mark.parametrize("argv", [argv if i in FAST else pytest.param(argv, marks=pytest.mark.slow)

@@ -160,3 +160,27 @@ def test_an_entry_point_that_is_not_a_kind_is_an_error_not_a_traceback(site: Pat
                     "--input", str(_input(tmp_path)))
     assert done.returncode != 0 and "MPR575" in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
+
+
+# (what is done to the plugin after a validate that kept its result, the code the next validate finds)
+EDITS = [
+    ("its check edited", lambda site: (site / "scaled_kind.py").write_text(
+        KIND_MODULE.replace('== 0:', '== 3:'), encoding="utf-8"), "MPX001"),
+    ("its schema edited", lambda site: (site / "scaled_kind.json").write_text(json.dumps(
+        {**KIND_SCHEMA, "properties": {**KIND_SCHEMA["properties"], "params": {"type": "object", "properties": {
+            "factor": {"type": "string"}}}}}), encoding="utf-8"), "MPR301"),
+    ("the plugin removed", lambda site: (site / "scaled_kind-1.0.dist-info" / "entry_points.txt").unlink()
+     or (site / "scaled_kind.py").unlink(), "Scaled"),
+]
+
+
+@pytest.mark.parametrize("name,edit,code", EDITS, ids=[e[0] for e in EDITS])
+def test_the_caches_see_the_plugin_change(site: Path, tmp_path: Path, name: str, edit, code: str) -> None:
+    rules = _ruleset(tmp_path)
+    for _ in range(2):  # the second is warm: taken from the cache
+        checked = _mprules(site, tmp_path, "validate", str(rules), "--format", "json")
+        assert checked.returncode == 0 and code not in checked.stdout, checked.stdout + checked.stderr
+    edit(site)
+    checked = _mprules(site, tmp_path, "validate", str(rules), "--format", "json")
+    assert code in checked.stdout + checked.stderr, checked.stdout + checked.stderr
+    assert "Traceback" not in checked.stderr

@@ -143,8 +143,10 @@ def test_a_wal_without_commits_is_no_obstacle(content: bytes, pair: tuple[Path, 
     assert journal(path) == ["init"]
 
 
-def test_the_checksums_agree_with_sqlite(tmp_path: Path) -> None:
-    """Three commits held in the WAL by a reader: read with checksums, all three are found."""
+def test_the_checksums_agree_with_sqlite(tmp_path: Path, monkeypatch) -> None:
+    """Three commits held in the WAL by a reader: read with checksums, all three are found (the
+    cache off: a command keeping its state for the reading after it folds the WAL into the file)."""
+    monkeypatch.setenv("MPRULES_NO_CACHE", "1")
     path = Path(make_campaign(tmp_path))
     reader = sqlite3.connect(path)
     try:
@@ -190,8 +192,10 @@ def test_a_token_lost_from_a_new_file_is_damage(tmp_path: Path) -> None:
     assert caught.value.code == "MPR620"
 
 
-def test_every_command_names_its_file_in_the_wal(tmp_path: Path) -> None:
-    """Each transaction writes the header page, so that each commit carries the token."""
+def test_every_command_names_its_file_in_the_wal(tmp_path: Path, monkeypatch) -> None:
+    """Each transaction writes the header page, so that each commit carries the token (the cache
+    off, so that the commits stay in the WAL: see the test above)."""
+    monkeypatch.setenv("MPRULES_NO_CACHE", "1")
     path = Path(make_campaign(tmp_path))
     reader = sqlite3.connect(path)
     try:

@@ -168,19 +168,35 @@ def test_a_folder_is_known_unchanged_by_its_time(cache, ruleset_copy, monkeypatc
     assert bool(reads) == listed and len(builds) == (1 if entry_used else 2)
 
 
-@pytest.mark.parametrize("damage", [b"", b"MPRC2", b"garbage" * 10, None])
+@pytest.mark.parametrize("damage", [b"", b"MPRC2", b"garbage" * 10, None, "index", "cut"])
 def test_a_damaged_entry_is_rebuilt_never_trusted(cache, ruleset_copy, monkeypatch, damage):
     builds = _builds(monkeypatch)
-    load_ruleset(ruleset_copy)
+    first = load_ruleset(ruleset_copy)
     (entry,) = _entries(cache)
     blob = entry.read_bytes()
-    if damage is None:  # one byte flipped in the payload: the checksum no longer matches
+    if damage is None:  # one byte flipped in a rule: its own checksum no longer matches
         blob = blob[:-10] + bytes([blob[-10] ^ 0xFF]) + blob[-9:]
+    elif damage == "index":  # one byte flipped in the ruleset's fields or the index of its rules
+        at = blob.index(b"procurement.rarity")
+        blob = blob[:at] + bytes([blob[at] ^ 0xFF]) + blob[at + 1:]
+    elif damage == "cut":  # the file cut short: the last rules are missing
+        blob = blob[:-100]
     else:
         blob = damage
     entry.write_bytes(blob)
     again = load_ruleset(ruleset_copy)
-    assert len(builds) == 2 and "procurement.rarity" in again.rules
+    # a damaged rule is found when it is read (a command reads only the rules it runs): all the
+    # rules are then made again from the files, none of the entry's trusted
+    assert "procurement.rarity" in again.rules and len(builds) == 2
+    assert _docs(again) == _docs(first)
+    if not isinstance(damage, str):
+        return
+    (entry,) = _entries(cache)  # written again whole
+    assert _docs(load_ruleset(ruleset_copy)) == _docs(first) and len(builds) == 2
+
+
+def _docs(ruleset) -> dict:
+    return {rule_id: (rule.doc, rule.params, rule.layer) for rule_id, rule in ruleset.rules.items()}
 
 
 def test_the_cache_can_be_turned_off(cache, ruleset_copy, monkeypatch):
@@ -319,3 +335,14 @@ def test_a_cached_ruleset_unpickles_only_the_rules_asked_for(cache, ruleset_copy
     assert raised.value.code == "MPR401"
     _same(first, warm)  # reading .rules makes all of them, equal to those read from the files
     assert warm.rules[rule_id] is warm.rule(rule_id)
+
+
+def test_a_variant_with_folded_rows_is_kept_in_marshals_format(cache, tmp_path):
+    """A folded rule's positions are read in place (``merge.Folded``); the cache keeps them as a
+    dict, so the entry is still marshal's (read without pickle) and locates as before."""
+    variant = Path(__file__).resolve().parents[2] / "rulesets" / "examples" / "strict_procurement"
+    built = load_ruleset(variant)
+    rule = next(r for r in built.rules.values() if type(r.positions) is not dict)
+    again = load_ruleset(variant)  # from the cache
+    assert again is not built and dict(again.rules[rule.id].positions) == dict(rule.positions)
+    assert ruleset_cache._encode(built)[1][:1] == ruleset_cache._INDEXED
