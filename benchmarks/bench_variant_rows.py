@@ -12,11 +12,11 @@ as a subprocess (start-up included, ruleset cache off) and reports its wall time
 line.
 
 100,000 rows over 10 layers are 4.4 MB of files and 406,451 values, within ``MAX_RULESET_BYTES``
-(8 MiB) and ``MAX_RULESET_NODES`` (410,000 values, weighted by depth), so ``validate`` reads them;
+(8 MiB) and ``MAX_RULESET_NODES`` (500,000 values, weighted by depth), so ``validate`` reads them;
 ``--past-budget`` lifts both bounds (and ``MAX_RULESET_DOCUMENTS``) for one run to measure more
-(about 101,000 rows and up): the same ``validate`` run by the same interpreter.
-Measured (2 cores shared with other work): 100,000 rows 5.8-7.0 s CPU, 414 MB (was 10.7-12.2 s,
-556-590 MB, and refused by the 2 MiB budget); 45,000 rows 2.8-3.4 s CPU, 205 MB.
+(about 123,000 rows and up): the same ``validate`` run by the same interpreter.
+Measured (2 cores shared with other work, with the one-pass fold): 100,000 rows 3.3-4.9 s CPU,
+246-252 MB (was 10.7-12.2 s, 556-590 MB, and refused by the 2 MiB budget); 120,000 rows 292 MB.
 
 Usage: python3 benchmarks/bench_variant_rows.py [--rows 100000] [--layers 10] [--past-budget]
 [--keep DIR]
