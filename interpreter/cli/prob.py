@@ -2,6 +2,7 @@
 have one), of an expression or of a check in BCDice notation, as rows of value, fraction, percent and bar; ``--svg FILE`` draws it."""
 from __future__ import annotations
 
+import sys
 
 from rules_dsl.errors import EXIT_OK, EXIT_STATE, MprError, define
 from rules_dsl.words import define_word, word
@@ -56,7 +57,41 @@ def _may_be_notation(text: str) -> bool:
 
 
 def handle(args: argparse.Namespace) -> int:
-    # start-up: interpreter.cli._expr, interpreter.cli.output load only when handle() runs
+    if args.svg is None and args.input != "-" and not _may_be_notation(args.target):
+        # start-up: a kept output is written before anything that makes one is imported
+        from interpreter.reports.kept_output import Asked, place
+
+        asked = Asked("prob", args.target, place(args.ruleset), place(args.input), tuple(args.var),
+                      args.format, args.lang)
+        kept = asked.found()
+        if kept is not None:
+            sys.stdout.write(kept.text)
+            return kept.status
+        return _kept(args, asked)
+    return _answer(args)[0]
+
+
+def _kept(args: argparse.Namespace, asked: Any) -> int:
+    """The answer, written as it is made and kept for the next same command (``kept_output``):
+    it depends on the arguments, the rulesets read and the ``--input`` file alone."""
+    # start-up: io is built in; StringIO gathers the text to keep
+    import io
+
+    real, sys.stdout = sys.stdout, io.StringIO()
+    try:
+        status, rulesets = _answer(args)
+    finally:
+        text = sys.stdout.getvalue()
+        sys.stdout = real
+        real.write(text)
+    if status == EXIT_OK:
+        asked.keep(text, rulesets, status, also=[args.input] if args.input is not None else [])
+    return status
+
+
+def _answer(args: argparse.Namespace) -> tuple[int, list[Any]]:
+    """The exit status and the rulesets read."""
+    # start-up: interpreter.cli._expr, interpreter.cli.output load only when an answer is made
     from interpreter.cli._expr import load_input, parse_vars
     from interpreter.cli.output import refuse_input, refuse_special_file
 
@@ -68,7 +103,7 @@ def handle(args: argparse.Namespace) -> int:
         from interpreter.solvers import pool_notation as core_check
 
         if core_check.is_notation(args.target):
-            return _check(args)
+            return _check(args), []
     env = parse_vars(args.var, load_input(args.input))
     if _is_rule_id(args.target) and args.target.split(".")[0] not in env:
         # start-up: interpreter.checks.loading loads only when handle() runs
@@ -77,8 +112,8 @@ def handle(args: argparse.Namespace) -> int:
         ruleset = load_ruleset(args.ruleset)
         if args.svg is not None:
             refuse_input(args.svg, "--svg", getattr(ruleset, "files", ()))
-        return _rule(args, ruleset, env)
-    return _expression(args, env)
+        return _rule(args, ruleset, env), [ruleset]
+    return _expression(args, env), []
 
 
 def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int:

@@ -1,5 +1,6 @@
-"""What ``mprules diff`` and ``mprules doc`` wrote, kept in the cache and written again while
-nothing it was made from changed, so a warm command only stats files and writes the text.
+"""What ``mprules diff``, ``mprules doc`` and ``mprules prob`` wrote, kept in the cache and written
+again while nothing it was made from changed, so a warm command only stats files and writes the
+text (``prob``'s ``--input`` file is one of the files it was made from).
 
 An entry (``<cache>/<sha256 of the key>.out``) is keyed by everything the output depends on: the
 mprules code (its version and ``cachefile.code_stamp``), the working directory, the verb and every
@@ -114,15 +115,16 @@ class Asked:
         except (OSError, ValueError, TypeError, EOFError, IndexError, KeyError):
             return None
 
-    def keep(self, text: str, rulesets: Iterable[Ruleset], status: int = 0) -> None:
-        """Keep ``text`` (what the command writes, ending in ``status``) made from ``rulesets``."""
+    def keep(self, text: str, rulesets: Iterable[Ruleset], status: int = 0, also: Iterable[str] = ()) -> None:
+        """Keep ``text`` (what the command writes, ending in ``status``) made from ``rulesets`` and
+        the files ``also`` (an input file)."""
         if self.entry is None or not cachefile.enabled():
             return
         rulesets = list(rulesets)
         if len(text.encode("utf-8", "surrogatepass")) > limits.MAX_KEPT_OUTPUT_BYTES \
                 or not _own_kinds_only(rulesets):
             return
-        reads = sorted({f for ruleset in rulesets for f in ruleset.files})
+        reads = sorted({f for ruleset in rulesets for f in ruleset.files} | {os.path.realpath(f) for f in also})
         stamps = _stamps(reads, rulesets, self.started_ns)
         if stamps is None:
             return

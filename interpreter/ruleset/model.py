@@ -54,7 +54,7 @@ class Rule(Record):
     replaced: dict[str, str] = field(default_factory=dict)  # an id it replaced -> the replacing layer
     example_layers: list[str] = field(default_factory=list)  # the layer of each example
     file_layers: dict[str, str] = field(default_factory=dict)  # a file -> its layer (shared)
-    _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False)  # expressions, templates
+    _compiled: dict[Path_, Any] = field(default_factory=dict, repr=False, compare=False)  # expressions, templates (a cache)
 
     @classmethod
     def from_fields(cls, values: tuple[Any, ...]) -> Rule:

@@ -190,3 +190,12 @@ def test_manifest_files_globs(tmp_path):
         "ignored.yaml": TABLE.format(id="t.ignored"),
     })
     assert set(load_ruleset(root).rules) == {"t.a"}
+
+
+def test_a_rule_s_compiled_expressions_are_no_part_of_its_value() -> None:
+    """Two loads of the same rule are equal whether or not one has compiled its expressions yet
+    (``_compiled`` is a cache: diff and the ruleset cache's checks compare rules)."""
+    first, second = load_ruleset(None).rule("procurement.rarity"), load_ruleset(None).rule("procurement.rarity")
+    first.expression("rows", 0, "when")
+    assert first._compiled and not second._compiled
+    assert first == second
