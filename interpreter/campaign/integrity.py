@@ -118,12 +118,13 @@ _NOT_FIRST = frozenset(" \t\n\r\ufeff")  # what json.loads skips or refuses befo
 def loads(text: Any) -> Any:
     """``json.loads(text)``: the same value, or the same error. A text that starts with its value
     and ends with it is scanned by the very scanner ``json.loads`` calls, at the same place (so
-    the same value or error); anything else (another type, white space around, no value) is
-    given to ``json.loads`` itself."""
+    the same value); anything else (another type, white space around, no value, an error of any
+    kind) is given to ``json.loads`` itself, which raises its error as it words it."""
     if _scan is not None and type(text) is str and text and text[0] not in _NOT_FIRST:
         try:
             value, end = _scan(text, 0)
-        except StopIteration:
+        except Exception:  # noqa: BLE001 - json.loads below gives the error as json words it
+            # (the scanner's own error needs json.decoder loaded: without it, a SystemError)
             pass
         else:
             if end == len(text):

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -32,6 +35,40 @@ def _outcome(read, text):
 @pytest.mark.parametrize("text", TEXTS, ids=range(len(TEXTS)))
 def test_loads_is_json_loads(text) -> None:
     assert _outcome(integrity.loads, text) == _outcome(json.loads, text)
+
+
+def test_loads_is_json_loads_before_json_is_imported() -> None:
+    """In a process that never loaded the json package, a text json refuses is refused with
+    json's own error (json's C scanner, alone, cannot make its error without json.decoder)."""
+    script = (
+        "import sys\n"
+        "from interpreter.campaign import integrity\n"
+        "assert 'json.decoder' not in sys.modules\n"
+        f"for text in {TEXTS!r}:\n"
+        "    for name in [m for m in sys.modules if m == 'json' or m.startswith('json.')]:\n"
+        "        del sys.modules[name]  # as if json was never loaded, before each text\n"
+        "    try:\n"
+        "        integrity.loads(text)\n"
+        "    except ValueError as error:\n"
+        "        print(type(error).__name__, error)\n"
+        "    except TypeError as error:\n"
+        "        print('TypeError')\n"
+        "    else:\n"
+        "        print('value')\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    expected = []
+    for text in TEXTS:
+        try:
+            json.loads(text)  # type: ignore[arg-type]
+        except ValueError as error:
+            expected.append(f"{type(error).__name__} {error}")
+        except TypeError:
+            expected.append("TypeError")
+        else:
+            expected.append("value")
+    assert done.stdout.splitlines() == expected and any(e.startswith("JSONDecodeError") for e in expected)
 
 
 def _sql(path: str, sql: str) -> None:
