@@ -154,9 +154,13 @@ def rendered_row(rule: Rule, row: Any) -> Any:
 def _rows_by_key(rule: Rule) -> dict[str, tuple[int, Any]]:
     rows = written_rows if isinstance(written_rows := rule.doc.get("rows"), list) else []
     ids = [r.get("id") if isinstance(r, dict) else None for r in rows]
+    counts: dict[Any, int] = {}
+    for one in ids:
+        if one is not None:
+            counts[one] = counts.get(one, 0) + 1
     out = {}
     for index, row in enumerate(rows):
-        unique = ids[index] is not None and ids.count(ids[index]) == 1
+        unique = ids[index] is not None and counts[ids[index]] == 1
         out[row_key(row, index) if unique else f"#{index + 1}"] = (index, row)
     return out
 

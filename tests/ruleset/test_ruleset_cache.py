@@ -346,3 +346,27 @@ def test_a_variant_with_folded_rows_is_kept_in_marshals_format(cache, tmp_path):
     again = load_ruleset(variant)  # from the cache
     assert again is not built and dict(again.rules[rule.id].positions) == dict(rule.positions)
     assert ruleset_cache._encode(built)[1][:1] == ruleset_cache._INDEXED
+
+
+@pytest.mark.parametrize("past", [False, True], ids=["at the bound", "past it"])
+def test_a_variant_folding_more_rows_than_the_bound_is_not_cached(cache, monkeypatch, past):
+    """Past ``MAX_CACHED_FOLDED_ROWS`` rows folded from row edits, the ruleset is read again by
+    each command (making its positions one dict to keep would cost more than that)."""
+    from interpreter.ruleset import limits
+    from interpreter.ruleset.merge import Folded
+
+    variant = Path(__file__).resolve().parents[2] / "rulesets" / "examples" / "strict_procurement"
+    built = load_ruleset(variant)
+    rows = sum(len(r.doc["rows"]) for r in built.rules.values()
+               if isinstance(r.positions, Folded) and isinstance(r.doc.get("rows"), list))
+    assert rows > 0
+    def entries() -> list[Path]:  # the rulesets kept (not the expressions' or the options')
+        return [p for p in cache.glob("*.bin") if len(p.stem) == 64]
+
+    for entry in entries():
+        entry.unlink()
+    monkeypatch.setattr(limits, "MAX_CACHED_FOLDED_ROWS", rows - 1 if past else rows)
+    first = load_ruleset(variant)
+    assert bool(entries()) is not past
+    again = load_ruleset(variant)
+    assert again.rules.keys() == first.rules.keys()
