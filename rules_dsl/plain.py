@@ -3,6 +3,7 @@ imports nothing heavy (not even ``fractions``), so printing a value costs no sta
 from __future__ import annotations
 
 import sys
+from math import gcd  # math is built in (and loaded already by the expression functions)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -48,9 +49,6 @@ def ratio_text(numerator: int, denominator: int) -> str:
 def reduced(numerator: int, denominator: int) -> tuple[int, int]:
     """The numerator and denominator of ``Fraction(numerator, denominator)`` (a positive
     ``denominator``), in lowest terms, as whole numbers."""
-    # start-up: math is built in (and loaded already by the expression functions)
-    from math import gcd
-
     divisor = gcd(numerator, denominator)
     return numerator // divisor, denominator // divisor
 

@@ -265,9 +265,15 @@ def _filled_tables(rule: Rule, tables: list[ProbTable], lang: str) -> list[ProbT
     # start-up: interpreter.ruleset.texts loads only when _filled_tables() runs
     from interpreter.ruleset.texts import fill_text
 
+    filled: dict[str, str] = {}  # each text once: a long table repeats few
     for table in tables:
         table.title = fill_text(rule, table.title, lang)
         for row in table.rows:
-            if row.label:
-                row.label = fill_text(rule, row.label, lang)
+            label = row.label
+            if label:
+                done = filled.get(label)
+                if done is None:
+                    done = filled[label] = fill_text(rule, label, lang)
+                if done is not label:
+                    row.label = done
     return tables

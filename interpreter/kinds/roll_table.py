@@ -217,10 +217,11 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     scale = math.lcm(*{p.denominator for _, p in items}) if items else 1
     index = row_index(rule)
     by_roll: list[ProbRow] = []
-    by_event: dict[str, ProbRow] = {}
-    weight: dict[str, int] = {}
+    weight: dict[str, int] = {}  # each event's weight over ``scale``, in the order first rolled
+    event_labels: dict[str, str | None] = {}
     labels: dict[int, str | None] = {}
     default = rule.doc.get("default")
+    counted = ProbRow.counted  # each row's probability in whole numbers (its Fraction made on use)
     for roll, p in items:
         row = index.row_for(int(roll))
         if row is default and row is not None:
@@ -230,15 +231,14 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
         label = labels.get(id(row), _NO_LABEL)
         if label is _NO_LABEL:
             label = labels[id(row)] = _label(row, ctx.lang)
-        by_roll.append(ProbRow(roll, p, label))
         w = p.numerator * (scale // p.denominator)
-        event = by_event.get(key)
-        if event is None:
-            by_event[key] = ProbRow(key, p, label)
-            weight[key] = w
-        else:
+        by_roll.append(counted(roll, w, scale, label))
+        if key in weight:
             weight[key] += w
-            event.p = Fraction(weight[key], scale)
+        else:
+            weight[key] = w
+            event_labels[key] = label
+    by_event = {key: counted(key, w, scale, event_labels[key]) for key, w in weight.items()}
     title, words = rule.title(ctx.lang), vocabulary(WORDS, ctx.lang)
     if default is not None and "default" in by_event and by_event["default"].label is None:
         by_event["default"].label = words["default"]
