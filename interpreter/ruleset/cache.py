@@ -244,7 +244,7 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
         header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
         return header, _PICKLED + pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
-    _refuse_big_folds(ruleset)
+    _refuse_big(ruleset)
     header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
     kept = {rule_id: _without_compiled(rule) for rule_id, rule in ruleset.rules.items()}
     aliases = dict(getattr(ruleset.rules, "aliases", {}))
@@ -266,14 +266,21 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
 _PICKLED, _INDEXED = b"P", b"I"
 
 
-def _refuse_big_folds(ruleset: Ruleset) -> None:
-    """A ValueError (the ruleset is not cached) when the rules a variant's row edits folded hold
-    more than ``MAX_CACHED_FOLDED_ROWS`` rows: their positions are read in place from every layer,
-    and making them one dict to keep costs more time and memory than reading the files again
+def _refuse_big(ruleset: Ruleset) -> None:
+    """A ValueError (the ruleset is not cached) when its files held more than
+    ``MAX_CACHED_VALUES`` values (writing the entry would need memory beside the ruleset's own,
+    and a command that reads two such rulesets, ``diff``, would pass 512 MB: 616 MB for two of
+    500,000), or when the rules a variant's row edits folded hold more than
+    ``MAX_CACHED_FOLDED_ROWS`` rows: their positions are read in place from every layer, and
+    making them one dict to keep costs more time and memory than reading the files again
     (100,000 rows over 10 layers: 2 s and 150 MB more for each command that would keep them)."""
     # start-up: these load only when an entry is written
-    from interpreter.ruleset.limits import MAX_CACHED_FOLDED_ROWS
+    from interpreter.ruleset.limits import MAX_CACHED_FOLDED_ROWS, MAX_CACHED_VALUES
     from interpreter.ruleset.merge import Folded
+
+    values = getattr(ruleset, "values_read", 0)
+    if values > MAX_CACHED_VALUES:
+        raise ValueError(f"{values} values")
 
     rows = sum(len(rule.doc.get("rows") or ()) for rule in ruleset.rules.values()
                if isinstance(rule.positions, Folded) and isinstance(rule.doc.get("rows"), list))

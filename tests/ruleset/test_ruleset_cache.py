@@ -370,3 +370,23 @@ def test_a_variant_folding_more_rows_than_the_bound_is_not_cached(cache, monkeyp
     assert bool(entries()) is not past
     again = load_ruleset(variant)
     assert again.rules.keys() == first.rules.keys()
+
+
+@pytest.mark.parametrize("past", [False, True], ids=["at the bound", "past it"])
+def test_a_ruleset_of_more_values_than_the_bound_is_not_cached(cache, monkeypatch, past):
+    """Past ``MAX_CACHED_VALUES`` values read from its files, a ruleset is read again by each
+    command (its entry would cost memory beside the ruleset's own: two of them in a diff)."""
+    from interpreter.ruleset import limits
+
+    built = load_ruleset(None)
+    values = built.values_read
+    assert values > 1000
+
+    def entries() -> list[Path]:  # the rulesets kept (not the expressions' or the options')
+        return [p for p in cache.glob("*.bin") if len(p.stem) == 64]
+
+    for entry in entries():
+        entry.unlink()
+    monkeypatch.setattr(limits, "MAX_CACHED_VALUES", values - 1 if past else values)
+    load_ruleset(None)
+    assert bool(entries()) is not past
