@@ -36,8 +36,12 @@ def handle(args: argparse.Namespace) -> int:
     from interpreter.checks.loading import load_ruleset
     from interpreter.cli.output import json_text
 
-    base = load_ruleset(args.base, lang=args.lang)
-    variant = load_ruleset(args.variant, lang=args.lang)
+    # start-up: the ruleset cache is loaded already by load_ruleset's module
+    from interpreter.ruleset.cache import holding_two
+
+    with holding_two():
+        base = load_ruleset(args.base, lang=args.lang)
+        variant = load_ruleset(args.variant, lang=args.lang)
     diff = compare(base, variant, args.lang)
     if args.format == "json":
         text = json_text(diff.to_json())

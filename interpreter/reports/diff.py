@@ -5,23 +5,27 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from rules_dsl.dice import ScriptedDice
 from rules_dsl.errors import MprError, define, diagnostic
-from interpreter.reports.limits import MAX_DIFF_PROBES
+from interpreter.reports.limits import MAX_DIFF_OUTCOMES, MAX_DIFF_PROBES
 
 from interpreter.engine import registry as kinds
 from interpreter.engine import runner as engine
 from interpreter.ruleset.model import Rule, Ruleset
-from interpreter.engine.trace import ProbTable, fraction_text, jsonable
+from interpreter.engine.trace import ProbTable, jsonable
 from interpreter.ruleset.variants import row_key
 from interpreter.reports import doc_diff
 
 PROBE_FAILED = define(
     "MPR950", "probe {probe!r} of rule {rule} cannot run on {side}: {error} {detail}",
     "ルール {rule} のプローブ {probe!r} を {side} で実行できません: {error} {detail}",
+    severity="warning")
+TOO_MANY_OUTCOMES = define(
+    "MPR952", "probe {probe!r} of rule {rule} has {count} outcomes on both sides, more than {limit}: "
+    "its odds are not compared row by row",
+    "ルール {rule} のプローブ {probe!r} の結果は両方で {count} 通りあり、{limit} を超えるので、確率を行ごとには比較しません",
     severity="warning")
 TOO_MANY_PROBES = define(
     "MPR951", "rule {rule} has {count} probes; only the first {limit} are compared",
@@ -246,21 +250,26 @@ class Outcomes:
 
 
 def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str, Any]]:
+    """Each table's rows matched by value, both probabilities compared in whole numbers (each
+    row's ``ratio``: a long table makes no Fraction per row)."""
     tables = []
     for index in range(max(len(old), len(new))):
         before = old[index] if index < len(old) else ProbTable("", [])
         after = new[index] if index < len(new) else ProbTable("", [])
-        p_old = {_value_key(r.value): r for r in before.rows}
-        p_new = {_value_key(r.value): r for r in after.rows}
+        key_of = _plain_key if all(type(r.value) in (int, str) for t in (before, after) for r in t.rows) \
+            else _value_key
+        p_old = {key_of(r.value): r for r in before.rows}
+        p_new = {key_of(r.value): r for r in after.rows}
         rows, moved = [], False
         for key in list(p_old) + [k for k in p_new if k not in p_old]:
             a, b = p_old.get(key), p_new.get(key)
-            pa = a.p if a else Fraction(0)
-            pb = b.p if b else Fraction(0)
-            moved |= pa != pb
-            rows.append({"value": (b or a).value, "label": (b or a).label, "old": _p(pa),  # type: ignore[union-attr]
-                         "new": _p(pb), "moved": pa != pb,
-                         "delta_percent": round(float(pb - pa) * 100, 2)})
+            na, da = a.ratio() if a else (0, 1)
+            nb, db = b.ratio() if b else (0, 1)
+            changed = na != nb or da != db  # both in lowest terms
+            moved |= changed
+            rows.append({"value": (b or a).value, "label": (b or a).label, "old": _p(na, da),  # type: ignore[union-attr]
+                         "new": _p(nb, db), "moved": changed,
+                         "delta_percent": round((nb * da - na * db) / (db * da) * 100, 2)})
         moved |= before.mean != after.mean
         tables.append({"title": after.title or before.title, "old_title": before.title or None,
                        "moved": moved, "rows": rows, "old_mean": before.mean,
@@ -273,8 +282,16 @@ def _value_key(value: Any) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
 
 
-def _p(p: Fraction) -> dict[str, Any]:
-    return {"p": fraction_text(p), "percent": round(float(p) * 100, 2)}
+def _plain_key(value: int | str) -> tuple[bool, int | str]:
+    """The key of a whole number or a text, told apart as ``_value_key``'s JSON texts tell them
+    (for tables whose values are all such)."""
+    return type(value) is int, value
+
+
+def _p(numerator: int, denominator: int) -> dict[str, Any]:
+    """A probability in lowest terms as the diff writes it: its fraction text and its percent."""
+    return {"p": str(numerator) if denominator == 1 else f"{numerator}/{denominator}",
+            "percent": round(numerator / denominator * 100, 2)}
 
 
 def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str) -> Any:
@@ -290,13 +307,23 @@ def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str
         return error
 
 
+def _row_count(rule: Rule) -> int:
+    rows = rule.doc.get("rows")
+    return len(rows) if isinstance(rows, list) else 0
+
+
 def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
     """Every probe on both sides; a probe whose outcome differs is listed with what moved."""
     found = probes(new, old)
     if len(found) > MAX_DIFF_PROBES:
         diff.warnings.append(diagnostic(TOO_MANY_PROBES, None, diff.lang, rule=new.id,
                                         count=len(found), limit=MAX_DIFF_PROBES))
+    rows = _row_count(old) + _row_count(new)  # a table's odds have an outcome per row or more
     for probe in found[:MAX_DIFF_PROBES]:
+        if rows > MAX_DIFF_OUTCOMES:  # known before the odds are made (their memory too)
+            diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
+                                            rule=new.id, count=f">= {rows}", limit=MAX_DIFF_OUTCOMES))
+            continue
         before = _run_probe(diff, diff.base, old, probe, diff.base.id)
         after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
         if isinstance(before, MprError) or isinstance(after, MprError):
@@ -304,6 +331,11 @@ def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
         entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
                                  "input": probe.input}
         if isinstance(before, list) and isinstance(after, list):
+            count = sum(len(t.rows) for t in (*before, *after))
+            if count > MAX_DIFF_OUTCOMES:
+                diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
+                                                rule=new.id, count=count, limit=MAX_DIFF_OUTCOMES))
+                continue
             tables = _compare_tables(before, after)
             if not any(t["moved"] for t in tables):
                 continue
@@ -318,12 +350,21 @@ def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
 def show_added_probes(diff: Diff, new: Rule) -> None:
     """The declared probes of a rule the variant adds: its exact odds, against nothing before."""
     for probe in probes(new)[:MAX_DIFF_PROBES]:
+        if _row_count(new) > MAX_DIFF_OUTCOMES:  # known before the odds are made
+            diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
+                                            rule=new.id, count=f">= {_row_count(new)}", limit=MAX_DIFF_OUTCOMES))
+            continue
         after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
         if isinstance(after, MprError):
             continue
         entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
                                  "input": probe.input}
         if isinstance(after, list):
+            count = sum(len(t.rows) for t in after)
+            if count > MAX_DIFF_OUTCOMES:
+                diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
+                                                rule=new.id, count=count, limit=MAX_DIFF_OUTCOMES))
+                continue
             entry.update(type="distribution", tables=_compare_tables([], after))
         else:
             entry.update(type="value", old=None, new=after)

@@ -22,6 +22,7 @@ from rules_dsl.errors import MprError
 from rules_dsl.words import localized
 
 from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, probes
+from interpreter.reports.limits import MAX_DIFF_OUTCOMES
 from interpreter.reports.diff_render import id_names, named, show
 from interpreter.reports.handout_render import MARK, Block, render_html, render_markdown
 from interpreter.ruleset.model import Rule, Ruleset
@@ -42,6 +43,7 @@ WORDS = {
     "removed": "削除されたルール", "intro": "このハンドアウトは mprules doc で作成しました。",
     "marks": "基本ルールセット {base} から変わった箇所に ★ を付けています。", "none": "なし",
     "contents": "目次", "no_input": "入力なし",
+    "too_many_rows": "行が {count} 行あるので、確率の図は省きました（{limit} 行まで）",
     "stale": "この本文は基本ルールセットのものです。このハウスルールでは {notes} です。",
     "interpretation": "解釈", "formula": "式", "origin": "原文",
     "player_intro": "原文の文と表をそのまま載せています。原文に書かれていないことをこのルールセットが"
@@ -423,6 +425,10 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: boo
     base_rule = diff.base.rules.get(rule.id) if diff else None
     blocks: list[Block] = []
     words = (lambda s: s) if gm else player_label  # noqa: E731
+    rows = sum(len(r.doc["rows"]) for r in (rule, base_rule) if r is not None and isinstance(r.doc.get("rows"), list))
+    if rows > MAX_DIFF_OUTCOMES:  # a bar per outcome: known too many before the odds are made
+        return [Block("heading", WORDS["probabilities"], level=3),
+                Block("para", WORDS["too_many_rows"].format(count=rows, limit=MAX_DIFF_OUTCOMES))]
     for probe in probes(rule, base_rule)[:5]:
         try:
             tables = diff.outcome(ruleset, rule, probe, "ja") if diff else outcome(ruleset, rule, probe, "ja")
@@ -489,9 +495,12 @@ def handout_made(path: str | Path, *, as_html: bool = False, base: str | Path | 
     # start-up: interpreter.checks.loading loads only when handout() runs
     from interpreter.checks.loading import load_ruleset
 
-    ruleset = load_ruleset(path, lang=lang)
-    base_path = Path(base) if base is not None else root_of(ruleset)
-    based = load_ruleset(base_path, lang=lang) if base_path else None
+    from interpreter.ruleset.cache import holding_two  # start-up: loaded with load_ruleset's module
+
+    with holding_two():  # the ruleset and the base it is compared with, held at once
+        ruleset = load_ruleset(path, lang=lang)
+        base_path = Path(base) if base is not None else root_of(ruleset)
+        based = load_ruleset(base_path, lang=lang) if base_path else None
     diff = compare(based, ruleset, "ja") if based is not None else None
     blocks = build(ruleset, diff, gm=gm)
     text = render_html(blocks) if as_html else render_markdown(blocks)

@@ -62,9 +62,25 @@ def _entry(path: str | Path | None, param_overrides: dict | None, adopt: dict | 
     return os.path.join(cachefile.cache_root(), f"{_key(path, param_overrides, adopt, given_as)}.bin")
 
 
+_HOLDING = [0]  # > 0 while a command holds two rulesets at once (``holding_two``): no new entry
+
+
+class holding_two:
+    """``with holding_two():`` around loading two rulesets that one command holds at once (a
+    comparison): entries already kept are read, none is written, since writing one costs memory
+    beside the rulesets' own (two big rulesets and an entry passed 512 MB). Nested uses count."""
+
+    def __enter__(self) -> None:
+        _HOLDING[0] += 1
+
+    def __exit__(self, *exc: object) -> None:
+        _HOLDING[0] -= 1
+
+
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
          build: Callable[[], Ruleset], given_as: str = CALLER_LAYER) -> Ruleset:
-    """The ruleset from the cache when its entry is still true, else ``build()`` (stored)."""
+    """The ruleset from the cache when its entry is still true, else ``build()`` (stored, but
+    while ``holding_two``)."""
     if not enabled():
         return build()
     try:
@@ -84,7 +100,8 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
             _restamped(entry)
         return ruleset
     ruleset = build()
-    _write(entry, ruleset)
+    if not _HOLDING[0]:
+        _write(entry, ruleset)
     return ruleset
 
 

@@ -183,3 +183,53 @@ def test_a_probe_a_side_refuses_is_a_warning(tmp_path):
 def test_identical_rulesets_have_no_changes():
     diff = compare(load_ruleset(BASE), load_ruleset(BASE)).to_json()
     assert diff["changes"] == [] and diff["probabilities"] == [] and diff["parameters"] == []
+
+
+SAFER = ('id: safer\nversion: "0.1.0"\ntitle: {ja: 安全な街}\nextends: magipunk\n'
+         "overrides:\n  cohabitation.leisure.city:\n    rows:\n"
+         "      - {id: burglary_light, roll: 8, tags: [shared], text: {ja: 空き巣（軽微）}}\n")
+
+
+@pytest.mark.parametrize("past", [False, True], ids=["at the bound", "past it"])
+def test_odds_of_more_outcomes_than_the_bound_are_not_compared(tmp_path, monkeypatch, past):
+    """A probe whose tables would hold more than ``MAX_DIFF_OUTCOMES`` outcomes on both sides is
+    a warning (MPR952), never computed row by row: known from the rules' rows before the odds are
+    made, else from the odds' rows."""
+    from interpreter.reports import diff as diff_report
+
+    root = tmp_path / "safer"
+    root.mkdir()
+    (root / "ruleset.yaml").write_text(SAFER, encoding="utf-8")
+    base, variant = load_ruleset(BASE), load_ruleset(root)
+    rows = sum(len(r.doc["rows"]) for r in (base.rule(CITY), variant.rule(CITY)))
+    entry = probe(compare(base, variant).to_json(), CITY, "default")
+    outcomes = 2 * sum(len(t["rows"]) for t in entry["tables"])  # both sides have every outcome
+    for limit, warned in ((max(rows, outcomes), False), (rows - 1, True), (outcomes - 1, True)):
+        if not past and warned:
+            continue
+        monkeypatch.setattr(diff_report, "MAX_DIFF_OUTCOMES", limit)
+        diff = compare(base, variant).to_json()
+        codes = [w["code"] for w in diff["warnings"] if CITY in w["message"]]
+        assert ("MPR952" in codes) is warned, (limit, codes)
+        assert any(p["rule"] == CITY for p in diff["probabilities"]) is not warned
+
+
+def test_comparing_two_rulesets_writes_no_ruleset_entry(tmp_path, monkeypatch, capsys):
+    """diff and doc hold two rulesets at once: they read the ruleset cache but write no entry
+    (its memory would come on top of theirs); run writes it as before."""
+    cache = tmp_path / "cache"
+    monkeypatch.setenv("MPRULES_CACHE_DIR", str(cache))
+    monkeypatch.delenv("MPRULES_NO_CACHE", raising=False)
+    root = tmp_path / "safer"
+    root.mkdir()
+    (root / "ruleset.yaml").write_text(SAFER, encoding="utf-8")
+
+    def entries() -> list:
+        return [p for p in cache.glob("*.bin") if len(p.stem) == 64]
+
+    assert main(["diff", str(BASE), str(root)]) == 0
+    assert main(["doc", str(root)]) == 0
+    assert entries() == []
+    assert main(["run", CITY, "--ruleset", str(root), "--seed", "1"]) == 0
+    assert len(entries()) == 1
+    capsys.readouterr()

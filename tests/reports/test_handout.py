@@ -424,3 +424,18 @@ def test_a_variant_outside_the_bundled_ruleset_is_not_asked_for_quotes(templated
 def test_a_changed_expression_names_what_players_know(value, shown):
     labels = {"safety": "治安", "residents": "同居人数"}
     assert expression_words(value, labels) == shown
+
+
+@pytest.mark.parametrize("past", [False, True], ids=["at the bound", "past it"])
+def test_a_table_of_more_rows_than_the_bound_gets_a_sentence_not_bars(monkeypatch, past):
+    """A rule whose rows (with its base's) pass ``MAX_DIFF_OUTCOMES`` is not drawn bar by bar:
+    the handout says why, and the odds are never made."""
+    from interpreter.reports import handout as handout_report
+    from interpreter.reports.handout import handout_made
+
+    city = load_ruleset(rulesets_dir() / "magipunk").rule("cohabitation.leisure.city")
+    rows = len(city.doc["rows"])
+    monkeypatch.setattr(handout_report, "MAX_DIFF_OUTCOMES", rows - 1 if past else rows)
+    text, _ = handout_made(rulesets_dir() / "magipunk", gm=True)
+    sentence = f"行が {rows} 行あるので、確率の図は省きました（{rows - 1} 行まで）"
+    assert (sentence in text) is past
