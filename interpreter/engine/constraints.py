@@ -9,14 +9,14 @@ added to ``errors``); in any other value it refuses the run (MPR780, located at 
 constraint names or at the constraint). A broken ``note`` is added to ``notes`` (or the trace)."""
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 
 from rules_dsl.errors import Location, MprError, define, render
 from rules_dsl.words import LANGS, text_language
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, NoReturn
     from rules_dsl.template import Template
 
     from interpreter.engine.runner import Context
@@ -167,57 +167,64 @@ def decided_before_roll(rule: Rule, index: int) -> bool:
     reads ``result`` (unless a loop binds that name)."""
     constraint = rule.doc["constraints"][index]
     path: Path_ = ("constraints", index)
-    steps: list[tuple[Path_, str | None]] = []
+    bound = False  # a loop named ``result`` hides the kind's value from what follows it
+
+    def undecided(*where: str | int) -> bool:
+        expression = rule.expression(*path, *where)
+        return expression.has_dice or (RESULT in expression.names and not bound)
+
     for i, loop in enumerate(constraint.get("for_each") or []):
-        steps.append((path + ("for_each", i, "in"), None))
-        if "where" in loop:
-            steps.append((path + ("for_each", i, "where"), loop.get("name")))
-        else:
-            steps.append(((), loop.get("name")))
-    steps += [(path + (key,), None) for key in ("when", "check") if key in constraint]
-    bound = False
-    for where, binds in steps:
-        if where:
-            expression = rule.expression(*where)
-            if expression.has_dice or (RESULT in expression.names and not bound):
-                return False
-        bound = bound or binds == RESULT
+        if undecided("for_each", i, "in"):
+            return False
+        bound = bound or loop.get("name") == RESULT
+        if "where" in loop and undecided("for_each", i, "where"):
+            return False
+    if any(undecided(key) for key in ("when", "check") if key in constraint):
+        return False
     if bound:
         return True
     message = constraint.get("message")
-    texts = [path + ("message",) + key for key in ([(lang,) for lang in message] if isinstance(message, Mapping) else [()])]
-    texts += [path + ("path",)] if "path" in constraint else []
-    return not any(RESULT in template(rule, *where).names for where in texts)
+    texts: list[tuple[str, ...]] = [("message", lang) for lang in message] \
+        if isinstance(message, Mapping) else [("message",)]
+    texts += [("path",)] if "path" in constraint else []
+    return not any(RESULT in template(rule, *path, *where).names for where in texts)
+
+
+def _broken(rule: Rule, indexes: Iterable[int], env: dict[str, Any], ctx: Context
+            ) -> tuple[dict[str, list[dict[str, str]]], tuple[int, dict[str, Any]] | None]:
+    """The reports of the constraints at ``indexes`` by severity (each traced as a note), and the
+    first broken ``error``: its index and the names bound where it broke."""
+    constraints = rule.doc["constraints"]
+    found: dict[str, list[dict[str, str]]] = {"error": [], "note": []}
+    first: tuple[int, dict[str, Any]] | None = None
+    for index in indexes:
+        severity = constraints[index].get("severity", "error")
+        for item, inner in reports(rule, index, env, ctx):
+            found[severity].append(item)
+            if severity == "error" and first is None:
+                first = (index, inner)
+            ctx.trace.add("note", f"{item['code']} {item['path']}".strip(), item["message"])
+    return found, first
 
 
 def before_odds(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[str]:
     """The document's ``constraints`` for the odds of a rule's outcome (``prob``): those decided
     by the inputs and parameters alone are checked as a run checks them (a broken ``error``
     refuses, MPR780); the others cannot be, and each gives a note (MPR565), returned in
-    ``ctx.lang``."""
+    ``ctx.lang`` with the broken ``note``s."""
     constraints = rule.doc.get("constraints") or []
     decided = [i for i in range(len(constraints)) if decided_before_roll(rule, i)]
+    found, first = _broken(rule, decided, environment(rule, inputs, None), ctx)
+    if first is not None:
+        _refuse(rule, *first, found["error"][0], found["error"][1:])
     notes = [f"{NOT_IN_ODDS} " + render(NOT_IN_ODDS, {"constraint": constraints[i]["id"]}, ctx.lang)
              for i in range(len(constraints)) if i not in decided]
-    env = environment(rule, inputs, None)
-    first: tuple[int, dict[str, Any], dict[str, str]] | None = None
-    errors: list[dict[str, str]] = []
-    for index in decided:
-        for item, inner in reports(rule, index, env, ctx):
-            if constraints[index].get("severity", "error") == "note":
-                notes.append(f"{item['code']} {item['path']}: {item['message']}" if item["path"]
-                             else f"{item['code']}: {item['message']}")
-                continue
-            errors.append(item)
-            if first is None:
-                first = (index, inner, item)
-    if first is not None:
-        _refuse(rule, *first, errors[1:])
-    return notes
+    return notes + [f"{item['code']} {item['path']}: {item['message']}" if item["path"]
+                    else f"{item['code']}: {item['message']}" for item in found["note"]]
 
 
 def _refuse(rule: Rule, index: int, inner: dict[str, Any], item: dict[str, str],
-            others: list[dict[str, str]]) -> None:
+            others: list[dict[str, str]]) -> NoReturn:
     """Refuse the run for the broken ``constraints[index]`` (MPR780), the other broken ones after it."""
     constraints = rule.doc["constraints"]
     where = Location(path=item["path"]) if item["path"] else rule.loc("constraints", index)
@@ -234,23 +241,13 @@ def apply(rule: Rule, inputs: Mapping[str, Any], value: Any, ctx: Context) -> An
     constraints = rule.doc.get("constraints") or []
     if not constraints:
         return value
-    env = environment(rule, inputs, value)
-    found: dict[str, list[dict[str, str]]] = {"error": [], "note": []}
-    first: tuple[int, dict[str, Any]] | None = None
-    for index, constraint in enumerate(constraints):
-        for item, inner in reports(rule, index, env, ctx):
-            severity = constraint.get("severity", "error")
-            found[severity].append(item)
-            if severity == "error" and first is None:
-                first = (index, inner)
-            ctx.trace.add("note", f"{item['code']} {item['path']}".strip(), item["message"])
+    found, first = _broken(rule, range(len(constraints)), environment(rule, inputs, value), ctx)
     if has_verdict(value):
         verdict = dict(value)
         verdict["errors"] = [*(verdict.get("errors") or []), *found["error"]]
         verdict["notes"] = [*(verdict.get("notes") or []), *found["note"]]
         verdict["legal"] = bool(value["legal"]) and not found["error"]
         return verdict
-    if first is None:
-        return value
-    index, inner = first
-    _refuse(rule, index, inner, found["error"][0], found["error"][1:])
+    if first is not None:
+        _refuse(rule, *first, found["error"][0], found["error"][1:])
+    return value
