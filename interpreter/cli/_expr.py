@@ -312,14 +312,8 @@ def print_rows(rows: Sequence[tuple[str, Any]], header: tuple[str, str]) -> None
     top = max(floats, default=1.0) or 1.0
     right = all(_is_number(label) for label in labels)  # numbers line up on the right
     lines = [f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %"]
-    bars: dict[int, str] = {}  # by eighths of a cell, as bar() rounds: a long table has few
     for label, fraction, p in zip(labels, fractions, floats):
-        share = p / top
-        eighths = round(max(0.0, min(1.0, share)) * 240)
-        drawn = bars.get(eighths)
-        if drawn is None:
-            drawn = bars[eighths] = bar(share, 30)
         fill = " " * (label_width - display_width(label))
         lines.append(f"{fill + label if right else label + fill}  {fraction:<{fraction_width}}  "
-                     f"{p * 100:6.2f}%  {drawn}")
+                     f"{p * 100:6.2f}%  {bar(p / top, 30)}")
     print("\n".join(lines))

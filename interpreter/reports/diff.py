@@ -256,10 +256,8 @@ def _compare_tables(old: list[ProbTable], new: list[ProbTable]) -> list[dict[str
     for index in range(max(len(old), len(new))):
         before = old[index] if index < len(old) else ProbTable("", [])
         after = new[index] if index < len(new) else ProbTable("", [])
-        key_of = _plain_key if all(type(r.value) in (int, str) for t in (before, after) for r in t.rows) \
-            else _value_key
-        p_old = {key_of(r.value): r for r in before.rows}
-        p_new = {key_of(r.value): r for r in after.rows}
+        p_old = {_value_key(r.value): r for r in before.rows}
+        p_new = {_value_key(r.value): r for r in after.rows}
         rows, moved = [], False
         for key in list(p_old) + [k for k in p_new if k not in p_old]:
             a, b = p_old.get(key), p_new.get(key)
@@ -282,12 +280,6 @@ def _value_key(value: Any) -> str:
     return json.dumps(jsonable(value), ensure_ascii=False, sort_keys=True)
 
 
-def _plain_key(value: int | str) -> tuple[bool, int | str]:
-    """The key of a whole number or a text, told apart as ``_value_key``'s JSON texts tell them
-    (for tables whose values are all such)."""
-    return type(value) is int, value
-
-
 def _p(numerator: int, denominator: int) -> dict[str, Any]:
     """A probability in lowest terms as the diff writes it: its fraction text and its percent."""
     return {"p": str(numerator) if denominator == 1 else f"{numerator}/{denominator}",
@@ -307,9 +299,21 @@ def _run_probe(diff: Diff, ruleset: Ruleset, rule: Rule, probe: Probe, side: str
         return error
 
 
-def _row_count(rule: Rule) -> int:
-    rows = rule.doc.get("rows")
-    return len(rows) if isinstance(rows, list) else 0
+def row_count(*rules: Rule | None) -> int:
+    """The rows the rules' documents write, in all: a table's odds have an outcome per row or
+    more, so this bounds them before they are made."""
+    return sum(len(rows) for rule in rules if rule is not None
+               for rows in (rule.doc.get("rows"),) if isinstance(rows, list))
+
+
+def _past_outcomes(diff: Diff, probe: Probe, rule: Rule, count: int, at_least: bool = False) -> bool:
+    """Whether ``count`` outcomes (``at_least``: counted from the rows, before the odds are made)
+    pass ``MAX_DIFF_OUTCOMES``; then the probe's odds are not compared (a warning, MPR952)."""
+    if count <= MAX_DIFF_OUTCOMES:
+        return False
+    diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name, rule=rule.id,
+                                    count=f">= {count}" if at_least else count, limit=MAX_DIFF_OUTCOMES))
+    return True
 
 
 def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
@@ -318,11 +322,9 @@ def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
     if len(found) > MAX_DIFF_PROBES:
         diff.warnings.append(diagnostic(TOO_MANY_PROBES, None, diff.lang, rule=new.id,
                                         count=len(found), limit=MAX_DIFF_PROBES))
-    rows = _row_count(old) + _row_count(new)  # a table's odds have an outcome per row or more
+    rows = row_count(old, new)
     for probe in found[:MAX_DIFF_PROBES]:
-        if rows > MAX_DIFF_OUTCOMES:  # known before the odds are made (their memory too)
-            diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
-                                            rule=new.id, count=f">= {rows}", limit=MAX_DIFF_OUTCOMES))
+        if _past_outcomes(diff, probe, new, rows, at_least=True):  # known before the odds are made
             continue
         before = _run_probe(diff, diff.base, old, probe, diff.base.id)
         after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
@@ -331,10 +333,7 @@ def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
         entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
                                  "input": probe.input}
         if isinstance(before, list) and isinstance(after, list):
-            count = sum(len(t.rows) for t in (*before, *after))
-            if count > MAX_DIFF_OUTCOMES:
-                diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
-                                                rule=new.id, count=count, limit=MAX_DIFF_OUTCOMES))
+            if _past_outcomes(diff, probe, new, sum(len(t.rows) for t in (*before, *after))):
                 continue
             tables = _compare_tables(before, after)
             if not any(t["moved"] for t in tables):
@@ -350,9 +349,7 @@ def compare_probes(diff: Diff, old: Rule, new: Rule) -> None:
 def show_added_probes(diff: Diff, new: Rule) -> None:
     """The declared probes of a rule the variant adds: its exact odds, against nothing before."""
     for probe in probes(new)[:MAX_DIFF_PROBES]:
-        if _row_count(new) > MAX_DIFF_OUTCOMES:  # known before the odds are made
-            diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
-                                            rule=new.id, count=f">= {_row_count(new)}", limit=MAX_DIFF_OUTCOMES))
+        if _past_outcomes(diff, probe, new, row_count(new), at_least=True):  # known before the odds are made
             continue
         after = _run_probe(diff, diff.variant, new, probe, diff.variant.id)
         if isinstance(after, MprError):
@@ -360,10 +357,7 @@ def show_added_probes(diff: Diff, new: Rule) -> None:
         entry: dict[str, Any] = {"rule": new.id, "title": new.title(diff.lang), "probe": probe.name,
                                  "input": probe.input}
         if isinstance(after, list):
-            count = sum(len(t.rows) for t in after)
-            if count > MAX_DIFF_OUTCOMES:
-                diff.warnings.append(diagnostic(TOO_MANY_OUTCOMES, None, diff.lang, probe=probe.name,
-                                                rule=new.id, count=count, limit=MAX_DIFF_OUTCOMES))
+            if _past_outcomes(diff, probe, new, sum(len(t.rows) for t in after)):
                 continue
             entry.update(type="distribution", tables=_compare_tables([], after))
         else:

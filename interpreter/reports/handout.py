@@ -21,7 +21,7 @@ from typing import Any
 from rules_dsl.errors import MprError
 from rules_dsl.words import localized
 
-from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, probes
+from interpreter.reports.diff import DEFAULT_PROBE, Diff, compare, outcome, probes, row_count
 from interpreter.reports.limits import MAX_DIFF_OUTCOMES
 from interpreter.reports.diff_render import id_names, named, show
 from interpreter.reports.handout_render import MARK, Block, render_html, render_markdown
@@ -425,7 +425,7 @@ def _probability_blocks(ruleset: Ruleset, rule: Rule, diff: Diff | None, gm: boo
     base_rule = diff.base.rules.get(rule.id) if diff else None
     blocks: list[Block] = []
     words = (lambda s: s) if gm else player_label  # noqa: E731
-    rows = sum(len(r.doc["rows"]) for r in (rule, base_rule) if r is not None and isinstance(r.doc.get("rows"), list))
+    rows = row_count(rule, base_rule)
     if rows > MAX_DIFF_OUTCOMES:  # a bar per outcome: known too many before the odds are made
         return [Block("heading", WORDS["probabilities"], level=3),
                 Block("para", WORDS["too_many_rows"].format(count=rows, limit=MAX_DIFF_OUTCOMES))]
