@@ -341,7 +341,7 @@ def _collect(path: str | Path | None, lang: str, *, param_overrides: dict[str, d
     # the code of kinds from outside the package: the caches of the ruleset stamp it with its files
     ruleset.files.extend(f for f in plugged_files(r.kind for r in ruleset.rules.values())
                          if f not in ruleset.files)
-    ruleset.values_read = out.nodes_read  # (no field: not kept) what the ruleset cache weighs
+    ruleset.values_read = out.nodes_read
     return ruleset, _sorted(out.findings)
 
 

@@ -100,7 +100,7 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
             _restamped(entry)
         return ruleset
     ruleset = build()
-    if not _HOLDING[0]:
+    if _worth_keeping(ruleset):
         _write(entry, ruleset)
     return ruleset
 
@@ -261,7 +261,6 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
         header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
         return header, _PICKLED + pickle.dumps(("kept", result), protocol=pickle.HIGHEST_PROTOCOL)
 
-    _refuse_big(ruleset)
     header = _header_bytes({"deps": _dependencies(ruleset), "content_hash": ruleset.content_hash})
     kept = {rule_id: _without_compiled(rule) for rule_id, rule in ruleset.rules.items()}
     aliases = dict(getattr(ruleset.rules, "aliases", {}))
@@ -283,26 +282,25 @@ def _encode(ruleset: Ruleset, result: Any = None) -> tuple[bytes, bytes]:
 _PICKLED, _INDEXED = b"P", b"I"
 
 
-def _refuse_big(ruleset: Ruleset) -> None:
-    """A ValueError (the ruleset is not cached) when its files held more than
-    ``MAX_CACHED_VALUES`` values (writing the entry would need memory beside the ruleset's own,
-    and a command that reads two such rulesets, ``diff``, would pass 512 MB: 616 MB for two of
-    500,000), or when the rules a variant's row edits folded hold more than
+def _worth_keeping(ruleset: Ruleset) -> bool:
+    """Whether to write the entry of a ruleset just read. Not while a command holds two rulesets
+    at once (``holding_two``), nor for one whose files held more than ``MAX_CACHED_VALUES`` values:
+    writing an entry needs memory beside the rulesets' own (two of 500,000 values and their
+    entries took 616 MB). Nor when the rules a variant's row edits folded hold more than
     ``MAX_CACHED_FOLDED_ROWS`` rows: their positions are read in place from every layer, and
     making them one dict to keep costs more time and memory than reading the files again
     (100,000 rows over 10 layers: 2 s and 150 MB more for each command that would keep them)."""
-    # start-up: these load only when an entry is written
+    if _HOLDING[0]:
+        return False
+    # start-up: these load only when an entry would be written
     from interpreter.ruleset.limits import MAX_CACHED_FOLDED_ROWS, MAX_CACHED_VALUES
     from interpreter.ruleset.merge import Folded
 
-    values = getattr(ruleset, "values_read", 0)
-    if values > MAX_CACHED_VALUES:
-        raise ValueError(f"{values} values")
-
+    if ruleset.values_read > MAX_CACHED_VALUES:
+        return False
     rows = sum(len(rule.doc.get("rows") or ()) for rule in ruleset.rules.values()
                if isinstance(rule.positions, Folded) and isinstance(rule.doc.get("rows"), list))
-    if rows > MAX_CACHED_FOLDED_ROWS:
-        raise ValueError(f"{rows} folded rows")
+    return rows <= MAX_CACHED_FOLDED_ROWS
 
 
 def _without_compiled(rule: Any) -> Any:

@@ -180,6 +180,7 @@ class Ruleset(Record):
     files: list[str] = field(default_factory=list)  # every file it was built from (absolute)
     listings: dict[str, list[str]] = field(default_factory=dict)  # layer directory -> its globs
     file_layers: dict[str, str] = field(default_factory=dict)  # a file as positions name it -> its layer
+    values_read: int = 0  # values its files held (aliases expanded), as reading counted them
 
     def rule(self, rule_id: str) -> Rule:
         pending = self.__dict__.get("_pending")
