@@ -24,9 +24,35 @@ class _Compared:
     __slots__ = ()
     _fields: ClassVar[tuple[str, ...]] = ()
     _compared: ClassVar[tuple[str, ...]] = ()
+    _defaults: ClassVar[dict[str, Any]] = {}
+    _factories: ClassVar[dict[str, Any]] = {}
 
     def _values(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._fields)
+
+    def _given(self, args: tuple[Any, ...], values: dict[str, Any]) -> dict[str, Any]:
+        """Each field's value from the arguments of a construction, by position or keyword, else
+        its default (or a fresh one from its factory); a TypeError as a dataclass gives one."""
+        fields = self._fields
+        if len(args) > len(fields):
+            raise TypeError(f"{type(self).__name__}() takes {len(fields)} fields, got {len(args)}")
+        given = dict(zip(fields, args))
+        for name in given:
+            if name in values:
+                raise TypeError(f"{type(self).__name__}() got the field {name!r} twice")
+        defaults, factories = self._defaults, self._factories
+        for name in fields[len(args):]:
+            if name in values:
+                given[name] = values.pop(name)
+            elif name in defaults:
+                given[name] = defaults[name]
+            elif name in factories:
+                given[name] = factories[name]()
+            else:
+                raise TypeError(f"{type(self).__name__}() missing the field {name!r}")
+        if values:
+            raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
+        return given
 
     def _key(self) -> tuple[Any, ...]:
         return tuple(getattr(self, name) for name in self._compared)
@@ -55,26 +81,9 @@ class Frozen(_Compared):
         cls._compared = tuple(name for name in cls._fields if name not in cls._uncompared)
 
     def __init__(self, *args: Any, **values: Any) -> None:
-        fields = self._fields
-        if len(args) > len(fields):
-            raise TypeError(f"{type(self).__name__}() takes {len(fields)} fields, got {len(args)}")
         setter = object.__setattr__
-        for name, value in zip(fields, args):
-            if name in values:
-                raise TypeError(f"{type(self).__name__}() got the field {name!r} twice")
+        for name, value in self._given(args, values).items():
             setter(self, name, value)
-        defaults = self._defaults
-        for name in fields[len(args):]:
-            if name in values:
-                setter(self, name, values.pop(name))
-            elif name in defaults:
-                setter(self, name, defaults[name])
-            elif name in self._factories:
-                setter(self, name, self._factories[name]())
-            else:
-                raise TypeError(f"{type(self).__name__}() missing the field {name!r}")
-        if values:
-            raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
 
 
     def _asdict(self) -> dict[str, Any]:
@@ -177,26 +186,7 @@ class Record(_Compared):
             cls.__hash__ = None  # type: ignore[assignment]  # as a dataclass compared by value
 
     def __init__(self, *args: Any, **values: Any) -> None:
-        fields = self._fields
-        if len(args) > len(fields):
-            raise TypeError(f"{type(self).__name__}() takes {len(fields)} fields, got {len(args)}")
-        own = self.__dict__
-        for name, value in zip(fields, args):
-            if name in values:
-                raise TypeError(f"{type(self).__name__}() got the field {name!r} twice")
-            own[name] = value
-        defaults = self._defaults
-        for name in fields[len(args):]:
-            if name in values:
-                own[name] = values.pop(name)
-            elif name in defaults:
-                own[name] = defaults[name]
-            elif name in self._factories:
-                own[name] = self._factories[name]()
-            else:
-                raise TypeError(f"{type(self).__name__}() missing the field {name!r}")
-        if values:
-            raise TypeError(f"{type(self).__name__}() got unknown fields {sorted(values)}")
+        self.__dict__.update(self._given(args, values))
 
     def _frozen_hash(self) -> int:
         return hash(self._key())
