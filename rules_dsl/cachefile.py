@@ -210,6 +210,28 @@ def write_atomically(path: str | Path, blob: bytes) -> None:
         return
 
 
+def hashed_name(name: str, suffix: str) -> bool:
+    """Whether ``name`` is a SHA-256 in hex followed by ``suffix`` (an entry a cache keyed)."""
+    return len(name) == 64 + len(suffix) and name.endswith(suffix) \
+        and all(c in "0123456789abcdef" for c in name[:64])
+
+
+def prune(folder: str, belongs: Callable[[str], bool], limit: int, kept: str | None = None) -> None:
+    """Remove the files of ``folder`` whose names ``belongs`` accepts, the oldest written first,
+    beyond ``limit`` of them, counting ``kept`` (the name of the one just written, never removed).
+    Another process may remove the same files: never an error."""
+    try:
+        with os.scandir(folder) as found:
+            entries = [(e.stat().st_mtime_ns, e.path) for e in found if e.name != kept and belongs(e.name)]
+    except OSError:
+        return
+    for _, path in sorted(entries)[:max(0, len(entries) + (kept is not None) - limit)]:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+
+
 def listing(directory: str, patterns: Iterable[str]) -> list[str]:
     """The files of ``directory`` the patterns match (``**`` reaches sub-folders): what a cache
     of the files read from a folder records and compares."""

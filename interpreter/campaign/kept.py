@@ -213,18 +213,8 @@ def _prune(kept: str) -> None:
     # start-up: the limit is read only when a state is kept
     from interpreter.campaign import limits
 
-    most = limits.MAX_KEPT_CAMPAIGNS
-    folder = os.path.dirname(kept)
-    try:
-        found = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(folder)
-                 if e.name.startswith("campaign-") and e.name.endswith(".bin") and e.path != kept]
-    except OSError:
-        return
-    for _, path in sorted(found)[:max(0, len(found) + 1 - most)]:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass  # another command dropped it
+    cachefile.prune(os.path.dirname(kept), lambda name: name.startswith("campaign-") and name.endswith(".bin"),
+                    limits.MAX_KEPT_CAMPAIGNS, os.path.basename(kept))
 
 
 def open_reading(path: str) -> "Reading | Store":

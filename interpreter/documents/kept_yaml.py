@@ -81,13 +81,7 @@ def _keep(file: str, raw: bytes, docs: list[Any]) -> None:
 
 def _prune(folder: str) -> None:
     """Remove the oldest entries beyond ``MAX_KEPT_TEXTS``."""
-    try:
-        entries = [(e.stat().st_mtime_ns, e.path) for e in os.scandir(folder) if e.name.endswith(".bin")]
-        if len(entries) > MAX_KEPT_TEXTS:
-            for _, old in sorted(entries)[:len(entries) - MAX_KEPT_TEXTS]:
-                os.unlink(old)
-    except OSError:
-        return
+    cachefile.prune(folder, lambda name: name.endswith(".bin"), MAX_KEPT_TEXTS)
 
 
 def load_text(text: str | bytes, file: str) -> list[Any]:

@@ -231,21 +231,5 @@ def _checked(stamps: tuple, now_ns: int) -> tuple[bool, tuple | None]:
 
 
 def _prune(folder: str, kept: str) -> None:
-    """Remove the oldest written outputs beyond ``MAX_KEPT_OUTPUTS``, never ``kept``; another
-    process may remove the same files (never an error)."""
-    entries: list[tuple[int, str]] = []
-    try:
-        with os.scandir(folder) as found:
-            for item in found:
-                name = item.name
-                if len(name) == 64 + len(SUFFIX) and name.endswith(SUFFIX) and name != kept \
-                        and all(c in "0123456789abcdef" for c in name[:64]):
-                    entries.append((item.stat().st_mtime_ns, item.path))
-    except OSError:
-        return
-    entries.sort()
-    for _, path in entries[:max(0, len(entries) + 1 - limits.MAX_KEPT_OUTPUTS)]:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+    """Remove the oldest written outputs beyond ``MAX_KEPT_OUTPUTS``, never ``kept``."""
+    cachefile.prune(folder, lambda name: cachefile.hashed_name(name, SUFFIX), limits.MAX_KEPT_OUTPUTS, kept)

@@ -540,21 +540,14 @@ def _prune(folder: str, kept: str) -> None:
     from interpreter.ruleset.limits import MAX_CACHED_RULESETS
 
     suffix, limit = (KEPT, MAX_KEPT_RESULTS) if kept.endswith(KEPT) else (".bin", MAX_CACHED_RULESETS)
-
-    entries: list[tuple[int, str]] = []
+    cachefile.prune(folder, lambda name: cachefile.hashed_name(name, suffix), limit, kept)
     try:
         with os.scandir(folder) as listing:
-            for item in listing:
-                name = item.name
-                if name.endswith(cachefile.TEMPORARY) and time.time() - item.stat().st_mtime > 3600:
-                    _remove(item.path)
-                elif len(name) == 64 + len(suffix) and name.endswith(suffix) and name != kept \
-                        and all(c in "0123456789abcdef" for c in name[:64]):
-                    entries.append((item.stat().st_mtime_ns, item.path))
+            stale = [item.path for item in listing if item.name.endswith(cachefile.TEMPORARY)
+                     and time.time() - item.stat().st_mtime > 3600]
     except OSError:
         return
-    entries.sort()
-    for _, path in entries[:max(0, len(entries) + 1 - limit)]:
+    for path in stale:
         _remove(path)
 
 
