@@ -178,6 +178,21 @@ def shown_value(value: Any) -> str:
     return str(dump(value, allow_unicode=True).removesuffix("\n...\n").rstrip())
 
 
+def load(path: str | None, overrides: dict[str, dict[str, Any]], lang: str) -> Any:
+    """The ruleset at ``path`` with the parameters given for this run: from the cache when it
+    holds it, without loading what reads and checks a ruleset (``checks.loading``) at all."""
+    # start-up: the ruleset cache is all a ruleset kept in it needs
+    from interpreter.ruleset.cache import load_kept
+
+    def read() -> Any:
+        # start-up: what reads and checks a ruleset loads only for one the cache does not hold
+        from interpreter.checks.loading import load_ruleset
+
+        return load_ruleset(path, param_overrides=overrides, lang=lang, given_as=PARAM)
+
+    return load_kept(path, overrides, None, read, PARAM)
+
+
 def handle(args: argparse.Namespace) -> int:
     # start-up: interpreter.cli._dice, rules_dsl.dice, rules_dsl.errors load only when handle() runs
     from interpreter.cli._dice import source_from_args
@@ -187,7 +202,6 @@ def handle(args: argparse.Namespace) -> int:
     # start-up: these modules load only when handle() runs
     from interpreter.engine import runner as engine
     from interpreter.engine.inputs import INVALID_INPUT, check_inputs
-    from interpreter.checks.loading import load_ruleset
     from interpreter.engine.trace import render_tree
     from interpreter.cli.output import print_heard, print_json, refuse_huge_output
 
@@ -195,7 +209,7 @@ def handle(args: argparse.Namespace) -> int:
     data, positions, file, texts = read_input(args.input)
     print_heard(args.lang)  # before the result: the input's values read differently elsewhere
     dice = source_from_args(args.seed, args.dice)
-    ruleset = load_ruleset(args.ruleset, param_overrides=overrides, lang=args.lang, given_as=PARAM)
+    ruleset = load(args.ruleset, overrides, args.lang)
     if overrides:
         # start-up: interpreter.checks.param_schema loads only for parameters given (parse_params)
         from interpreter.checks.param_schema import caller_notes
