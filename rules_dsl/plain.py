@@ -85,3 +85,57 @@ def json_text(value: Any) -> str | None:
             return None
         return "{" + ", ".join(f"{key}: {item}" for key, item in pairs) + "}"
     return None
+
+
+def json_indented(value: Any, step: str = "  ") -> str | None:
+    """``json.dumps(value, ensure_ascii=False, indent=len(step))`` for the plain data ``json_text``
+    writes, and finite floats, without loading json; None for anything else (a float that is not
+    finite, a key that is not a text, a tuple, another type, nesting past ``_MAX_JSON_DEPTH``),
+    which the caller gives to json."""
+    out: list[str] = []
+    return "".join(out) if _indented(value, out, "\n", step, 0) else None
+
+
+_MAX_JSON_DEPTH = 500
+
+
+def _indented(value: Any, out: list[str], newline: str, step: str, depth: int) -> bool:
+    kind = type(value)
+    if kind is dict or kind is list:
+        if not value:
+            out.append("{}" if kind is dict else "[]")
+            return True
+        if depth >= _MAX_JSON_DEPTH:
+            return False
+        inner = newline + step
+        out.append("{" if kind is dict else "[")
+        separator = inner
+        if kind is dict:
+            for key, item in value.items():
+                if type(key) is not str:
+                    return False
+                out.append(separator)
+                out.append(json_text(key))  # type: ignore[arg-type]
+                out.append(": ")
+                if not _indented(item, out, inner, step, depth + 1):
+                    return False
+                separator = "," + inner
+        else:
+            for item in value:
+                out.append(separator)
+                if not _indented(item, out, inner, step, depth + 1):
+                    return False
+                separator = "," + inner
+        out.append(newline)
+        out.append("}" if kind is dict else "]")
+        return True
+    if kind is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            return False  # NaN, Infinity: left to json
+        out.append(float.__repr__(value))
+        return True
+    written = json_text(value)
+    if written is None:
+        return False
+    out.append(written)
+    return True

@@ -129,10 +129,12 @@ def compile_template(text: str, origin: Location | None = None) -> Template:
             parts.append(compile_expression(inner, at(origin, line, column + 1)))
             advance(text[i:end + 1])
             i = end + 1
-        else:
-            literal.append(ch)
-            advance(ch)
-            i += 1
+        else:  # the text up to the next brace, at once
+            end = min((j for j in (text.find("{", i), text.find("}", i)) if j >= 0), default=n)
+            chunk = text[i:end]
+            literal.append(chunk)
+            advance(chunk)
+            i = end
     if literal:
         parts.append("".join(literal))
     return Template(text, tuple(parts))

@@ -64,12 +64,18 @@ def print_json(data: Any) -> None:
 
 def json_text(data: Any) -> str:
     """What ``print_json`` prints (a final newline included), refused (MPR071) when too large."""
-    # start-up: json and rules_dsl.plain load only when --json asks for them
-    import json
-    from rules_dsl.plain import jsonable
+    # start-up: rules_dsl.plain loads only when --json asks for it; json only for what
+    # plain.json_indented leaves to it
+    from rules_dsl.plain import json_indented, jsonable
 
     refuse_huge_output(data)
-    return json.dumps(jsonable(data), ensure_ascii=False, indent=2) + "\n"
+    plain = jsonable(data)
+    text = json_indented(plain)
+    if text is None:
+        import json
+
+        text = json.dumps(plain, ensure_ascii=False, indent=2)
+    return text + "\n"
 
 
 def output_estimate(value: Any, limit: int) -> int:

@@ -30,7 +30,6 @@ from collections.abc import Mapping, MutableMapping
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, folder_time, listing, sha256, write_atomically
 
-from interpreter.ruleset.layers import CALLER_LAYER
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -58,7 +57,7 @@ def cache_dir() -> Path:
 
 
 def _entry(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
-           given_as: str) -> str:
+           given_as: str | None) -> str:
     return os.path.join(cachefile.cache_root(), f"{_key(path, param_overrides, adopt, given_as)}.bin")
 
 
@@ -78,7 +77,7 @@ class holding_two:
 
 
 def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
-         build: Callable[[], Ruleset], given_as: str = CALLER_LAYER) -> Ruleset:
+         build: Callable[[], Ruleset], given_as: str | None = None) -> Ruleset:
     """The ruleset from the cache when its entry is still true, else ``build()`` (stored, but
     while ``holding_two``)."""
     if not enabled():
@@ -103,7 +102,7 @@ def load(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
 
 
 def load_kept(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
-              load: Callable[[], Ruleset], given_as: str = CALLER_LAYER) -> Ruleset:
+              load: Callable[[], Ruleset], given_as: str | None = None) -> Ruleset:
     """The ruleset of a true entry, else ``load()``: the caller's loading through the cache
     (``checks.loading.load_ruleset``), imported only then, so that a command on a ruleset kept
     in the cache loads none of what reads and checks one (the warm path of ``run``). A rule of
@@ -158,8 +157,13 @@ _keys: dict[str, str] = {}  # this process's keys: the code does not change unde
 
 
 def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | None,
-         given_as: str = CALLER_LAYER) -> str:
+         given_as: str | None = None) -> str:
     from interpreter import __version__  # start-up: the package root imports this module's users
+
+    if given_as is None:  # the caller's layer by its own name (``layers``: loaded only then)
+        from interpreter.ruleset.layers import CALLER_LAYER
+
+        given_as = CALLER_LAYER
 
     root = os.path.realpath(path) if path is not None else ""
     if param_overrides or adopt:
@@ -378,7 +382,7 @@ def _marshalled(ruleset: Ruleset, rules: dict[str, Any], aliases: dict[str, str]
     if any(value is None for value in bases.values()) or any(
             type(place).__name__ != "Location" for place in places.values()):
         return None
-    kept_apart = {name: _split(own.pop(name)) for name in _APART_OWN if name in own}
+    kept_apart: dict[str, Any] = {name: _split(own.pop(name)) for name in _APART_OWN if name in own}
     kept_apart["bases"] = cachefile.marshalled(bases)
     if any(value is None for value in kept_apart.values()):
         return None
@@ -699,7 +703,7 @@ def _read_payload(entry: str) -> Any:
 
 
 def content_hash(path: str | Path | None, param_overrides: dict | None,
-                 adopt: dict | None, given_as: str = CALLER_LAYER) -> str | None:
+                 adopt: dict | None, given_as: str | None = None) -> str | None:
     """The content hash of the ruleset ``load`` would give, read from its cache entry without
     loading the ruleset (None when there is no true entry: load it to know)."""
     if not enabled():
