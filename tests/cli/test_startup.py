@@ -3,6 +3,7 @@ stored), no YAML reader for ``check`` (the bundled check data is cached as JSON)
 dataclasses or typing for ``--version`` and ``eval``. Module sets, never timings."""
 from __future__ import annotations
 
+import ast
 import json
 import os
 import pkgutil
@@ -217,6 +218,36 @@ WARM_ABSENT = {"yaml", "dataclasses", "inspect", "typing", "pathlib", "lark", "h
 ])
 def test_run_and_prob_of_a_rule_on_a_warm_cache_leave_these_alone(argv, absent, tmp_path) -> None:
     _assert_left_alone(argv, absent, tmp_path)
+
+
+# run on a warm cache reads its ruleset from the cache alone (ruleset.cache.load_kept): nothing that
+# reads and checks a ruleset loads, nor json (its JSON is written by rules_dsl.plain.json_indented).
+RUN_WARM_ABSENT = WARM_ABSENT | {"json", "interpreter.checks", "interpreter.ruleset.layers",
+                                 "interpreter.ruleset.merge", "interpreter.ruleset.variants"}
+
+
+@pytest.mark.parametrize("argv, absent", [
+    (["run", "procurement.rarity", "--input", "{dir}/in.yaml"], RUN_WARM_ABSENT | _FRACTIONS),
+    (["run", "procurement.rarity", "--input", "{dir}/in.yaml", "--format", "json"], RUN_WARM_ABSENT),
+    (["run", "cohabitation.leisure.city", "--seed", "1"], RUN_WARM_ABSENT | _FRACTIONS),
+    (["run", "cohabitation.leisure.city", "--dice", "3,4", "--format", "json"], RUN_WARM_ABSENT | _FRACTIONS),
+    (["run", "cohabitation.leisure", "--input", "{dir}/leisure.yaml", "--seed", "3"], RUN_WARM_ABSENT | _FRACTIONS),
+])
+def test_run_on_a_warm_cache_reads_and_checks_no_ruleset(argv, absent, tmp_path) -> None:
+    for name, text in (("in.yaml", "item: {materials: [鋼], quality: 標準}\n"),
+                       ("leisure.yaml", "{table: city, safety: 2, residents: [アキラ, ベル]}\n")):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    argv = [a.replace("{dir}", str(tmp_path)) for a in argv]
+    # the modules written with repr: json itself must not be loaded to tell them
+    code = ("import sys; from interpreter.cli import main; status = main(%r); "
+            "print(repr([status, sorted(sys.modules)]))" % (argv,))
+    env = dict(os.environ, MPRULES_CACHE_DIR=str(tmp_path / "cache"))
+    for _ in range(2):  # the first run fills the cache
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, env=env)
+    status, modules = ast.literal_eval(out.stdout.strip().splitlines()[-1])
+    assert status == 0, out.stderr
+    loaded = {name for name in modules if name in absent or name.split(".")[0] in absent}
+    assert not loaded, sorted(loaded)
 
 
 def test_an_input_that_fails_still_gets_its_findings(tmp_path) -> None:

@@ -94,6 +94,15 @@ COMMANDS = [
     ["run", "equipment.ma_gear", "--input", "gear.yaml"],
     ["run", "cohabitation.setup", "--input", "setup.yaml"],
     ["run", "rebuild.abilities", "--input", "rebuild.yaml"],
+    # the warm path of run (#26): dice given or seeded, JSON without json, an error placed by the
+    # positions the cache keeps apart (the rule's, then the ruleset's parameters')
+    ["run", "cohabitation.leisure.city", "--dice", "3,4"],
+    ["run", "cohabitation.leisure.city", "--dice", "3,4", "--format", "json", "--lang", "ja"],
+    ["run", "cohabitation.leisure.city", "--dice", "3"],
+    ["run", "cohabitation.leisure", "--input", "leisure.yaml", "--dice", "3,4,5,6", "--format", "json"],
+    ["run", "procurement.rarity", "--input", "enum.yaml", "--format", "json"],
+    ["run", "cohabitation.leisure.city", "--param", "cohabitation.leisure.city.roll=1d6", "--seed", "2"],
+    ["run", "cohabitation.leisure.city", "--param", "cohabitation.leisure.city.roll=[", "--seed", "2"],
 ]
 
 
@@ -119,7 +128,7 @@ def _run(argv: list[str], folder: Path, cache: str | None) -> tuple[int, str, st
 
 
 # A few run with every test run; the whole table (three fresh processes a command) is slow.
-FAST = {0, 2, 7, 9, 20, 24, 28, 31, 34, 36, 40, 44, 47}
+FAST = {0, 2, 7, 9, 20, 24, 28, 31, 34, 36, 40, 44, 47, 49, 50, 52, 53, 54}
 
 
 @pytest.mark.parametrize("argv", [argv if i in FAST else pytest.param(argv, marks=pytest.mark.slow)
