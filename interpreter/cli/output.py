@@ -72,7 +72,7 @@ def json_text(data: Any) -> str:
     plain = jsonable(data)
     text = json_indented(plain)
     if text is None:
-        import json
+        import json  # start-up: only for what json_indented is not sure of (a float that is not finite)
 
         text = json.dumps(plain, ensure_ascii=False, indent=2)
     return text + "\n"

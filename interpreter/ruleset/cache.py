@@ -160,8 +160,8 @@ def _key(path: str | Path | None, param_overrides: dict | None, adopt: dict | No
          given_as: str | None = None) -> str:
     from interpreter import __version__  # start-up: the package root imports this module's users
 
-    if given_as is None:  # the caller's layer by its own name (``layers``: loaded only then)
-        from interpreter.ruleset.layers import CALLER_LAYER
+    if given_as is None:  # the caller's layer by its own name
+        from interpreter.ruleset.layers import CALLER_LAYER  # start-up: only for a caller that names no layer
 
         given_as = CALLER_LAYER
 
