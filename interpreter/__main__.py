@@ -1,5 +1,5 @@
 import sys
 
-from interpreter.cli import main
+from interpreter.cli import entry
 
-sys.exit(main())
+sys.exit(entry())
