@@ -563,28 +563,36 @@ def random_nodes(tree: ast.Node) -> set[int]:
     return found
 
 
-def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
-                    origin: Location | None = None) -> Distribution:
-    """The exact distribution of the expression ``tree`` in ``env``; ``compile_node`` gives the
-    language's closure ``(env, dice) -> value`` of a node."""
+def weights_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
+               origin: Location | None = None) -> tuple[dict[Hashable, int], int]:
+    """The exact distribution of the expression ``tree`` in ``env`` as whole numbers: each value's
+    weight (none of them 0) over the total, ``P(v) = weights[v] / total`` (not in lowest terms);
+    ``compile_node`` gives the language's closure ``(env, dice) -> value`` of a node."""
     prob = _Prob(tree, env, compile_node, origin)
     if estimated_work(tree, prob.random) > MAX_PROB_WORK:  # refused before any of it is spent
         raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what=bilingual(COMBINATIONS))
     result = prob.of(tree)
-    out: dict[Hashable, Fraction] = {}
+    out: dict[Hashable, int] = {}
     for key, weight in result.weights.items():
         shown = _external(key)
         if shown in out:
             raise MprError(BOOL_NUMBER_CLASH)
         if weight:
-            out[shown] = Fraction(weight, result.total)
-    return Distribution(out)
+            out[shown] = weight
+    return out, result.total
 
 
 def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
     """The exact distribution of a compiled ``Expression`` (``rules_dsl.compile_expression``) in ``env``."""
+    weights, total = whole_weights(expression, env)
+    return Distribution({value: Fraction(weight, total) for value, weight in weights.items()})
+
+
+def whole_weights(expression: Any, env: Mapping[str, Any]) -> tuple[dict[Hashable, int], int]:
+    """``weights_of`` a compiled ``Expression`` in ``env``: what ``distribution`` gives, in whole
+    numbers (no ``Fraction`` per value: a roll of 100,000 outcomes makes none)."""
     origin = getattr(expression, "origin", None)
     try:
-        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
+        return weights_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
     except MprError as error:  # a limit of the whole computation: located at the expression
         raise error.at(origin or Location(line=1, column=1)) from None

@@ -40,12 +40,23 @@ def roll_distribution(rule: Any, params: dict[str, Any] | None = None) -> Distri
     return compiled(rule, ("params", "roll")).distribution({"params": params})
 
 
+def roll_weights(rule: Any, params: dict[str, Any] | None = None) -> tuple[list[tuple[Any, int]], int]:
+    """The exact distribution of the table's roll expression in whole numbers: its (value, weight)
+    pairs in the order of ``Distribution.items`` (by value) and the total the weights are over."""
+    # start-up: the distribution's order loads only for a distribution
+    from rules_dsl.distribution import by_value
+
+    params = rule.params if params is None else params
+    weights, total = compiled(rule, ("params", "roll")).weights({"params": params})
+    return by_value(weights), total
+
+
 def table_range(rule: Any) -> tuple[int, int]:
     """``range`` if declared, else the lowest and highest number the roll can give."""
     declared = rule.doc.get("range")
     if declared:
         return int(declared[0]), int(declared[1])
-    support = [int(v) for v in roll_distribution(rule).support()]
+    support = [int(v) for v, _ in roll_weights(rule)[0]]
     return min(support), max(support)
 
 
