@@ -17,7 +17,7 @@ from . import ast
 from .compiler import compile_ast
 from .distribution import COMBINATIONS, OUTCOMES, TOO_LARGE, Distribution
 from .errors import Location, MprError, define
-from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
+from .limits import MAX_DISTRIBUTION_SIZE, MAX_INT_BITS, MAX_PROB_WORK
 from .normalize import at
 from .words import bilingual
 from .prob_estimate import estimated_work
@@ -35,6 +35,7 @@ DICE_IN_LOOP = define(
     "'for' の中のダイス（ここでは {text}）は厳密な確率分布では扱えません（繰り返しごとに振り直しになるため）。"
     "先にリストとして振ってください（例: [d6, d6, d6]）")
 
+_LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT (as the compiler's)
 _FOLDABLE = ("sum", "min", "max", "any", "all")  # f(xs) == f([f(xs[:-1]), xs[-1]])
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -157,6 +158,24 @@ class _Prob:
             for y, wy in b.weights.items():
                 z = f(x, y)
                 out[z] = out.get(z, 0) + wx * wy
+            if len(out) > MAX_DISTRIBUTION_SIZE:
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
+        return _Weights(out, a.total * b.total)
+
+    def _added(self, a: _Weights, b: _Weights, minus: bool, f: Callable[[Any, Any], Hashable]) -> _Weights:
+        """``_combine`` of whole numbers added (``minus``: subtracted), as the language adds them
+        (a sum out of its bounds is left to ``f``, the language's own ``+``, for its error) without
+        a call per pair: a roll of (1d100 - 1) * 1000 + 1d1000 adds 100,000 pairs."""
+        self._charge(len(a) * len(b))
+        out: dict[Hashable, int] = {}
+        get = out.get
+        pairs = list(b.weights.items())
+        for x, wx in a.weights.items():
+            for y, wy in pairs:
+                z = x - y if minus else x + y
+                if not -_LIMIT < z < _LIMIT:
+                    z = f(x, y)
+                out[z] = get(z, 0) + wx * wy
             if len(out) > MAX_DISTRIBUTION_SIZE:
                 raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
         return _Weights(out, a.total * b.total)
@@ -534,6 +553,9 @@ class _Prob:
                 scope[k1], scope[k2] = thaw(x), thaw(y)
                 return freeze(closure(scope, None))
 
+            if isinstance(node, ast.Binary) and node.op in ("+", "-") and all(
+                    type(v) is int for part in parts for v in part.weights):
+                return self._added(parts[0], parts[1], node.op == "-", two)
             return self._combine(parts[0], parts[1], two)
         joint = _Weights.constant(())
         for part in parts:
@@ -574,7 +596,7 @@ def weights_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
     result = prob.of(tree)
     out: dict[Hashable, int] = {}
     for key, weight in result.weights.items():
-        shown = _external(key)
+        shown = key if type(key) is int else _external(key)
         if shown in out:
             raise MprError(BOOL_NUMBER_CLASH)
         if weight:

@@ -268,6 +268,8 @@ def _filled_tables(rule: Rule, tables: list[ProbTable], lang: str) -> list[ProbT
     filled: dict[str, str] = {}  # each text once: a long table repeats few
 
     def fill(label: str) -> str:
+        if "{" not in label:
+            return label  # no placeholder: nothing to fill
         done = filled.get(label)
         if done is None:
             done = filled[label] = fill_text(rule, label, lang)

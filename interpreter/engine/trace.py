@@ -217,8 +217,12 @@ class ProbTable(Record):
                         row.label = new
             return
         values, weights, total, labels = columns
+        changed: dict[str, str] = {}  # each distinct label changed once
+        for label in labels:
+            if label and label not in changed:
+                changed[label] = change(label)
         self.__dict__["_columns"] = (values, weights, total,
-                                     [change(label) if label else label for label in labels])
+                                     [changed[label] if label else label for label in labels])
 
     def outcomes(self) -> tuple[list[Any], list[str | None], list[tuple[int, int]]]:
         """The values, the labels and the probabilities (each as ``(numerator, denominator)`` in

@@ -260,7 +260,7 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
         event_labels["default"] = words["default"]
     numbers = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v, _ in items)
     mean = Fraction(sum(v * w for v, w in items), total) if numbers else None
-    ordered = sorted(weight, key=lambda k: -weight[k])
+    ordered = sorted(weight, key=weight.__getitem__, reverse=True)  # stable: ties as first rolled
     return [ProbTable.counted(f"{title}: {rule.params.get('roll')}", values, weights, total, labels, mean),
             ProbTable.counted(f"{title}: {words['events']}", ordered, [weight[k] for k in ordered],
                               total, [event_labels[k] for k in ordered])]
