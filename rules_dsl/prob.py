@@ -169,8 +169,9 @@ class _Prob:
         self._charge(len(a) * len(b))
         out: dict[Hashable, int] = {}
         get = out.get
-        pairs = list(b.weights.items())
-        for x, wx in a.weights.items():
+        pairs: list[tuple[Any, int]] = list(b.weights.items())  # whole numbers, checked by the caller
+        rows: list[tuple[Any, int]] = list(a.weights.items())
+        for x, wx in rows:
             for y, wy in pairs:
                 z = x - y if minus else x + y
                 if not -_LIMIT < z < _LIMIT:
