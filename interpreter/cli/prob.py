@@ -151,7 +151,6 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
     # start-up: these modules load only when _rule() runs
     from interpreter.engine import runner as engine
     from interpreter.cli._expr import print_columns, row_label, row_labels
-    from interpreter.cli.output import print_json
 
     try:
         tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
@@ -162,7 +161,13 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
         positions, file = input_positions(args.var)
         raise engine.locate_in_input(error, inputs, positions, file) from None
     if args.format == "json":
-        print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
+        # start-up: the JSON writer loads only for --format json
+        from interpreter.cli._json import indented
+        from interpreter.cli.output import refuse_huge_output
+
+        data = {"rule": args.target, "tables": [t.to_json() for t in tables]}
+        refuse_huge_output(data)  # what print_json refuses, then its text made in bulk
+        sys.stdout.write(indented(data) + "\n")
     else:
         header = (word(OUTCOME, args.lang), word(PROBABILITY, args.lang))
         for i, table in enumerate(tables):
