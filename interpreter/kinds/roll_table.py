@@ -258,7 +258,7 @@ def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[Pr
     title, words = rule.title(ctx.lang), vocabulary(WORDS, ctx.lang)
     if default is not None and event_labels.get("default", "") is None:
         event_labels["default"] = words["default"]
-    numbers = all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v, _ in items)
+    numbers = whole or all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v, _ in items)
     mean = Fraction(sum(v * w for v, w in items), total) if numbers else None
     ordered = sorted(weight, key=weight.__getitem__, reverse=True)  # stable: ties as first rolled
     return [ProbTable.counted(f"{title}: {rule.params.get('roll')}", values, weights, total, labels, mean),
