@@ -22,8 +22,8 @@ from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
 from interpreter.engine.trace import ProbTable
 from interpreter.engine.registry import Kind
-from interpreter.solvers.roll_rows import (roll_weights, row_for, row_index, row_name, segments, span,
-                                          table_range)
+from interpreter.solvers.roll_rows import (roll_weights, row_for, row_index, row_name, row_spans, segments,
+                                          span, table_range)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -131,7 +131,10 @@ def _meets(spans: list[tuple[int, int]], a: int, b: int) -> bool:
 def _overlaps(spans: list[tuple[int, int, int]]) -> dict[int, tuple[int, int]]:
     """For each row (``(lo, hi, index)`` spans in listed order) listing a number an earlier-listed
     row lists too: the smallest such number and the first row listing it. The rows listed so far
-    are kept as merged spans (each row merges into them once, by bisection)."""
+    are kept as merged spans (each row merges into them once, by bisection). Rows listed in
+    order, each after the one before (the usual table), overlap nowhere: nothing is merged."""
+    if all(x[1] < y[0] for x, y in zip(spans, spans[1:])):
+        return {}
     owned = list(segments(spans))
     firsts = [seg[0] for seg in owned]
     starts: list[int] = []
@@ -156,7 +159,7 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     roll_text = str(rule.params.get("roll"))
     try:
         values = [v for v, _ in roll_weights(rule)[0]]
-        if any(v != int(v) for v in values):
+        if {type(v) for v in values} != {int} and any(v != int(v) for v in values):
             raise ValueError("fractions")
         support = sorted({int(v) for v in values})
     except MprError as error:
@@ -180,9 +183,13 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     else:
         lo, hi = support[0], support[-1]
         domain = reachable
-    spans = [(*span(row["roll"]), index) for index, row in enumerate(rows)]
+    spans = row_spans(rows)
     overlaps = _overlaps([s for s in spans if s[0] <= s[1]])
+    first_reach, last_reach = domain[0][0], domain[-1][1]  # a row inside them and in one span meets it
     for a, b, index in spans:
+        if a <= b and index not in overlaps and not (declared and (a < lo or b > hi)) and (
+                (len(domain) == 1 and first_reach <= a and b <= last_reach) or _meets(domain, a, b)):
+            continue  # the usual row: nothing to say (its place is looked up only for a finding)
         where = rule.loc("rows", index, "roll")
         if a > b:
             yield diagnostic(BAD_SPAN, where, lang, what=f"row {row_name(rule, index)}",

@@ -120,13 +120,13 @@ def row_index(rule: Any) -> RowIndex:
     kept = rule._compiled.get(_INDEX)
     if kept is not None and kept.rows is rows and kept.default is default and len(kept.rows) == kept.size:
         return kept.index
-    found = list(segments(_spans(rows)))
+    found = list(segments(row_spans(rows)))
     index = RowIndex([s[0] for s in found], [s[1] for s in found], [s[2] for s in found], rows, default)
     rule._compiled[_INDEX] = _Kept(rows, default, len(rows), index)
     return index
 
 
-def _spans(rows: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
+def row_spans(rows: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
     """``(*span(row["roll"]), index)`` of each row (a single whole number without a call)."""
     out = []
     for i, row in enumerate(rows):
