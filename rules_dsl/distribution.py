@@ -73,10 +73,7 @@ class Distribution:
 
     def items(self) -> list[tuple[Any, Fraction]]:
         """(value, probability) pairs, sorted by value where values are comparable."""
-        try:
-            return sorted(self._p.items(), key=lambda kv: kv[0])
-        except TypeError:
-            return sorted(self._p.items(), key=lambda kv: repr(kv[0]))
+        return by_value(self._p)
 
     def support(self) -> list[Any]:
         return [v for v, _ in self.items()]
@@ -141,6 +138,15 @@ class Distribution:
         for draw in draws:
             state = state.combine(draw, step)
         return state
+
+
+def by_value(mapping: dict[Hashable, Any]) -> list[tuple[Any, Any]]:
+    """The (value, probability or weight) pairs of ``mapping``, sorted by value where values are
+    comparable, else by their ``repr``: the order of ``Distribution.items``."""
+    try:
+        return sorted(mapping.items(), key=lambda kv: kv[0])
+    except TypeError:
+        return sorted(mapping.items(), key=lambda kv: repr(kv[0]))
 
 
 def sum_of(dists: Iterable[Distribution]) -> Distribution:

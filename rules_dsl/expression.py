@@ -116,6 +116,13 @@ class Expression:
 
         return distribution(self, env)
 
+    def weights(self, env: Mapping[str, Any]) -> tuple[dict[Any, int], int]:
+        """``distribution`` in whole numbers: each value's weight (none 0) over the total."""
+        # start-up: the exact-distribution machinery loads only for a distribution
+        from .prob import whole_weights
+
+        return whole_weights(self, env)
+
 
 def fields_of(tree: Node) -> tuple[tuple[str, str], ...]:
     """The ``(root, name)`` of every ``root.name`` on a variable in ``tree``, in walk order, once each."""

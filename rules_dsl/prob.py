@@ -17,7 +17,7 @@ from . import ast
 from .compiler import compile_ast
 from .distribution import COMBINATIONS, OUTCOMES, TOO_LARGE, Distribution
 from .errors import Location, MprError, define
-from .limits import MAX_DISTRIBUTION_SIZE, MAX_PROB_WORK
+from .limits import MAX_DISTRIBUTION_SIZE, MAX_INT_BITS, MAX_PROB_WORK
 from .normalize import at
 from .words import bilingual
 from .prob_estimate import estimated_work
@@ -35,6 +35,7 @@ DICE_IN_LOOP = define(
     "'for' の中のダイス（ここでは {text}）は厳密な確率分布では扱えません（繰り返しごとに振り直しになるため）。"
     "先にリストとして振ってください（例: [d6, d6, d6]）")
 
+_LIMIT = 2 ** MAX_INT_BITS  # whole numbers stay strictly between -_LIMIT and _LIMIT (as the compiler's)
 _FOLDABLE = ("sum", "min", "max", "any", "all")  # f(xs) == f([f(xs[:-1]), xs[-1]])
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -157,6 +158,25 @@ class _Prob:
             for y, wy in b.weights.items():
                 z = f(x, y)
                 out[z] = out.get(z, 0) + wx * wy
+            if len(out) > MAX_DISTRIBUTION_SIZE:
+                raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
+        return _Weights(out, a.total * b.total)
+
+    def _added(self, a: _Weights, b: _Weights, minus: bool, f: Callable[[Any, Any], Hashable]) -> _Weights:
+        """``_combine`` of whole numbers added (``minus``: subtracted), as the language adds them
+        (a sum out of its bounds is left to ``f``, the language's own ``+``, for its error) without
+        a call per pair: a roll of (1d100 - 1) * 1000 + 1d1000 adds 100,000 pairs."""
+        self._charge(len(a) * len(b))
+        out: dict[Hashable, int] = {}
+        get = out.get
+        pairs: list[tuple[Any, int]] = list(b.weights.items())  # whole numbers, checked by the caller
+        rows: list[tuple[Any, int]] = list(a.weights.items())
+        for x, wx in rows:
+            for y, wy in pairs:
+                z = x - y if minus else x + y
+                if not -_LIMIT < z < _LIMIT:
+                    z = f(x, y)
+                out[z] = get(z, 0) + wx * wy
             if len(out) > MAX_DISTRIBUTION_SIZE:
                 raise MprError(TOO_LARGE, limit=MAX_DISTRIBUTION_SIZE, what=bilingual(OUTCOMES))
         return _Weights(out, a.total * b.total)
@@ -534,6 +554,9 @@ class _Prob:
                 scope[k1], scope[k2] = thaw(x), thaw(y)
                 return freeze(closure(scope, None))
 
+            if isinstance(node, ast.Binary) and node.op in ("+", "-") and all(
+                    type(v) is int for part in parts for v in part.weights):
+                return self._added(parts[0], parts[1], node.op == "-", two)
             return self._combine(parts[0], parts[1], two)
         joint = _Weights.constant(())
         for part in parts:
@@ -563,28 +586,36 @@ def random_nodes(tree: ast.Node) -> set[int]:
     return found
 
 
-def distribution_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
-                    origin: Location | None = None) -> Distribution:
-    """The exact distribution of the expression ``tree`` in ``env``; ``compile_node`` gives the
-    language's closure ``(env, dice) -> value`` of a node."""
+def weights_of(tree: ast.Node, env: Mapping[str, Any], compile_node: Compiler,
+               origin: Location | None = None) -> tuple[dict[Hashable, int], int]:
+    """The exact distribution of the expression ``tree`` in ``env`` as whole numbers: each value's
+    weight (none of them 0) over the total, ``P(v) = weights[v] / total`` (not in lowest terms);
+    ``compile_node`` gives the language's closure ``(env, dice) -> value`` of a node."""
     prob = _Prob(tree, env, compile_node, origin)
     if estimated_work(tree, prob.random) > MAX_PROB_WORK:  # refused before any of it is spent
         raise MprError(TOO_LARGE, limit=MAX_PROB_WORK, what=bilingual(COMBINATIONS))
     result = prob.of(tree)
-    out: dict[Hashable, Fraction] = {}
+    out: dict[Hashable, int] = {}
     for key, weight in result.weights.items():
-        shown = _external(key)
+        shown = key if type(key) is int else _external(key)
         if shown in out:
             raise MprError(BOOL_NUMBER_CLASH)
         if weight:
-            out[shown] = Fraction(weight, result.total)
-    return Distribution(out)
+            out[shown] = weight
+    return out, result.total
 
 
 def distribution(expression: Any, env: Mapping[str, Any]) -> Distribution:
     """The exact distribution of a compiled ``Expression`` (``rules_dsl.compile_expression``) in ``env``."""
+    weights, total = whole_weights(expression, env)
+    return Distribution({value: Fraction(weight, total) for value, weight in weights.items()})
+
+
+def whole_weights(expression: Any, env: Mapping[str, Any]) -> tuple[dict[Hashable, int], int]:
+    """``weights_of`` a compiled ``Expression`` in ``env``: what ``distribution`` gives, in whole
+    numbers (no ``Fraction`` per value: a roll of 100,000 outcomes makes none)."""
     origin = getattr(expression, "origin", None)
     try:
-        return distribution_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
+        return weights_of(expression.ast, env, lambda node: compile_ast(node, origin), origin)
     except MprError as error:  # a limit of the whole computation: located at the expression
         raise error.at(origin or Location(line=1, column=1)) from None

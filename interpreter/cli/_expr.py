@@ -297,23 +297,57 @@ def row_label(value: Any, label: str | None) -> str:
     return shown if label is None or label == shown else f"{shown} {label}"
 
 
+def row_labels(values: Sequence[Any], labels: Sequence[str | None]) -> list[str]:
+    """``row_label`` of each value and its label, in bulk: a whole number and a text (what the
+    rows of a long table hold) without a call each."""
+    out = []
+    for value, label in zip(values, labels):
+        kind = type(value)
+        if kind is int:
+            shown = str(value)
+            out.append(shown if label is None or label == shown else f"{shown} {label}")
+        elif kind is str:
+            out.append(value if label is None else label)
+        else:
+            out.append(row_label(value, label))
+    return out
+
+
+_CHUNK = 4096  # rows written at once: a long table is never one text of every line
+
+
 def print_rows(rows: Sequence[tuple[str, Any]], header: tuple[str, str]) -> None:
     """Aligned rows of label, fraction, percent and a bar scaled to the likeliest row; each
-    probability a Fraction or its (numerator, denominator) in lowest terms.
+    probability a Fraction or its (numerator, denominator) in lowest terms."""
+    print_columns([label for label, _ in rows], [p for _, p in rows], header)
 
-    Each probability is turned into a float once (an exact fraction of big integers is slow to
-    compare or divide), so printing a large distribution costs less than computing it."""
-    labels = [label for label, _ in rows]
-    ratios = [p if type(p) is tuple else (p.numerator, p.denominator) for _, p in rows]
-    fractions = [f"{n}/{d}" if d != 1 else str(n) for n, d in ratios]
-    floats = [n / d for n, d in ratios]
-    label_width = max([display_width(header[0])] + [display_width(lb) for lb in labels])
-    fraction_width = max([display_width(header[1])] + [len(f) for f in fractions])
-    top = max(floats, default=1.0) or 1.0
+
+def print_columns(labels: Sequence[str], ps: Sequence[Any], header: tuple[str, str]) -> None:
+    """``print_rows`` of the labels and the probabilities given apart. What follows the label
+    (fraction, percent, bar) is made once per distinct probability and each label's width once
+    per label, so a long table costs a few operations per row; the lines are written a chunk at
+    a time."""
+    shown: dict[Any, tuple[str, float]] = {}  # each distinct probability: its fraction and float
+    for p in ps:
+        if p not in shown:
+            n, d = p if type(p) is tuple else (p.numerator, p.denominator)
+            shown[p] = (f"{n}/{d}" if d != 1 else str(n), n / d)
+    widths = [len(label) if label.isascii() else display_width(label) for label in labels]
+    label_width = max([display_width(header[0]), *widths])
+    fraction_width = max([display_width(header[1])] + [len(f) for f, _ in shown.values()])
+    top = max((f for _, f in shown.values()), default=1.0) or 1.0
     right = all(_is_number(label) for label in labels)  # numbers line up on the right
-    lines = [f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %"]
-    for label, fraction, p in zip(labels, fractions, floats):
-        fill = " " * (label_width - display_width(label))
-        lines.append(f"{fill + label if right else label + fill}  {fraction:<{fraction_width}}  "
-                     f"{p * 100:6.2f}%  {bar(p / top, 30)}")
-    print("\n".join(lines))
+    tails = {p: f"  {fraction:<{fraction_width}}  {f * 100:6.2f}%  {bar(f / top, 30)}"
+             for p, (fraction, f) in shown.items()}
+    write = sys.stdout.write
+    write(f"{pad(header[0], label_width, right=right)}  {pad(header[1], fraction_width)}        %")
+    for start in range(0, len(labels), _CHUNK):
+        end = start + _CHUNK
+        if right:
+            lines = [" " * (label_width - w) + label + tails[p]
+                     for label, w, p in zip(labels[start:end], widths[start:end], ps[start:end])]
+        else:
+            lines = [label + " " * (label_width - w) + tails[p]
+                     for label, w, p in zip(labels[start:end], widths[start:end], ps[start:end])]
+        write("\n" + "\n".join(lines))
+    write("\n")

@@ -74,19 +74,50 @@ def handle(args: argparse.Namespace) -> int:
 def _kept(args: argparse.Namespace, asked: Any) -> int:
     """The answer, written as it is made and kept for the next same command (``kept_output``):
     it depends on the arguments, the rulesets read and the ``--input`` file alone."""
-    # start-up: io is built in; StringIO gathers the text to keep
-    import io
+    # start-up: the limits load only when an answer is made
+    from interpreter.reports.limits import MAX_KEPT_OUTPUT_BYTES
 
-    real, sys.stdout = sys.stdout, io.StringIO()
+    real = sys.stdout
+    copy = sys.stdout = _Copied(real, MAX_KEPT_OUTPUT_BYTES)
     try:
         status, rulesets = _answer(args)
     finally:
-        text = sys.stdout.getvalue()
         sys.stdout = real
-        real.write(text)
-    if status == EXIT_OK:
+    text = copy.text()
+    if status == EXIT_OK and text is not None:
         asked.keep(text, rulesets, status, also=[args.input] if args.input is not None else [])
     return status
+
+
+class _Copied:
+    """Standard output while an answer is made: each text written through at once, and a copy of
+    it all kept while it has at most ``bound`` characters (a longer one has more bytes than a kept
+    output may have: it is not kept, nor held twice in memory). Not a terminal, as the text it
+    copies is the same whatever the output is."""
+
+    def __init__(self, real: Any, bound: int) -> None:
+        self.real, self.bound, self.size = real, bound, 0
+        self.parts: list[str] | None = []
+
+    def write(self, text: str) -> int:
+        self.real.write(text)
+        if self.parts is not None:
+            self.size += len(text)
+            if self.size > self.bound:
+                self.parts = None
+            else:
+                self.parts.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+    def text(self) -> str | None:
+        """All that was written, or None when it was too long to keep."""
+        return None if self.parts is None else "".join(self.parts)
 
 
 def _answer(args: argparse.Namespace) -> tuple[int, list[Any]]:
@@ -119,8 +150,7 @@ def _answer(args: argparse.Namespace) -> tuple[int, list[Any]]:
 def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int:
     # start-up: these modules load only when _rule() runs
     from interpreter.engine import runner as engine
-    from interpreter.cli._expr import print_rows, row_label
-    from interpreter.cli.output import print_json
+    from interpreter.cli._expr import print_columns, row_label, row_labels
 
     try:
         tables = engine.distribution(ruleset, args.target, inputs, lang=args.lang)
@@ -131,14 +161,21 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
         positions, file = input_positions(args.var)
         raise engine.locate_in_input(error, inputs, positions, file) from None
     if args.format == "json":
-        print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
+        # start-up: the JSON writer loads only for --format json
+        from interpreter.cli._json import indented
+        from interpreter.cli.output import refuse_huge_output
+
+        data = {"rule": args.target, "tables": [t.to_json() for t in tables]}
+        refuse_huge_output(data)  # what print_json refuses, then its text made in bulk
+        sys.stdout.write(indented(data) + "\n")
     else:
         header = (word(OUTCOME, args.lang), word(PROBABILITY, args.lang))
         for i, table in enumerate(tables):
             if i:
                 print()
             print(f"{args.target}: {table.title}")
-            print_rows([(row_label(row.value, row.label), row.ratio()) for row in table.rows], header)
+            values, labels, ratios = table.outcomes()
+            print_columns(row_labels(values, labels), ratios, header)
             if table.mean is not None:
                 label = table.mean_label or word(MEAN, args.lang)
                 print(f"{label} {_mean_text(table.mean)}")

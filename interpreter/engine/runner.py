@@ -266,14 +266,16 @@ def _filled_tables(rule: Rule, tables: list[ProbTable], lang: str) -> list[ProbT
     from interpreter.ruleset.texts import fill_text
 
     filled: dict[str, str] = {}  # each text once: a long table repeats few
+
+    def fill(label: str) -> str:
+        if "{" not in label:
+            return label  # no placeholder: nothing to fill
+        done = filled.get(label)
+        if done is None:
+            done = filled[label] = fill_text(rule, label, lang)
+        return done
+
     for table in tables:
         table.title = fill_text(rule, table.title, lang)
-        for row in table.rows:
-            label = row.label
-            if label:
-                done = filled.get(label)
-                if done is None:
-                    done = filled[label] = fill_text(rule, label, lang)
-                if done is not label:
-                    row.label = done
+        table.relabel(fill)
     return tables

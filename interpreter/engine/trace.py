@@ -11,6 +11,7 @@ from rules_dsl.words import localized
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from fractions import Fraction
     from typing import Any
 
@@ -169,7 +170,12 @@ class ProbRow(Record):
 
 
 class ProbTable(Record):
-    """What a kind's ``distribution`` returns (a list of these): a titled table of outcomes."""
+    """What a kind's ``distribution`` returns (a list of these): a titled table of outcomes.
+
+    A kind that counts in whole numbers may make it with ``counted``: its outcomes are then kept
+    as columns (values, weights over one total, labels) and its ``rows`` made only when asked
+    for, so that printing a table of 100,000 outcomes (``outcomes``, ``to_json``) makes no
+    object per row and reduces each distinct weight once."""
 
     title: str
     rows: list[ProbRow]
@@ -177,8 +183,77 @@ class ProbTable(Record):
     note: str | None = None
     mean_label: str | None = None  # what the mean is the mean of, in words
 
+    @classmethod
+    def counted(cls, title: str, values: list[Any], weights: list[int], total: int,
+                labels: list[str | None], mean: Fraction | None = None) -> ProbTable:
+        """The table whose i-th outcome is ``values[i]`` (labelled ``labels[i]``), which
+        ``weights[i]`` of ``total`` equally likely cases give."""
+        table = cls.__new__(cls)
+        table.__dict__.update(title=title, mean=mean, note=None, mean_label=None,
+                              _columns=(values, weights, total, labels))
+        return table
+
+    def __getattr__(self, name: str) -> Any:
+        """``rows`` of a ``counted`` table, made on first use (the columns are then dropped: the
+        rows are the table from then on)."""
+        columns = self.__dict__.get("_columns")
+        if name != "rows" or columns is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        values, weights, total, labels = columns
+        counted = ProbRow.counted
+        rows = self.__dict__["rows"] = [counted(v, w, total, label)
+                                        for v, w, label in zip(values, weights, labels)]
+        del self.__dict__["_columns"]
+        return rows
+
+    def relabel(self, change: Callable[[str], str]) -> None:
+        """Each row's label, but an empty one or None, replaced by ``change(label)``."""
+        columns = self.__dict__.get("_columns")
+        if columns is None:
+            for row in self.rows:
+                if row.label:
+                    new = change(row.label)
+                    if new is not row.label:
+                        row.label = new
+            return
+        values, weights, total, labels = columns
+        changed: dict[str, str] = {}  # each distinct label changed once
+        for label in labels:
+            if label and label not in changed:
+                changed[label] = change(label)
+        self.__dict__["_columns"] = (values, weights, total,
+                                     [changed[label] if label else label for label in labels])
+
+    def outcomes(self) -> tuple[list[Any], list[str | None], list[tuple[int, int]]]:
+        """The values, the labels and the probabilities (each as ``(numerator, denominator)`` in
+        lowest terms) of the rows, in order."""
+        columns = self.__dict__.get("_columns")
+        if columns is None:
+            rows = self.rows
+            return [r.value for r in rows], [r.label for r in rows], [r.ratio() for r in rows]
+        values, weights, total, labels = columns
+        return values, labels, _ratios(weights, total)
+
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"title": self.title, "rows": [r.to_json() for r in self.rows]}
+        columns = self.__dict__.get("_columns")
+        if columns is None:
+            rows = [r.to_json() for r in self.rows]
+        else:
+            values, weights, total, labels = columns
+            shown: dict[int, tuple[str, float]] = {}  # each distinct weight's p and percent
+            for w in weights:
+                if w not in shown:
+                    n, d = reduced(w, total)
+                    shown[w] = (str(n) if d == 1 else f"{n}/{d}", round(n / d * 100, 2))
+            rows = []
+            for v, w, label in zip(values, weights, labels):
+                p, percent = shown[w]
+                row = {"value": v if type(v) is int or type(v) is str else jsonable(v), "p": p,
+                       "percent": percent}
+                if label is not None:
+                    row["label"] = label
+                rows.append(row)
+        out: dict[str, Any] = {"title": self.title, "rows": rows}
         if self.mean is not None:
             out["mean"] = jsonable(self.mean)
         if self.mean_label:
@@ -186,3 +261,16 @@ class ProbTable(Record):
         if self.note:
             out["note"] = self.note
         return out
+
+
+def _ratios(weights: list[int], total: int) -> list[tuple[int, int]]:
+    """Each ``weight / total`` in lowest terms, each distinct weight reduced once (the same tuple
+    for the same weight)."""
+    made: dict[int, tuple[int, int]] = {}
+    out = []
+    for w in weights:
+        ratio = made.get(w)
+        if ratio is None:
+            ratio = made[w] = reduced(w, total)
+        out.append(ratio)
+    return out

@@ -20,10 +20,10 @@ from rules_dsl.words import define_words, localized, vocabulary
 from interpreter.engine.runner import Context
 from interpreter.ruleset.model import Rule, Ruleset
 from interpreter.engine.names import compiled
-from interpreter.engine.trace import ProbRow, ProbTable
+from interpreter.engine.trace import ProbTable
 from interpreter.engine.registry import Kind
-from interpreter.solvers.roll_rows import (roll_distribution, row_for, row_index, row_name, segments, span,
-                                          table_range)
+from interpreter.solvers.roll_rows import (roll_weights, row_for, row_index, row_name, row_spans, segments,
+                                          span, table_range)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -131,7 +131,10 @@ def _meets(spans: list[tuple[int, int]], a: int, b: int) -> bool:
 def _overlaps(spans: list[tuple[int, int, int]]) -> dict[int, tuple[int, int]]:
     """For each row (``(lo, hi, index)`` spans in listed order) listing a number an earlier-listed
     row lists too: the smallest such number and the first row listing it. The rows listed so far
-    are kept as merged spans (each row merges into them once, by bisection)."""
+    are kept as merged spans (each row merges into them once, by bisection). Rows listed in
+    order, each after the one before (the usual table), overlap nowhere: nothing is merged."""
+    if all(x[1] < y[0] for x, y in zip(spans, spans[1:])):
+        return {}
     owned = list(segments(spans))
     firsts = [seg[0] for seg in owned]
     starts: list[int] = []
@@ -155,8 +158,8 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     rows = rule.doc.get("rows") or []
     roll_text = str(rule.params.get("roll"))
     try:
-        values = roll_distribution(rule).support()
-        if any(v != int(v) for v in values):
+        values = [v for v, _ in roll_weights(rule)[0]]
+        if {type(v) for v in values} != {int} and any(v != int(v) for v in values):
             raise ValueError("fractions")
         support = sorted({int(v) for v in values})
     except MprError as error:
@@ -180,9 +183,13 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
     else:
         lo, hi = support[0], support[-1]
         domain = reachable
-    spans = [(*span(row["roll"]), index) for index, row in enumerate(rows)]
+    spans = row_spans(rows)
     overlaps = _overlaps([s for s in spans if s[0] <= s[1]])
+    first_reach, last_reach = domain[0][0], domain[-1][1]  # a row inside them and in one span meets it
     for a, b, index in spans:
+        if a <= b and index not in overlaps and not (declared and (a < lo or b > hi)) and (
+                (len(domain) == 1 and first_reach <= a and b <= last_reach) or _meets(domain, a, b)):
+            continue  # the usual row: nothing to say (its place is looked up only for a finding)
         where = rule.loc("rows", index, "roll")
         if a > b:
             yield diagnostic(BAD_SPAN, where, lang, what=f"row {row_name(rule, index)}",
@@ -206,51 +213,64 @@ def check(rule: Rule, ruleset: Ruleset, lang: str = "en") -> Iterator[Diagnostic
 
 
 def distribution(rule: Rule, inputs: Mapping[str, Any], ctx: Context) -> list[ProbTable]:
-    """The probability of each roll's row and of each event (rows sharing an id added up). Linear
-    in the rolls: each looked up in the table's index, the events summed and ordered, and the mean
-    taken, in whole numbers over one common denominator."""
+    """The probability of each roll's row and of each event (rows sharing an id added up). One
+    pass over the rolls in order, in whole numbers over the roll's total: each roll's row found
+    by walking the table's segments alongside (both are sorted), each row's event and label made
+    once, the events summed and ordered, the mean taken; the tables are kept as columns
+    (``ProbTable.counted``), with no object per roll."""
     # start-up: fractions loads only for a distribution (a run of the table needs none)
     from fractions import Fraction
 
-    rolls = roll_distribution(rule)
-    items = rolls.items()
-    scale = math.lcm(*{p.denominator for _, p in items}) if items else 1
+    items, total = roll_weights(rule)
     index = row_index(rule)
-    by_roll: list[ProbRow] = []
-    weight: dict[str, int] = {}  # each event's weight over ``scale``, in the order first rolled
-    event_labels: dict[str, str | None] = {}
-    labels: dict[int, str | None] = {}
+    starts, ends, owners, rows = index.starts, index.ends, index.owners, index.rows
     default = rule.doc.get("default")
-    counted = ProbRow.counted  # each row's probability in whole numbers (its Fraction made on use)
-    for roll, p in items:
-        row = index.row_for(int(roll))
-        if row is default and row is not None:
-            key = str(row.get("id") or "default")
+    default_key = str(default.get("id") or "default") if default is not None else None
+    whole = all(type(v) is int for v, _ in items)  # then in increasing order, as the segments
+    last = len(starts) - 1
+    at = 0  # the first segment that may hold the roll
+    made: dict[int, tuple[str | None, str | None]] = {}  # a row's event (None: its roll) and label
+    values: list[Any] = []
+    weights: list[int] = []
+    labels: list[str | None] = []
+    weight: dict[str, int] = {}  # each event's weight over ``total``, in the order first rolled
+    event_labels: dict[str, str | None] = {}
+    for roll, w in items:
+        if whole:
+            while at <= last and ends[at] < roll:
+                at += 1
+            row = rows[owners[at]] if at <= last and starts[at] <= roll else default
         else:
-            key = str((row or {}).get("id") or roll)
-        label = labels.get(id(row), _NO_LABEL)
-        if label is _NO_LABEL:
-            label = labels[id(row)] = _label(row, ctx.lang)
-        w = p.numerator * (scale // p.denominator)
-        by_roll.append(counted(roll, w, scale, label))
+            row = index.row_for(int(roll))
+        found = made.get(id(row))
+        if found is None:
+            if row is None:
+                found = (None, None)
+            elif row is default:
+                found = (default_key, _label(row, ctx.lang))
+            else:
+                found = (str(row["id"]) if row.get("id") else None, _label(row, ctx.lang))
+            made[id(row)] = found
+        key, label = found
+        if key is None:
+            key = str(roll)
+        values.append(roll)
+        weights.append(w)
+        labels.append(label)
         if key in weight:
             weight[key] += w
         else:
             weight[key] = w
             event_labels[key] = label
-    by_event = {key: counted(key, w, scale, event_labels[key]) for key, w in weight.items()}
     title, words = rule.title(ctx.lang), vocabulary(WORDS, ctx.lang)
-    if default is not None and "default" in by_event and by_event["default"].label is None:
-        by_event["default"].label = words["default"]
-    numbers = all(isinstance(v, int) and not isinstance(v, bool) for v, _ in items)
-    mean = (Fraction(sum(v * p.numerator * (scale // p.denominator) for v, p in items), scale)
-            if numbers else rolls.mean())
-    ordered = sorted(by_event, key=lambda k: -weight[k])
-    return [ProbTable(f"{title}: {rule.params.get('roll')}", by_roll, mean),
-            ProbTable(f"{title}: {words['events']}", [by_event[k] for k in ordered])]
-
-
-_NO_LABEL: Any = object()
+    if default is not None and event_labels.get("default", "") is None:
+        event_labels["default"] = words["default"]
+    numbers = whole or all(isinstance(v, (int, Fraction)) and not isinstance(v, bool) for v, _ in items)
+    mean = Fraction(sum(v * w for v, w in items), total) if numbers else None
+    ordered = sorted(weight, key=weight.__getitem__, reverse=True)  # stable: ties as first rolled
+    return [ProbTable.counted(f"{title}: {rule.params.get('roll')}", values, weights, total, labels, mean),
+            ProbTable.counted(f"{title}: {words['events']}", ordered, [weight[k] for k in ordered],
+                              total, [event_labels[k] for k in ordered])]
 
 
 WORDS = define_words("roll_table", {"events": "by result", "default": "a roll no row lists (default)"},

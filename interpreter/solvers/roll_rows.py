@@ -40,12 +40,24 @@ def roll_distribution(rule: Any, params: dict[str, Any] | None = None) -> Distri
     return compiled(rule, ("params", "roll")).distribution({"params": params})
 
 
+def roll_weights(rule: Any, params: dict[str, Any] | None = None) -> tuple[list[tuple[Any, int]], int]:
+    """The exact distribution of the table's roll expression in whole numbers: its (value, weight)
+    pairs in the order of ``Distribution.items`` (by value) and the total the weights are over."""
+    # start-up: the distribution's order loads only for a distribution
+    from rules_dsl.distribution import by_value
+
+    params = rule.params if params is None else params
+    weights, total = compiled(rule, ("params", "roll")).weights({"params": params})
+    return by_value(weights), total
+
+
 def table_range(rule: Any) -> tuple[int, int]:
     """``range`` if declared, else the lowest and highest number the roll can give."""
     declared = rule.doc.get("range")
     if declared:
         return int(declared[0]), int(declared[1])
-    support = [int(v) for v in roll_distribution(rule).support()]
+    weights, _ = compiled(rule, ("params", "roll")).weights({"params": rule.params})
+    support = [int(v) for v in weights]  # the lowest and the highest: no order needed
     return min(support), max(support)
 
 
@@ -108,10 +120,19 @@ def row_index(rule: Any) -> RowIndex:
     kept = rule._compiled.get(_INDEX)
     if kept is not None and kept.rows is rows and kept.default is default and len(kept.rows) == kept.size:
         return kept.index
-    found = list(segments((*span(row["roll"]), i) for i, row in enumerate(rows)))
+    found = list(segments(row_spans(rows)))
     index = RowIndex([s[0] for s in found], [s[1] for s in found], [s[2] for s in found], rows, default)
     rule._compiled[_INDEX] = _Kept(rows, default, len(rows), index)
     return index
+
+
+def row_spans(rows: list[dict[str, Any]]) -> list[tuple[int, int, int]]:
+    """``(*span(row["roll"]), index)`` of each row (a single whole number without a call)."""
+    out = []
+    for i, row in enumerate(rows):
+        roll = row["roll"]
+        out.append((roll, roll, i) if type(roll) is int else (*span(roll), i))
+    return out
 
 
 class _Kept(Record, frozen=True):
@@ -121,7 +142,20 @@ class _Kept(Record, frozen=True):
     index: RowIndex
 
 
+_SCANNED = ("rows", "(scanned)")  # a rule's rows were looked through once, without an index
+
+
 def row_for(rule: Any, roll: int) -> dict[str, Any] | None:
     """The row listing ``roll`` (the first listed, where rows overlap), else the ``default``,
-    else None."""
+    else None. The first lookup of a table without an index looks through the rows in order (a
+    ``run`` of a table of 100,000 rows looks up one roll: sorting them would cost more); the
+    next ones use the index (``row_index``), built then."""
+    if _INDEX not in rule._compiled and _SCANNED not in rule._compiled:
+        rule._compiled[_SCANNED] = True
+        for row in rule.doc.get("rows") or []:
+            listed = row["roll"]
+            lo, hi = (listed, listed) if type(listed) is int else span(listed)
+            if lo <= roll <= hi:
+                return row
+        return rule.doc.get("default")
     return row_index(rule).row_for(roll)

@@ -125,3 +125,29 @@ def test_standard_input_is_never_kept(cache: Path, capsys: pytest.CaptureFixture
         outs.append(_run(["prob", "procurement.check", "--input", "-"], capsys))
     assert outs[0][0] == outs[1][0] == 0 and outs[0][1] != outs[1][1]
     assert _entries(cache) == []
+
+
+@pytest.mark.parametrize("bound,kept", [
+    (lambda text: len(text) - 1, False),  # fewer characters than the output: no copy kept at all
+    (lambda text: len(text.encode("utf-8")) - 1, False),  # the characters fit, the bytes do not
+    (lambda text: len(text.encode("utf-8")), True),  # at the bound: kept
+], ids=["past it in characters", "past it in bytes", "at the bound"])
+def test_an_output_past_the_kept_bound_is_written_whole_and_not_kept(bound, kept: bool, cache: Path,
+                                                                      capsys: pytest.CaptureFixture[str],
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """The text is written as it is made: past ``MAX_KEPT_OUTPUT_BYTES`` it is the same text, and
+    nothing is kept (and the next run computes it again)."""
+    from interpreter.reports import limits
+
+    monkeypatch.chdir(BASE)
+    argv = ["--lang", "ja", "prob", "cohabitation.leisure.city"]
+    with monkeypatch.context() as off:
+        off.setenv("MPRULES_NO_CACHE", "1")
+        without = _run(argv, capsys)
+    assert without[0] == 0 and not without[1].isascii()
+    monkeypatch.setattr(limits, "MAX_KEPT_OUTPUT_BYTES", bound(without[1]))
+    assert _run(argv, capsys) == without
+    assert len(_entries(cache)) == kept
+    made = _Made(monkeypatch)
+    assert _run(argv, capsys) == without
+    assert made.count == (0 if kept else 1)

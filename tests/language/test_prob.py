@@ -327,3 +327,23 @@ def test_pool_shapes_are_counted(shape):
     assert any(prob_pools.recognise(node, random) is not None or (
         isinstance(node, ast.Let) and prob_pools.let_shape(node, random) is not None)
         for node in ast.walk(tree))
+
+
+@pytest.mark.parametrize("text", [
+    "1d6 + 1d8", "2d6 - 1d4", "(1d10 - 1) * 10 + 1d10", "1d4 - 1d4 - 1d4", "d66 + 1d6",
+    "1d6 / 2 + 1d2",  # not whole numbers: the general way
+    f"(1d2 + {2 ** 255 - 1}) + (1d2 + {2 ** 255 - 1})",  # past the bound of whole numbers on some rolls
+    f"(-1d2 - {2 ** 255 - 1}) - (1d2 + {2 ** 255 - 1})",
+    f"(1d2 + {2 ** 255 - 1}) + (1d2 - 3)",  # near the bound, never past it
+])
+def test_sums_of_whole_numbers_agree_with_enumeration(text):
+    """Whole numbers added or subtracted pair by pair (``_added``) give what the evaluator gives on
+    every roll: the same distribution, or the same error where one roll passes the bound."""
+    try:
+        expected = enumerate_rolls(text, {})
+    except MprError as error:
+        with pytest.raises(MprError) as info:
+            distribution(compile_expression(text), {})
+        assert info.value.code == error.code
+        return
+    assert dict(distribution(compile_expression(text), {}).items()) == expected
