@@ -362,6 +362,37 @@ class Patch:
     lang: str = "en"
     changed: set = field(default_factory=set)  # top-level fields the patch changed
     under: Callable[[tuple], Patch] | None = None  # the same patch, its paths under a prefix
+    # the log of the items this patch writes into the list at an address (``RowLog``), kept
+    # instead of a write per item, or None (each item is written)
+    log: Callable[[tuple], RowLog | None] | None = None
+
+
+class RowLog:
+    """The items one layer wrote into one list, by label, with their index in the patch that
+    wrote them: what a layer's writes of a list's items leave when no two layers can conflict
+    (each extends the one before). It finds an item written twice by the layer (``twice``
+    reports it, given the label, the index of the second edit and where the first one is);
+    ``earlier`` is the log of the layer's patch of the same list before this one."""
+
+    __slots__ = ("labels", "earlier", "locate", "twice")
+
+    def __init__(self, earlier: RowLog | None, locate: Callable[[int], Any],
+                 twice: Callable[[str, int, Any], None]) -> None:
+        self.labels: dict[str, int] = {}
+        self.earlier, self.locate, self.twice = earlier, locate, twice
+
+    def write(self, label: str, index: int) -> bool:
+        """The edit at ``index`` writes ``label``: False (and the finding) when the layer wrote
+        it already."""
+        log: RowLog | None = self
+        while log is not None:
+            known = log.labels.get(label)
+            if known is not None:
+                self.twice(label, index, log.locate(known))
+                return False
+            log = log.earlier
+        self.labels[label] = index
+        return True
 
 
 def key_of(items: list, patch: list) -> str | None:
@@ -510,6 +541,31 @@ class Table:
         self._new.append(node)
         return node
 
+    def _append(self, item: dict, marks: Any, src: int, origin: str, key: str,
+                others: list[str]) -> None:
+        """``_make`` and ``_link_after(node, self.last)`` in one, for an item that holds ``key``."""
+        node, last = len(self.items), self.last
+        self.items.append(item)
+        self.marks.append(marks)
+        self.srcs.append(src)
+        self.layers.append(origin)
+        self.after.append(_END)
+        self.before.append(last)
+        self.born.append(self.patches)
+        self.died.append(0)
+        self.standing += 1
+        holding = self.holding
+        holding[key] += 1
+        for other in others:
+            if other in item:
+                holding[other] += 1
+        self._new.append(node)
+        if last == _END:
+            self.first = node
+        else:
+            self.after[last] = node
+        self.last = node
+
     def _link_after(self, node: int, where: int) -> None:
         """``node`` into the chain after ``where`` (``_END``: at the start)."""
         following = self.first if where == _END else self.after[where]
@@ -626,7 +682,41 @@ class Table:
         if viewed:  # an item's marks: its index in this patch
             self.sources.append((patch_marks.pos, patch_marks.txt, patch_marks.prefix))  # type: ignore[union-attr]
         source = len(self.sources) - 1
+        log = edit.log(address) if edit.log is not None else None
+        logged = log.labels if log is not None and log.earlier is None else None  # fast: a dict
+        items, layers, died, index_of = self.items, self.layers, self.died, self.index
+        others = [k for k in KEYS if k != key]
         for index, entry in enumerate(patch):
+            # The edit of most rows: a new item at the end, or an item replaced by its name
+            # (no edit word, a standing item of that name or none), done here without a call.
+            if type(entry) is dict and _EDIT_KEYS.isdisjoint(entry) and \
+                    (name := entry.get(key)) is not None:
+                try:
+                    found = index_of.get(name, _END)
+                except TypeError:  # a name that is not hashable: the general path says so
+                    found = None
+                if found == _END or found is not None and type(found) is int and not died[found] \
+                        and isinstance(items[found], dict) and items[found].get(key) == name:
+                    item = entry if _PLAIN.issuperset(map(type, entry.values())) else \
+                        {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()}
+                    label = name if type(name) is str else str(name)
+                    if logged is not None and label not in logged:
+                        logged[label] = index
+                    elif not (write(address + (label,), item, (index,)) if log is None
+                              else log.write(label, index)):
+                        continue
+                    written = True
+                    item_marks = index if viewed else patch_marks.kid(index)
+                    src = source if viewed else -1
+                    if found == _END:
+                        self._append(item, item_marks, src, origin, key, others)
+                        index_of[name] = len(items) - 1
+                    else:
+                        self._count(items[found], -1)
+                        self._count(item, 1)
+                        items[found], self.marks[found], layers[found] = item, item_marks, origin
+                        self.srcs[found] = src
+                    continue
             here = (index,)
             remove = entry.get("remove") is True
             action = words["remove" if remove else "replace"]
@@ -682,7 +772,8 @@ class Table:
                                 hint=did_you_mean(str(wanted), self._known(key)))
                     continue
                 anchor = found[0]
-            if not write(address + (label,), None if remove else item, here):
+            if not (write(address + (label,), None if remove else item, here) if log is None
+                    else log.write(label, index)):
                 continue
             written = True
             item_marks: Any = index  # read in place (patch_marks.kid(index)): no object per row
