@@ -706,7 +706,7 @@ class Table:
                               else log.write(label, index)):
                         continue
                     written = True
-                    item_marks = index if viewed else patch_marks.kid(index)
+                    item_marks: Any = index if viewed else patch_marks.kid(index)
                     src = source if viewed else -1
                     if found == _END:
                         self._append(item, item_marks, src, origin, key, others)
@@ -776,7 +776,7 @@ class Table:
                     else log.write(label, index)):
                 continue
             written = True
-            item_marks: Any = index  # read in place (patch_marks.kid(index)): no object per row
+            item_marks = index  # read in place (patch_marks.kid(index)): no object per row
             src = source
             if not viewed or len(item) != len(entry):
                 src = -1
