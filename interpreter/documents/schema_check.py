@@ -127,6 +127,7 @@ def _all(checks: list[Check]) -> Check:
 # -- a schema's keywords for one type checked in one function (each value is looked at once) ---
 
 _OBJECT = ("properties", "required", "additionalProperties")
+MAX_ANSWERS = 256  # the answers a property's test keeps (texts and integers), each
 _TEXT = ("minLength", "maxLength", "pattern")
 
 
@@ -155,7 +156,9 @@ def _fused(c: Compiler, schema: dict, resolver: Resolver) -> tuple[list[Check], 
 def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, group: list[str]) -> Check:
     """``properties`` (with ``required`` and ``additionalProperties`` when in ``group``): a
     mapping's keys once each; ``typed``: ``type: object`` too (else any other value passes)."""
-    tests = {name: c.compile(sub, resolver) for name, sub in schema["properties"].items()}
+    # each property's test, and its answers for the texts and integers it was asked about (a
+    # test is a function of the value alone: a table's rows repeat a few conditions and values)
+    tests = {name: (c.compile(sub, resolver), {}) for name, sub in schema["properties"].items()}
     required = list(schema["required"]) if "required" in group else []
     extra: Check | None = None
     if "additionalProperties" in group:
@@ -168,9 +171,20 @@ def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, gr
         if not isinstance(value, dict):
             return not typed
         for key, item in value.items():
-            test = get(key)
-            if test is None:
+            found = get(key)
+            if found is None:
                 if extra is not None and not extra(item):
+                    return False
+                continue
+            test, answers = found
+            kind = type(item)
+            if kind is str or kind is int:  # exactly: True and 1.0 are equal to 1 as keys
+                passes = answers.get(item)
+                if passes is None:
+                    passes = bool(test(item))
+                    if len(answers) < MAX_ANSWERS:
+                        answers[item] = passes
+                if not passes:
                     return False
             elif not test(item):
                 return False
