@@ -158,7 +158,8 @@ def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, gr
     mapping's keys once each; ``typed``: ``type: object`` too (else any other value passes)."""
     # each property's test, and its answers for the texts and integers it was asked about (a
     # test is a function of the value alone: a table's rows repeat a few conditions and values)
-    tests = {name: (c.compile(sub, resolver), {}) for name, sub in schema["properties"].items()}
+    tests: dict[str, tuple[Check, dict[Any, bool]]] = {
+        name: (c.compile(sub, resolver), {}) for name, sub in schema["properties"].items()}
     required = list(schema["required"]) if "required" in group else []
     extra: Check | None = None
     if "additionalProperties" in group:
