@@ -541,31 +541,6 @@ class Table:
         self._new.append(node)
         return node
 
-    def _append(self, item: dict, marks: Any, src: int, origin: str, key: str,
-                others: list[str]) -> None:
-        """``_make`` and ``_link_after(node, self.last)`` in one, for an item that holds ``key``."""
-        node, last = len(self.items), self.last
-        self.items.append(item)
-        self.marks.append(marks)
-        self.srcs.append(src)
-        self.layers.append(origin)
-        self.after.append(_END)
-        self.before.append(last)
-        self.born.append(self.patches)
-        self.died.append(0)
-        self.standing += 1
-        holding = self.holding
-        holding[key] += 1
-        for other in others:
-            if other in item:
-                holding[other] += 1
-        self._new.append(node)
-        if last == _END:
-            self.first = node
-        else:
-            self.after[last] = node
-        self.last = node
-
     def _link_after(self, node: int, where: int) -> None:
         """``node`` into the chain after ``where`` (``_END``: at the start)."""
         following = self.first if where == _END else self.after[where]
@@ -686,6 +661,11 @@ class Table:
         logged = log.labels if log is not None and log.earlier is None else None  # fast: a dict
         items, layers, died, index_of = self.items, self.layers, self.died, self.index
         others = [k for k in KEYS if k != key]
+        # an item added at the end: each column's append, bound once
+        columns = (items.append, self.marks.append, self.srcs.append, layers.append,
+                   self.after.append, self.before.append, self.born.append, died.append,
+                   self._new.append)
+        holding, patches, after = self.holding, self.patches, self.after
         for index, entry in enumerate(patch):
             # The edit of most rows: a new item at the end, or an item replaced by its name
             # (no edit word, a standing item of that name or none), done here without a call.
@@ -708,9 +688,30 @@ class Table:
                     written = True
                     item_marks: Any = index if viewed else patch_marks.kid(index)
                     src = source if viewed else -1
-                    if found == _END:
-                        self._append(item, item_marks, src, origin, key, others)
-                        index_of[name] = len(items) - 1
+                    if found == _END:  # ``_make`` and ``_link_after(node, self.last)`` in one
+                        node, last = len(items), self.last
+                        add_item, add_marks, add_src, add_layer, add_after, add_before, add_born, \
+                            add_died, add_new = columns
+                        add_item(item)
+                        add_marks(item_marks)
+                        add_src(src)
+                        add_layer(origin)
+                        add_after(_END)
+                        add_before(last)
+                        add_born(patches)
+                        add_died(0)
+                        add_new(node)
+                        if last == _END:
+                            self.first = node
+                        else:
+                            after[last] = node
+                        self.last = node
+                        self.standing += 1
+                        holding[key] += 1
+                        for other in others:
+                            if other in item:
+                                holding[other] += 1
+                        index_of[name] = node
                     else:
                         self._count(items[found], -1)
                         self._count(item, 1)
