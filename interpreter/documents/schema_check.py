@@ -142,6 +142,9 @@ def _fused(c: Compiler, schema: dict, resolver: Resolver) -> tuple[list[Check], 
     if "properties" in schema and isinstance(schema["properties"], dict):
         group = [k for k in _OBJECT if k in schema and (k != "additionalProperties"
                                                          or "patternProperties" not in schema)]
+        needs = schema.get("dependentRequired")
+        if isinstance(needs, dict) and all(isinstance(v, list) for v in needs.values()):
+            group.append("dependentRequired")
         checks.append(_object_check(c, schema, resolver, kind == "object", group))
         done.update(group)
         if kind == "object":
@@ -154,13 +157,16 @@ def _fused(c: Compiler, schema: dict, resolver: Resolver) -> tuple[list[Check], 
 
 
 def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, group: list[str]) -> Check:
-    """``properties`` (with ``required`` and ``additionalProperties`` when in ``group``): a
-    mapping's keys once each; ``typed``: ``type: object`` too (else any other value passes)."""
+    """``properties`` (with ``required``, ``additionalProperties`` and ``dependentRequired``
+    when in ``group``): a mapping's keys once each; ``typed``: ``type: object`` too (else any
+    other value passes)."""
     # each property's test, and its answers for the texts and integers it was asked about (a
     # test is a function of the value alone: a table's rows repeat a few conditions and values)
     tests: dict[str, tuple[Check, dict[Any, bool]]] = {
         name: (c.compile(sub, resolver), {}) for name, sub in schema["properties"].items()}
     required = list(schema["required"]) if "required" in group else []
+    needs = [(name, list(others)) for name, others in schema["dependentRequired"].items()] \
+        if "dependentRequired" in group else []
     extra: Check | None = None
     if "additionalProperties" in group:
         allowed = schema["additionalProperties"]
@@ -192,6 +198,11 @@ def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, gr
         for name in required:
             if name not in value:
                 return False
+        for name, others in needs:
+            if name in value:
+                for other in others:
+                    if other not in value:
+                        return False
         return True
     return check
 

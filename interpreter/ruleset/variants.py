@@ -267,9 +267,10 @@ class Merge:
 
     def write(self, address: tuple, layer: str, value: Any, loc: Where, keep: bool = False) -> bool:
         """Record a write (``loc`` may give the location only when a finding needs it,
-        ``_located``; ``keep``: ``value`` is never changed later, so it is kept, not copied); a
-        second write of the same field by the same layer is a finding."""
-        if not keep:
+        ``_located``; ``keep``: ``value`` is never changed later, so it is kept, not copied; in a
+        chain of layers no value is compared, so none is copied); a second write of the same
+        field by the same layer is a finding."""
+        if not keep and not self.chain:
             value = plain_copy(value)
         writes = self.writes
         known = writes.get(address)

@@ -36,3 +36,26 @@ def test_kept_answers_are_the_validators(name: str, schema: dict, values: list[A
     for value in values:
         for document in ({"v": value}, {"w": "x", "v": value}):
             assert check(document) is validator.is_valid(document), (name, document)
+
+
+ROW = {"type": "object", "properties": {"each": {"type": "string"}, "as": {"type": "string"},
+                                        "when": {"type": "string"}},
+       "required": ["when"], "additionalProperties": False,
+       "dependentRequired": {"each": ["as"], "as": ["each"]}}
+OBJECTS: list[tuple[str, dict, list[Any]]] = [
+    ("dependentRequired with properties, in one test", ROW,
+     [{"when": "x"}, {"when": "x", "each": "l"}, {"when": "x", "each": "l", "as": "e"},
+      {"when": "x", "as": "e"}, {"each": "l", "as": "e"}, {"when": "x", "other": 1}, [], "x"]),
+    ("dependentRequired without type object", {**{k: v for k, v in ROW.items() if k != "type"}},
+     [{"when": "x", "as": "e"}, {"when": "x", "each": "l", "as": "e"}, 3, None]),
+    ("dependentRequired naming a number", {"properties": {"a": {}}, "dependentRequired": {"a": [1]}},
+     [{"a": 1}, {"b": 1}]),
+]
+
+
+@pytest.mark.parametrize("name,schema,values", OBJECTS, ids=[c[0] for c in OBJECTS])
+def test_object_keywords_in_one_test(name: str, schema: dict, values: list[Any]) -> None:
+    validator = Draft202012Validator(schema)
+    check = compile_check(validator)
+    for value in values * 2:
+        assert check(value) is validator.is_valid(value), (name, value)
