@@ -582,7 +582,10 @@ class Table:
             node = self.after[node]
 
     def _index(self, name: Any, node: int) -> None:
-        known = self.index.get(name)
+        try:
+            known = self.index.get(name)
+        except TypeError:  # a name that is not hashable (the schema refuses it) names no item
+            return
         if known is None:
             self.index[name] = node
         elif type(known) is int:
