@@ -101,15 +101,47 @@ def annotated_paths(instance: Any, schema: dict[str, Any], base: str, keyword: s
     """``(path, annotation, bound)`` for every string of ``instance`` whose schema carries
     ``keyword``; ``bound`` holds the names bound around it (``"x-binds": "<key>"`` on an object
     schema: the string at ``<key>`` names a variable for the expressions inside that object)."""
-    found: list[tuple[tuple, Any, frozenset[str]]] = []
+    found: list = []
     _annotated_into(found, instance, schema, base, keyword, path, bound, depth)
-    return iter(found)
+    return iter(flat(found))
+
+
+class Alike:
+    """Items of one list (``items``, at ``path``) that find the same annotated paths, being of
+    one shape: the items at ``indexes``, each with ``known`` (path inside the item, annotation,
+    bound names). A table of many rows is one of these, not a path per row."""
+
+    __slots__ = ("path", "items", "indexes", "known")
+
+    def __init__(self, path: tuple, items: list, known: list) -> None:
+        self.path, self.items, self.known = path, items, known
+        self.indexes: list[int] = []
+
+    def flat(self) -> list[tuple[tuple, Any, frozenset[str]]]:
+        path, known = self.path, self.known
+        return [(path + (index,) + inner, note, names) for index in self.indexes
+                for inner, note, names in known]
+
+
+def flat(found: list) -> list[tuple[tuple, Any, frozenset[str]]]:
+    """``(path, annotation, bound)`` in order, from what ``_annotated_into`` found (``Alike``
+    groups among them)."""
+    if not any(type(entry) is Alike for entry in found):
+        return found
+    out: list[tuple[tuple, Any, frozenset[str]]] = []
+    for entry in found:
+        if type(entry) is Alike:
+            out.extend(entry.flat())
+        else:
+            out.append(entry)
+    return out
 
 
 def _annotated_into(found: list, instance: Any, schema: Any, base: str, keyword: str,
                     path: tuple, bound: frozenset[str], depth: int) -> None:
-    """``annotated_paths`` appending to ``found`` (in the same order), without a chain of
-    generators: a table of 100,000 rows is walked in one pass."""
+    """``annotated_paths`` appending to ``found`` (in the same order; the items of a list that
+    are of one shape as an ``Alike``), without a chain of generators: a table of 100,000 rows is
+    walked in one pass."""
     if depth > 40 or not isinstance(schema, dict) or not _reaches(schema, base, keyword):
         return
     binds = schema.get("x-binds")
@@ -145,6 +177,7 @@ def _annotated_into(found: list, instance: Any, schema: Any, base: str, keyword:
             alike = {}
             binding = _binding_keys(items, base)
         if alike is not None and not prefix:  # every item by ``items``: a shape seen is not judged again
+            group: Alike | None = None  # the items of one shape in a row, as one entry
             for index, value in enumerate(instance):
                 known = None
                 if type(value) is dict:
@@ -157,11 +190,14 @@ def _annotated_into(found: list, instance: Any, schema: Any, base: str, keyword:
                             _annotated_into(known, value, items, base, keyword, (), bound, depth + 1)
                         alike[kinds] = known
                 if known is None or known is _UNSHAPED:
+                    group = None
                     _annotated_into(found, value, items, base, keyword, path + (index,), bound,
                                     depth + 1)
                 elif known:
-                    here = path + (index,)
-                    found.extend([(here + inner, note, names) for inner, note, names in known])
+                    if group is None or group.known is not known:
+                        group = Alike(path, instance, known)
+                        found.append(group)
+                    group.indexes.append(index)
             return
         for index, value in enumerate(instance):
             sub = prefix[index] if index < len(prefix) else items
@@ -243,7 +279,14 @@ def _type_fits(instance: Any, type_: Any) -> bool:
 
 
 def annotated(rule: Rule, keyword: str) -> list[tuple[tuple, Any, frozenset[str]]]:
+    return flat(annotated_groups(rule, keyword))
+
+
+def annotated_groups(rule: Rule, keyword: str) -> list:
+    """``annotated``, the items of a list that are of one shape as an ``Alike``."""
     file = kind_schema_file(rule.kind)
     if file is None:
         return []
-    return list(annotated_paths(rule.doc, schema_file(file), file, keyword))
+    found: list = []
+    _annotated_into(found, rule.doc, schema_file(file), file, keyword, (), frozenset(), 0)
+    return found

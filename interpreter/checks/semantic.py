@@ -31,7 +31,8 @@ from interpreter.ruleset.quotes import check_order, check_quotes
 from interpreter.ruleset.wiring import check_wiring
 from interpreter.checks.rule_graph import check_cycles
 from interpreter.kinds._plan_checks import check_constraints
-from interpreter.checks.annotations import annotated, annotated_paths, kind_schema_file, schema_file
+from interpreter.checks.annotations import (Alike, annotated, annotated_groups, annotated_paths,
+                                            kind_schema_file, schema_file)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
@@ -59,51 +60,69 @@ def input_names(rule: Rule) -> set[str]:
     return set(props) | {"params"}
 
 
-def _expressions(rule: Rule) -> Iterator[tuple[tuple, frozenset[str]]]:
-    """Paths of the rule's expressions (parameters: their effective values) and their bound names."""
-    for path, _role, bound in annotated(rule, "x-expression"):
-        if path[0] == "params" and not isinstance(rule.params.get(path[1]), str):
-            continue
-        yield path, bound
-
-
 def check_expressions(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:
     """Every expression parses and passes the static checker; its names resolve. The names of
     one text are checked once per rule: what they resolve to depends on the rule's parameters
     and inputs, not on where the text stands (a table of many rows repeats a few conditions), so
-    a text found clean once is clean at every path; one with findings is checked at each."""
+    a text found clean once is clean at every path; one with findings is checked at each. The
+    rows of a table that are of one shape are read as one group (``Alike``): a row whose texts
+    were found clean costs a look-up each, no path."""
     inputs = input_names(rule)
     clean: set[str] = set()
     passed: set[tuple[Any, frozenset[str]]] = set()  # (text, bound names) found clean: skipped
-    for path, bound in _expressions(rule):
-        if path[0] != "params":  # a clean text seen before: its compiled code, not placed
-            text = rule.get(*path)
-            if (text, bound) in passed:
-                continue
-            allowed = inputs | bound
-            try:
-                shared = compile_expression(str(text))
-            except MprError:
-                shared = None
-            if shared is not None and shared.text in clean and not shared.names - allowed:
-                passed.add((text, bound))
-                continue
-        else:
-            allowed = inputs | bound
+    for entry in annotated_groups(rule, "x-expression"):
+        if type(entry) is Alike and entry.path[0] != "params":
+            items, known, at = entry.items, entry.known, entry.path
+            for index in entry.indexes:
+                item = items[index]
+                for inner, _role, bound in known:
+                    text = item[inner[0]] if len(inner) == 1 else _inside(item, inner)
+                    if (text, bound) not in passed:
+                        yield from _expression(rule, at + (index,) + inner, bound, inputs, clean,
+                                               passed, lang)
+            continue
+        for path, _role, bound in entry.flat() if type(entry) is Alike else (entry,):
+            if path[0] == "params" and not isinstance(rule.params.get(path[1]), str):
+                continue  # parameters: their effective values
+            yield from _expression(rule, path, bound, inputs, clean, passed, lang)
+
+
+def _inside(value: Any, path: tuple) -> Any:
+    for key in path:
+        value = value[key]
+    return value
+
+
+def _expression(rule: Rule, path: tuple, bound: frozenset[str], inputs: set[str], clean: set[str],
+                passed: set[tuple[Any, frozenset[str]]], lang: str) -> Iterator[Diagnostic]:
+    """The findings of the expression at ``path`` (``check_expressions``); ``clean`` and
+    ``passed`` are what the rule's texts seen so far left."""
+    allowed = inputs | bound
+    if path[0] != "params":  # a clean text seen before: its compiled code, not placed
+        text = rule.get(*path)
+        if (text, bound) in passed:
+            return
         try:
-            expression = compiled(rule, path)
-        except MprError as error:
-            yield error.at(rule.loc(*path)).diagnostic(lang)
-            continue
-        if expression.names - allowed:
-            yield from unknown_roots(rule, path, expression, allowed, lang)
-        if expression.text in clean:
-            continue
-        found = list(check_names(rule, path, expression, lang))
-        if found:
-            yield from found
-        else:
-            clean.add(expression.text)
+            shared = compile_expression(str(text))
+        except MprError:
+            shared = None
+        if shared is not None and shared.text in clean and not shared.names - allowed:
+            passed.add((text, bound))
+            return
+    try:
+        expression = compiled(rule, path)
+    except MprError as error:
+        yield error.at(rule.loc(*path)).diagnostic(lang)
+        return
+    if expression.names - allowed:
+        yield from unknown_roots(rule, path, expression, allowed, lang)
+    if expression.text in clean:
+        return
+    found = list(check_names(rule, path, expression, lang))
+    if found:
+        yield from found
+    else:
+        clean.add(expression.text)
 
 
 def check_example_params(rule: Rule, ruleset: Ruleset, lang: str) -> Iterator[Diagnostic]:

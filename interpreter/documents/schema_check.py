@@ -127,6 +127,7 @@ def _all(checks: list[Check]) -> Check:
 # -- a schema's keywords for one type checked in one function (each value is looked at once) ---
 
 _OBJECT = ("properties", "required", "additionalProperties")
+MAX_ANSWERS = 256  # the answers a property's test keeps (texts and integers), each
 _TEXT = ("minLength", "maxLength", "pattern")
 
 
@@ -141,6 +142,9 @@ def _fused(c: Compiler, schema: dict, resolver: Resolver) -> tuple[list[Check], 
     if "properties" in schema and isinstance(schema["properties"], dict):
         group = [k for k in _OBJECT if k in schema and (k != "additionalProperties"
                                                          or "patternProperties" not in schema)]
+        needs = schema.get("dependentRequired")
+        if isinstance(needs, dict) and all(isinstance(v, list) for v in needs.values()):
+            group.append("dependentRequired")
         checks.append(_object_check(c, schema, resolver, kind == "object", group))
         done.update(group)
         if kind == "object":
@@ -153,10 +157,16 @@ def _fused(c: Compiler, schema: dict, resolver: Resolver) -> tuple[list[Check], 
 
 
 def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, group: list[str]) -> Check:
-    """``properties`` (with ``required`` and ``additionalProperties`` when in ``group``): a
-    mapping's keys once each; ``typed``: ``type: object`` too (else any other value passes)."""
-    tests = {name: c.compile(sub, resolver) for name, sub in schema["properties"].items()}
+    """``properties`` (with ``required``, ``additionalProperties`` and ``dependentRequired``
+    when in ``group``): a mapping's keys once each; ``typed``: ``type: object`` too (else any
+    other value passes)."""
+    # each property's test, and its answers for the texts and integers it was asked about (a
+    # test is a function of the value alone: a table's rows repeat a few conditions and values)
+    tests: dict[str, tuple[Check, dict[Any, bool]]] = {
+        name: (c.compile(sub, resolver), {}) for name, sub in schema["properties"].items()}
     required = list(schema["required"]) if "required" in group else []
+    needs = [(name, list(others)) for name, others in schema["dependentRequired"].items()] \
+        if "dependentRequired" in group else []
     extra: Check | None = None
     if "additionalProperties" in group:
         allowed = schema["additionalProperties"]
@@ -168,15 +178,31 @@ def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, gr
         if not isinstance(value, dict):
             return not typed
         for key, item in value.items():
-            test = get(key)
-            if test is None:
+            found = get(key)
+            if found is None:
                 if extra is not None and not extra(item):
+                    return False
+                continue
+            test, answers = found
+            kind = type(item)
+            if kind is str or kind is int:  # exactly: True and 1.0 are equal to 1 as keys
+                passes = answers.get(item)
+                if passes is None:
+                    passes = bool(test(item))
+                    if len(answers) < MAX_ANSWERS:
+                        answers[item] = passes
+                if not passes:
                     return False
             elif not test(item):
                 return False
         for name in required:
             if name not in value:
                 return False
+        for name, others in needs:
+            if name in value:
+                for other in others:
+                    if other not in value:
+                        return False
         return True
     return check
 

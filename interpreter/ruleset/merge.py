@@ -362,6 +362,37 @@ class Patch:
     lang: str = "en"
     changed: set = field(default_factory=set)  # top-level fields the patch changed
     under: Callable[[tuple], Patch] | None = None  # the same patch, its paths under a prefix
+    # the log of the items this patch writes into the list at an address (``RowLog``), kept
+    # instead of a write per item, or None (each item is written)
+    log: Callable[[tuple], RowLog | None] | None = None
+
+
+class RowLog:
+    """The items one layer wrote into one list, by label, with their index in the patch that
+    wrote them: what a layer's writes of a list's items leave when no two layers can conflict
+    (each extends the one before). It finds an item written twice by the layer (``twice``
+    reports it, given the label, the index of the second edit and where the first one is);
+    ``earlier`` is the log of the layer's patch of the same list before this one."""
+
+    __slots__ = ("labels", "earlier", "locate", "twice")
+
+    def __init__(self, earlier: RowLog | None, locate: Callable[[int], Any],
+                 twice: Callable[[str, int, Any], None]) -> None:
+        self.labels: dict[str, int] = {}
+        self.earlier, self.locate, self.twice = earlier, locate, twice
+
+    def write(self, label: str, index: int) -> bool:
+        """The edit at ``index`` writes ``label``: False (and the finding) when the layer wrote
+        it already."""
+        log: RowLog | None = self
+        while log is not None:
+            known = log.labels.get(label)
+            if known is not None:
+                self.twice(label, index, log.locate(known))
+                return False
+            log = log.earlier
+        self.labels[label] = index
+        return True
 
 
 def key_of(items: list, patch: list) -> str | None:
@@ -551,7 +582,10 @@ class Table:
             node = self.after[node]
 
     def _index(self, name: Any, node: int) -> None:
-        known = self.index.get(name)
+        try:
+            known = self.index.get(name)
+        except TypeError:  # a name that is not hashable (the schema refuses it) names no item
+            return
         if known is None:
             self.index[name] = node
         elif type(known) is int:
@@ -626,7 +660,67 @@ class Table:
         if viewed:  # an item's marks: its index in this patch
             self.sources.append((patch_marks.pos, patch_marks.txt, patch_marks.prefix))  # type: ignore[union-attr]
         source = len(self.sources) - 1
+        log = edit.log(address) if edit.log is not None else None
+        logged = log.labels if log is not None and log.earlier is None else None  # fast: a dict
+        items, layers, died, index_of = self.items, self.layers, self.died, self.index
+        others = [k for k in KEYS if k != key]
+        # an item added at the end: each column's append, bound once
+        columns = (items.append, self.marks.append, self.srcs.append, layers.append,
+                   self.after.append, self.before.append, self.born.append, died.append,
+                   self._new.append)
+        holding, patches, after = self.holding, self.patches, self.after
         for index, entry in enumerate(patch):
+            # The edit of most rows: a new item at the end, or an item replaced by its name
+            # (no edit word, a standing item of that name or none), done here without a call.
+            if type(entry) is dict and _EDIT_KEYS.isdisjoint(entry) and \
+                    (name := entry.get(key)) is not None:
+                try:
+                    found = index_of.get(name, _END)
+                except TypeError:  # a name that is not hashable: the general path says so
+                    found = None
+                if found == _END or found is not None and type(found) is int and not died[found] \
+                        and isinstance(items[found], dict) and items[found].get(key) == name:
+                    item = entry if _PLAIN.issuperset(map(type, entry.values())) else \
+                        {k: v if type(v) in _PLAIN else plain_copy(v) for k, v in entry.items()}
+                    label = name if type(name) is str else str(name)
+                    if logged is not None and label not in logged:
+                        logged[label] = index
+                    elif not (write(address + (label,), item, (index,)) if log is None
+                              else log.write(label, index)):
+                        continue
+                    written = True
+                    item_marks: Any = index if viewed else patch_marks.kid(index)
+                    src = source if viewed else -1
+                    if found == _END:  # ``_make`` and ``_link_after(node, self.last)`` in one
+                        node, last = len(items), self.last
+                        add_item, add_marks, add_src, add_layer, add_after, add_before, add_born, \
+                            add_died, add_new = columns
+                        add_item(item)
+                        add_marks(item_marks)
+                        add_src(src)
+                        add_layer(origin)
+                        add_after(_END)
+                        add_before(last)
+                        add_born(patches)
+                        add_died(0)
+                        add_new(node)
+                        if last == _END:
+                            self.first = node
+                        else:
+                            after[last] = node
+                        self.last = node
+                        self.standing += 1
+                        holding[key] += 1
+                        for other in others:
+                            if other in item:
+                                holding[other] += 1
+                        index_of[name] = node
+                    else:
+                        self._count(items[found], -1)
+                        self._count(item, 1)
+                        items[found], self.marks[found], layers[found] = item, item_marks, origin
+                        self.srcs[found] = src
+                    continue
             here = (index,)
             remove = entry.get("remove") is True
             action = words["remove" if remove else "replace"]
@@ -682,10 +776,11 @@ class Table:
                                 hint=did_you_mean(str(wanted), self._known(key)))
                     continue
                 anchor = found[0]
-            if not write(address + (label,), None if remove else item, here):
+            if not (write(address + (label,), None if remove else item, here) if log is None
+                    else log.write(label, index)):
                 continue
             written = True
-            item_marks: Any = index  # read in place (patch_marks.kid(index)): no object per row
+            item_marks = index  # read in place (patch_marks.kid(index)): no object per row
             src = source
             if not viewed or len(item) != len(entry):
                 src = -1

@@ -18,8 +18,8 @@ from typing import Any
 from rules_dsl.errors import Hint, Location, define, did_you_mean
 from rules_dsl.words import define_word, word
 
-from interpreter.ruleset.merge import (_ALL, MISSING, Folded, Mark, Marks, Patch, Table, View,
-                                       is_list_patch, merge_value)
+from interpreter.ruleset.merge import (_ALL, MISSING, Folded, Mark, Marks, Patch, RowLog, Table,
+                                       View, is_list_patch, merge_value)
 
 NO_ROWS = define(
     "MPR906", "rule {rule} (kind {kind}) has no rows to override",
@@ -190,8 +190,12 @@ def _patch(merge: Any, rule_id: str, source: Source, record: bool, prefix: tuple
     def report(code: str, path: tuple, **args: Any) -> None:
         merge.out.add(code, source.loc(prefix + path), **args)
 
+    def log(address: tuple) -> RowLog | None:
+        return merge.row_log(address, source.layer, lambda index: source.loc(prefix + (index,)))
+
     return Patch(rule_id, source.layer, write, report, merge.out.lang,
-                 under=lambda inner: _patch(merge, rule_id, source, record, prefix + inner))
+                 under=lambda inner: _patch(merge, rule_id, source, record, prefix + inner),
+                 log=log if record else None)
 
 
 def _field(state: State, name: str, value: Any, value_marks: Mark, patch: Patch, source: Source,

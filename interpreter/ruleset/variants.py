@@ -13,7 +13,7 @@ from interpreter.ruleset.limits import MAX_VARIANT_LAYERS
 
 from interpreter.documents.plain import plain_copy
 from interpreter.ruleset.model import Rule, Ruleset
-from interpreter.ruleset.merge import Marks, Patch, is_list_patch, merge_list
+from interpreter.ruleset.merge import Marks, Patch, RowLog, is_list_patch, merge_list
 from interpreter.ruleset.variant_edits import (UNKNOWN_PARAM, Source, State, apply_override, finish_rule,
                                                inherit, key_loc_of, loc_of, row_key, settle, state_of,
                                                unchanged)
@@ -242,12 +242,35 @@ class Merge:
     replaced: dict[str, tuple[str, str, Location]] = field(default_factory=dict)  # old -> (new, layer, where)
     hidden: dict[str, Rule] = field(default_factory=dict)  # replaced documents, kept as bases
     former: dict[str, tuple[str, str]] = field(default_factory=dict)  # rule -> (id it replaced, hidden key)
+    # (list address, layer) -> the log of the items the layer wrote into that list, kept
+    # instead of a write per item when the layers form a chain (no two conflict)
+    logs: dict[tuple, RowLog] = field(default_factory=dict)
+    chain: bool = False
+
+    def __post_init__(self) -> None:
+        self.chain = self.graph.is_chain()
+
+    def row_log(self, address: tuple, layer: str, locate: Callable[[int], Location]) -> RowLog | None:
+        """A new log of the items ``layer`` writes into the list at ``address`` (``locate``: where
+        the edit at an index of its patch is), or None when every item is written (``write``):
+        the layers do not form a chain, so the conflicts between them are looked for."""
+        if not self.chain:
+            return None
+
+        def twice(label: str, index: int, other: Location) -> None:
+            self.out.add(WRITTEN_TWICE, locate(index), field=field_name(address + (label,)),
+                         layer=layer, other=_where(other))
+
+        key = (address, layer)
+        log = self.logs[key] = RowLog(self.logs.get(key), locate, twice)
+        return log
 
     def write(self, address: tuple, layer: str, value: Any, loc: Where, keep: bool = False) -> bool:
         """Record a write (``loc`` may give the location only when a finding needs it,
-        ``_located``; ``keep``: ``value`` is never changed later, so it is kept, not copied); a
-        second write of the same field by the same layer is a finding."""
-        if not keep:
+        ``_located``; ``keep``: ``value`` is never changed later, so it is kept, not copied; in a
+        chain of layers no value is compared, so none is copied); a second write of the same
+        field by the same layer is a finding."""
+        if not keep and not self.chain:
             value = plain_copy(value)
         writes = self.writes
         known = writes.get(address)
