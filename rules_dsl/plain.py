@@ -7,6 +7,7 @@ from math import gcd  # math is built in (and loaded already by the expression f
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
+    from collections.abc import Callable
     from fractions import Fraction
     from typing import Any
 
@@ -91,51 +92,91 @@ def json_indented(value: Any, step: str = "  ") -> str | None:
     """``json.dumps(value, ensure_ascii=False, indent=len(step))`` for the plain data ``json_text``
     writes, and finite floats, without loading json; None for anything else (a float that is not
     finite, a key that is not a text, a tuple, another type, nesting past ``_MAX_JSON_DEPTH``),
-    which the caller gives to json."""
+    which the caller gives to json. The values of a mapping or a list that are neither are written
+    as one text with their keys (a table of 100,000 rows of plain values: a few operations a value)."""
     out: list[str] = []
-    return "".join(out) if _indented(value, out, "\n", step, 0) else None
+    return "".join(out) if _indented(value, out.append, "\n", step, 0, {}) else None
 
 
 _MAX_JSON_DEPTH = 500
+_NOT_FINITE = (float("inf"), float("-inf"))
 
 
-def _indented(value: Any, out: list[str], newline: str, step: str, depth: int) -> bool:
+def _scalar(value: Any) -> str | None:
+    """The JSON text of a text, whole number, finite float, true, false or null; None for
+    anything else (a mapping, a list, a value left to json)."""
     kind = type(value)
-    if kind is dict or kind is list:
-        if not value:
-            out.append("{}" if kind is dict else "[]")
-            return True
-        if depth >= _MAX_JSON_DEPTH:
+    if kind is str:
+        if '"' not in value and "\\" not in value and value.isprintable():
+            return f'"{value}"'
+        return json_text(value)
+    if kind is int:
+        return int.__repr__(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if kind is float and value == value and value not in _NOT_FINITE:
+        return float.__repr__(value)
+    return None
+
+
+def _indented(value: Any, out: Callable[[str], Any], newline: str, step: str, depth: int,
+              names: dict[str, str]) -> bool:
+    """Write ``value`` (its first line already indented; ``newline`` starts the next ones);
+    ``names`` keeps each key's text made once (every row of a table repeats its keys)."""
+    kind = type(value)
+    if kind is not dict and kind is not list:
+        text = _scalar(value)
+        if text is None:
             return False
-        inner = newline + step
-        out.append("{" if kind is dict else "[")
-        separator = inner
-        if kind is dict:
-            for key, item in value.items():
+        out(text)
+        return True
+    if not value:
+        out("{}" if kind is dict else "[]")
+        return True
+    if depth >= _MAX_JSON_DEPTH:
+        return False
+    inner = newline + step
+    lead = ("{" if kind is dict else "[") + inner
+    pending: list[str] = []  # what is written since the last nested mapping or list, in parts
+    add = pending.append
+    if kind is dict:
+        for key, item in value.items():
+            name = names.get(key)
+            if name is None:
                 if type(key) is not str:
                     return False
-                out.append(separator)
-                out.append(json_text(key))  # type: ignore[arg-type]
-                out.append(": ")
-                if not _indented(item, out, inner, step, depth + 1):
+                name = names[key] = f"{_scalar(key)}: "
+            text = _scalar(item)
+            if text is not None:
+                add(lead + name + text)
+            elif type(item) is dict or type(item) is list:
+                add(lead + name)
+                out("".join(pending))
+                pending.clear()
+                if not _indented(item, out, inner, step, depth + 1, names):
                     return False
-                separator = "," + inner
-        else:
-            for item in value:
-                out.append(separator)
-                if not _indented(item, out, inner, step, depth + 1):
+            else:
+                return False
+            lead = "," + inner
+    else:
+        for item in value:
+            text = _scalar(item)
+            if text is not None:
+                add(lead + text)
+            elif type(item) is dict or type(item) is list:
+                add(lead)
+                out("".join(pending))
+                pending.clear()
+                if not _indented(item, out, inner, step, depth + 1, names):
                     return False
-                separator = "," + inner
-        out.append(newline)
-        out.append("}" if kind is dict else "]")
-        return True
-    if kind is float:
-        if value != value or value in (float("inf"), float("-inf")):
-            return False  # NaN, Infinity: left to json
-        out.append(float.__repr__(value))
-        return True
-    written = json_text(value)
-    if written is None:
-        return False
-    out.append(written)
+            else:
+                return False
+            lead = "," + inner
+    add(newline)
+    add("}" if kind is dict else "]")
+    out("".join(pending))
     return True

@@ -69,12 +69,14 @@ def json_text(data: Any) -> str:
     from rules_dsl.plain import json_indented, jsonable
 
     refuse_huge_output(data)
-    plain = jsonable(data)
-    text = json_indented(plain)
+    text = json_indented(data)  # data that is plain already (most is) is written as it is
     if text is None:
-        import json  # start-up: only for what json_indented is not sure of (a float that is not finite)
+        plain = jsonable(data)
+        text = json_indented(plain)
+        if text is None:
+            import json  # start-up: only for what json_indented is not sure of (a float that is not finite)
 
-        text = json.dumps(plain, ensure_ascii=False, indent=2)
+            text = json.dumps(plain, ensure_ascii=False, indent=2)
     return text + "\n"
 
 

@@ -161,13 +161,9 @@ def _rule(args: argparse.Namespace, ruleset: Any, inputs: dict[str, Any]) -> int
         positions, file = input_positions(args.var)
         raise engine.locate_in_input(error, inputs, positions, file) from None
     if args.format == "json":
-        # start-up: the JSON writer loads only for --format json
-        from interpreter.cli._json import indented
-        from interpreter.cli.output import refuse_huge_output
+        from interpreter.cli.output import print_json  # start-up: the JSON writer only for --format json
 
-        data = {"rule": args.target, "tables": [t.to_json() for t in tables]}
-        refuse_huge_output(data)  # what print_json refuses, then its text made in bulk
-        sys.stdout.write(indented(data) + "\n")
+        print_json({"rule": args.target, "tables": [t.to_json() for t in tables]})
     else:
         header = (word(OUTCOME, args.lang), word(PROBABILITY, args.lang))
         for i, table in enumerate(tables):

@@ -1,4 +1,5 @@
-"""``interpreter.cli._json.indented`` writes what ``json.dumps(jsonable(data), ensure_ascii=False,
+"""``interpreter.cli.output.json_text`` (what ``--format json`` prints, through
+``rules_dsl.plain.json_indented``) writes what ``json.dumps(jsonable(data), ensure_ascii=False,
 indent=2)`` writes, for any plain data (texts with quotes, escapes and wide characters, whole
 numbers of any size, floats with NaN and infinities, true, false, null, empty and nested
 mappings and lists, tuples, keys that are not texts) and for values ``jsonable`` changes
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from interpreter.cli._json import indented
+from interpreter.cli.output import json_text
 from rules_dsl.plain import jsonable
 
 SCALARS = st.one_of(
@@ -32,7 +33,7 @@ def _expected(data) -> str:
 @settings(max_examples=400, deadline=None)
 @given(DATA)
 def test_the_same_text_as_json(data) -> None:
-    assert indented(data) == _expected(data)
+    assert json_text(data) == _expected(data) + "\n"
 
 
 class _Shown:
@@ -49,4 +50,4 @@ class _Shown:
         "a prob row", "fractions", "to_json", "keys not texts", "numbers at the edges",
         "a set, as its text"])
 def test_cases(data) -> None:
-    assert indented(data) == _expected(data)
+    assert json_text(data) == _expected(data) + "\n"
