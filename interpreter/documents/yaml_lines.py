@@ -490,7 +490,7 @@ class _Reader:
     def _resolve(self, text: str, number: int, at: int) -> tuple[Any, str | None]:
         """What ``Builder._scalar`` reads the plain scalar ``text`` at ``at`` of line ``number``
         as (its value, its written text when not text), its reading noted at this place."""
-        if text[:1] not in CORE_FIRST and not may_differ(text):
+        if text and text[0] not in CORE_FIRST and not may_differ(text):
             return text, None  # what ``_scalar`` gives a text no reader reads as anything else
         known = self.plain_seen.get(text)
         if known is None:
