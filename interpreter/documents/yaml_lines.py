@@ -109,7 +109,7 @@ def read(text: str, builder: Builder) -> list[Built] | None:
     finally:
         if collecting:
             gc.enable()
-    if reader.nodes > builder.max_nodes - _MARGIN or reader.cost > builder.max_cost - _MARGIN:
+    if reader._room() < 0:
         return None
     return reader.documents
 
@@ -144,6 +144,12 @@ class _Reader:
         self.pending: tuple[_Frame, Path_, int, int] | None = None
         self.first_nodes, self.first_cost = self.nodes, self.cost
 
+    def _room(self) -> float:
+        """The values that may still be read before one comes near a limit (the values of the
+        file, the budget), past which the event path reads the file (and refuses it)."""
+        builder = self.builder
+        return min(builder.max_nodes - self.nodes, builder.max_cost - self.cost) - _MARGIN
+
     def _end_document(self) -> None:
         if self.pending is not None:
             self._empty()
@@ -170,6 +176,8 @@ class _Reader:
             content = line.lstrip(" ")
             if not content or content[0] == "#":
                 continue
+            if not number & 1023 and self._room() < 0:
+                raise _GiveUp
             indent = len(line) - len(content)
             if top is not None and self.pending is None:
                 if indent < top.indent:  # what ``_line`` does first: close what ends here
@@ -547,6 +555,7 @@ class _Reader:
         keys_seen = self.keys_seen
         texts = self.texts
         pair = _FLOW_PAIR.match if mapping else _FLOW_ITEM.match
+        room = self._room()  # a long list past a limit is left to the event path early
         plain_seen = self.plain_seen
         readings = self.readings
         frame: _Frame | None = None
@@ -580,6 +589,8 @@ class _Reader:
                     begin = match.start(3) - 1
                     item = double
                 count += 1
+                if count > room:
+                    raise _GiveUp
                 positions[child] = (file, number, begin + 1)
                 if mapping:
                     value[key] = item
