@@ -21,7 +21,8 @@ from typing import Any
 from rules_dsl.errors import MprError
 
 from interpreter.documents.limits import MAX_DOCUMENTS_PER_FILE, MAX_YAML_DEPTH
-from interpreter.documents.yaml_events import DEEP, KEY, Builder, Built, Path_, Position
+from interpreter.documents.yaml_events import (DEEP, KEY, Builder, Built, Path_, Position,
+                                                decimal)
 from interpreter.documents.yaml_readings import CORE_FIRST, Reading, may_differ
 
 __all__ = ["read"]
@@ -503,6 +504,9 @@ class _Reader:
         as (its value, its written text when not text), its reading noted at this place."""
         if text and text[0] not in CORE_FIRST and not may_differ(text):
             return text, None  # what ``_scalar`` gives a text no reader reads as anything else
+        digits = decimal(text)
+        if digits is not None and not may_differ(text):
+            return digits, text  # what ``_scalar`` gives digits every reader reads alike
         known = self.plain_seen.get(text)
         if known is None:
             readings = self.readings
