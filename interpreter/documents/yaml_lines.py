@@ -183,6 +183,14 @@ class _Reader:
             if not number & 1023 and self._room() < 0:
                 raise _GiveUp
             indent = len(line) - len(content)
+            if indent == 0 and (content.startswith("---") or content.startswith("...")):
+                if content.startswith("---") and _TAIL.match(content, 3):
+                    if self.open:
+                        self._end_document()
+                    self._start_document()
+                    stack, top = self.stack, None
+                    continue
+                raise _GiveUp  # ``--- value``, ``...``, ``---x``, ``...: x``
             if top is not None and self.pending is None:
                 if indent < top.indent:  # what ``_line`` does first: close what ends here
                     while stack and stack[-1].indent > indent:
@@ -262,14 +270,6 @@ class _Reader:
                             self.texts[path] = written
                         value[key] = item
                         continue
-            if indent == 0 and (content.startswith("---") or content.startswith("...")):
-                if content.startswith("---") and _TAIL.match(content, 3):
-                    if self.open:
-                        self._end_document()
-                    self._start_document()
-                    stack, top = self.stack, None
-                    continue
-                raise _GiveUp  # ``--- value``, ``...``, ``---x``
             if not self.open:
                 self._start_document()
                 stack = self.stack
