@@ -24,6 +24,7 @@ from rules_dsl.errors import EXIT_STATE, Diagnostic, Location, MprError, define,
 from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 from rules_dsl.words import define_word, word
 
+from interpreter.documents import yaml_lines
 from interpreter.documents.typing_mistakes import typing_mistake
 from interpreter.documents.yaml_events import DEPTH, KEY, VERSION, Builder, Built, Path_, Position
 from interpreter.documents.yaml_readings import UNREADABLE as REFUSED
@@ -359,9 +360,7 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
         line, column = _line_col(text, bad.start())
         raise MprError(CONTROL, Location(file, line, column), char=f"U+{ord(bad.group()):04X}")
     if loader is None and not stepwise:
-        from interpreter.documents.yaml_lines import read
-
-        built = read(text, Builder(file, budget))
+        built = yaml_lines.read(text, Builder(file, budget))
         if built is not None:
             return _documents(built, file)
     builder = Builder(file, budget)

@@ -3,13 +3,16 @@ flow mappings and sequences as rows, plain and quoted one-line scalars, comments
 ``---`` between documents. It builds what ``Builder`` builds from the event stream (data, positions
 in the same order, written texts, readings, nodes and cost, index and first line of each document)
 without an event per value, and reads every plain scalar with ``Builder._scalar`` (once per
-distinct text), so there is one copy of the rules of reading a value.
+distinct text; a text whose first character no core value begins with, and digits, through the
+functions ``_scalar`` itself calls first: ``CORE_FIRST``, ``may_differ``, ``decimal``), so there is
+one copy of the rules of reading a value. The collector is paused while it reads (what it builds
+holds no cycles).
 
 It reads nothing it is not sure of: anything outside that subset, and anything that may end in a
 finding (a duplicate or merge key, an anchor, an alias, a tag, a ``?`` key, a directive, a
 multi-line or block scalar, an escape, a tab, a full-width space or colon, a line break other than
-LF and CRLF, a key too long for a simple key, nesting near ``MAX_YAML_DEPTH``, values near
-``MAX_YAML_NODES`` or the budget, a scalar ``_scalar`` refuses) makes ``read`` give ``None``, and
+LF and CRLF, a key too long for a simple key, nesting near ``MAX_YAML_DEPTH``, values
+``MAX_YAML_NODES`` or the budget passed, a scalar ``_scalar`` refuses) makes ``read`` give ``None``, and
 the loader reads the whole file again through the event stream, so every error and its position
 come from there."""
 from __future__ import annotations
@@ -84,7 +87,8 @@ class _Plain:
 
 
 class _Frame:
-    """An open block mapping or sequence: its indentation, value, path and keys."""
+    """An open block mapping or sequence (or a flow one, indentation -1): its indentation, value
+    and path."""
 
     __slots__ = ("indent", "mapping", "value", "path")
 
@@ -95,7 +99,8 @@ class _Frame:
 
 def read(text: str, builder: Builder) -> list[Built] | None:
     """The documents of ``text`` as ``builder`` would build them from its events, or ``None`` when
-    the text is outside what this reader reads exactly (then ``builder`` is left unused)."""
+    the text is outside what this reader reads exactly (``builder`` is used for ``_scalar`` only,
+    and the loader reads such a text with a new one)."""
     if "\r" in text:
         if text.count("\r") != text.count("\r\n"):
             return None
