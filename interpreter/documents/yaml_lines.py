@@ -567,7 +567,6 @@ class _Reader:
         keys_seen = self.keys_seen
         texts = self.texts
         pair = _FLOW_PAIR.match if mapping else _FLOW_ITEM.match
-        room = self._room()  # a long list past a limit is left to the event path early
         plain_seen = self.plain_seen
         readings = self.readings
         frame: _Frame | None = None
@@ -601,8 +600,8 @@ class _Reader:
                     begin = match.start(3) - 1
                     item = double
                 count += 1
-                if count > room:
-                    raise _GiveUp
+                if not count & 1023 and count > self._room():
+                    raise _GiveUp  # a long list past a limit is left to the event path early
                 positions[child] = (file, number, begin + 1)
                 if mapping:
                     value[key] = item
