@@ -24,8 +24,9 @@ from rules_dsl.errors import EXIT_STATE, Diagnostic, Location, MprError, define,
 from interpreter.documents.limits import MAX_RULE_FILE_BYTES, MAX_YAML_DEPTH
 from rules_dsl.words import define_word, word
 
+from interpreter.documents import yaml_lines
 from interpreter.documents.typing_mistakes import typing_mistake
-from interpreter.documents.yaml_events import DEPTH, KEY, VERSION, Builder, Path_, Position
+from interpreter.documents.yaml_events import DEPTH, KEY, VERSION, Builder, Built, Path_, Position
 from interpreter.documents.yaml_readings import UNREADABLE as REFUSED
 from interpreter.documents.yaml_readings import Reading
 
@@ -344,8 +345,10 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
     Empty documents (a comment-only file, a trailing ``---``) are skipped. ``loader`` picks
     PyYAML's loader class for the event stream (default: the C loader when present).
     ``budget`` is (values left, whole) of a bound over many files (MPR970 past it).
-    ``stepwise`` hands every event to ``Builder.feed`` one by one, the way the short path of
-    ``Builder.run`` is checked against (the same documents and errors, only slower).
+    Without ``loader`` and ``stepwise``, ``yaml_lines.read`` reads the text when it is of the shapes
+    it reads exactly (most rule files), else the event stream does. ``stepwise`` hands every event
+    to ``Builder.feed`` one by one, the way the short path of ``Builder.run`` and the line reader
+    are checked against (the same documents and errors, only slower).
     """
     if isinstance(text, (bytes, bytearray)):
         text = _decode(bytes(text), file)
@@ -356,6 +359,10 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
     if bad:
         line, column = _line_col(text, bad.start())
         raise MprError(CONTROL, Location(file, line, column), char=f"U+{ord(bad.group()):04X}")
+    if loader is None and not stepwise:
+        built = yaml_lines.read(text, Builder(file, budget))
+        if built is not None:
+            return _documents(built, file)
     builder = Builder(file, budget)
     try:
         parser = (loader or _LOADER)(text)
@@ -371,9 +378,13 @@ def load_text(text: str | bytes, file: str = "<input>", *, loader: type | None =
         raise _syntax_error(exc, text, file) from None
     except yaml.YAMLError as exc:
         raise MprError(SYNTAX, Location(file, 1, 1), **syntax_args(str(exc))) from None
+    return _documents(builder.documents, file)
+
+
+def _documents(built: list[Built], file: str) -> list[Document]:
     return [Document(b.data, b.positions, file, b.index, b.line, b.texts, b.readings, b.nodes,
                      b.cost)
-            for b in builder.documents]
+            for b in built]
 
 
 def _decode(data: bytes, file: str) -> str:

@@ -537,9 +537,9 @@ class Builder:
         text = event.value
         tag = event.tag
         plain = tag is None and event.implicit[0]
-        if plain and text.isdigit() and text.isascii() and len(text) <= MAX_YAML_INT_DIGITS:
-            number = int(text)  # decimal digits alone: what the core schema reads as this integer
-            if number.bit_length() <= MAX_INT_BITS:
+        if plain:
+            number = decimal(text)
+            if number is not None:
                 if may_differ(text):  # ``014``: octal in YAML 1.1
                     reading = compare(text, number)
                     if reading is not None:
@@ -583,6 +583,17 @@ class Builder:
         if not math.isfinite(value):
             raise self._error(NOT_FINITE, event, text=text)
         return value
+
+
+def decimal(text: str) -> int | None:
+    """The integer the core schema reads a plain scalar of decimal digits alone as (``014`` is
+    14), read without the resolver; None for any other text, and for one too long or too large
+    (``_scalar`` words those)."""
+    if text.isdigit() and text.isascii() and len(text) <= MAX_YAML_INT_DIGITS:
+        number = int(text)
+        if number.bit_length() <= MAX_INT_BITS:
+            return number
+    return None
 
 
 def _start(event: ev.Event) -> tuple[int, int]:
