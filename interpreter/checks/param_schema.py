@@ -225,8 +225,9 @@ def _non_finite(value: Any, path: tuple, loc_of: Any, lang: str) -> list[Diagnos
         return [diagnostic(NOT_FINITE, loc_of(path), lang, value=value)]
     if isinstance(value, dict):
         return [d for k, v in value.items() for d in _non_finite(v, (*path, k), loc_of, lang)]
-    if isinstance(value, list):
-        return [d for i, v in enumerate(value) for d in _non_finite(v, (*path, i), loc_of, lang)]
+    if isinstance(value, list):  # only what can hold a float is looked into (a path made for it)
+        return [d for i, v in enumerate(value) if isinstance(v, (float, dict, list))
+                for d in _non_finite(v, (*path, i), loc_of, lang)]
     return []
 
 

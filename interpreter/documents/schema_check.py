@@ -24,12 +24,20 @@ if TYPE_CHECKING:
 Check = Callable[[Any], bool]
 
 def _is_integer(value: Any) -> bool:
+    kind = type(value)
+    if kind is int:  # the common cases first, without isinstance's walk
+        return True
+    if kind is float:
+        return value.is_integer()
     if isinstance(value, bool):
         return False
     return isinstance(value, int) or (isinstance(value, float) and value.is_integer())
 
 
 def _is_number(value: Any) -> bool:
+    kind = type(value)
+    if kind is int or kind is float:  # the common cases first: numbers.Number is an ABC, slow to ask
+        return True
     return not isinstance(value, bool) and isinstance(value, numbers.Number)
 
 

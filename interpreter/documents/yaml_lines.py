@@ -34,6 +34,7 @@ __all__ = ["read"]
 # colon the typing-mistake checks look at, a BOM, a line break YAML 1.1 knows and LF does not)
 _GIVE_UP = ("\t", "\u3000", "\uff1a", "\ufeff", "\x85", "\u2028", "\u2029")
 # a plain scalar cannot begin with one of these (``-`` may, before a character that is not a space)
+_MAX_SEEN = 65_536  # distinct plain texts whose reading is kept for the next time (a few MB at most)
 _INDICATORS = frozenset("-?:,[]{}#&*!|>'\"%@`")
 _FLOW_INDICATORS = frozenset(",[]{}")
 _SINGLE = re.compile(r"'((?:[^']|'')*+)'")
@@ -508,9 +509,13 @@ class _Reader:
         """What ``Builder._scalar`` reads the plain scalar ``text`` at ``at`` of line ``number``
         as (its value, its written text when not text), its reading noted at this place."""
         if text and text[0] not in CORE_FIRST and not may_differ(text):
+            if len(self.plain_seen) < _MAX_SEEN:  # the next time, a look-up (a table repeats texts)
+                self.plain_seen[text] = (text, None, None)
             return text, None  # what ``_scalar`` gives a text no reader reads as anything else
         digits = decimal(text)
         if digits is not None and not may_differ(text):
+            if len(self.plain_seen) < _MAX_SEEN:
+                self.plain_seen[text] = (digits, text, None)
             return digits, text  # what ``_scalar`` gives digits every reader reads alike
         known = self.plain_seen.get(text)
         if known is None:

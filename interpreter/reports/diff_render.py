@@ -56,6 +56,7 @@ def show(value: Any) -> str:
 
 
 LABEL_FIELDS = ("label", "title", "text", "name")
+_PLAIN_ITEMS = frozenset((int, str))  # exactly these types: a bool or a float is shown its own way
 
 
 def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, whole: bool = False) -> str:
@@ -66,6 +67,11 @@ def readable(value: Any, lang: str, params: Mapping[str, Any] | None = None, who
     # start-up: rules_dsl.template loads only when readable() runs
     from rules_dsl.template import show as template_show
 
+    if type(value) is list and value and set(map(type, value)) <= _PLAIN_ITEMS:
+        # a list of whole numbers and texts (a parameter of 500,000 values): each distinct item
+        # shown once, joined as the general way below joins them
+        shown = {item: item if type(item) is str else template_show(item, lang) for item in set(value)}
+        return word(LIST_SEPARATOR, lang).join(map(shown.__getitem__, value))
     value = jsonable(value) if not isinstance(value, (Fraction, int, str, bool)) else value
     if value is None or value == [] or value == {}:
         return words(lang)["none"]  # looked up only here: a list of many values is read item by item

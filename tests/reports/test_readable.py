@@ -31,6 +31,20 @@ def test_values_in_words(value, lang, params, text) -> None:
     assert readable(value, lang, params) == text
 
 
+@pytest.mark.parametrize("value", [
+    [1, 2, 3], [0, -5, 10 ** 30], ["a", "b", "a"], [1, "1", "x"], ["合金", 2], [1] * 1000,
+    [True, 1], [1.5, 2], [Fraction(1, 2), 1], [None, 1], [[1, 2], 3], [{"ja": "静か", "en": "quiet"}, "x"],
+    ["{params.n}", 1],
+], ids=["whole numbers", "large ones", "texts", "a number and its text", "mixed", "many", "a bool",
+        "a float", "a fraction", "null", "nested", "a text in two languages", "braces"])
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_a_list_reads_as_its_items_joined(value, lang) -> None:
+    # a list of whole numbers and texts is shown by a quick path: the same as each item read
+    # in words and joined, as any other list is
+    joiner = "、" if lang == "ja" else ", "
+    assert readable(value, lang, {"n": 3}) == joiner.join(readable(v, lang, {"n": 3}) for v in value)
+
+
 class _Links(HTMLParser):
     def __init__(self) -> None:
         super().__init__()
