@@ -3,6 +3,7 @@ imports nothing heavy (not even ``fractions``), so printing a value costs no sta
 from __future__ import annotations
 
 import sys
+from itertools import repeat
 from math import gcd  # math is built in (and loaded already by the expression functions)
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -143,39 +144,25 @@ def _indented(value: Any, out: Callable[[str], Any], newline: str, step: str, de
     lead = ("{" if kind is dict else "[") + inner
     pending: list[str] = []  # what is written since the last nested mapping or list, in parts
     add = pending.append
-    if kind is dict:
-        for key, item in value.items():
-            name = names.get(key)
-            if name is None:
-                if type(key) is not str:
-                    return False
-                name = names[key] = f"{_scalar(key)}: "
-            text = _scalar(item)
-            if text is not None:
-                add(lead + name + text)
-            elif type(item) is dict or type(item) is list:
-                add(lead + name)
-                out("".join(pending))
-                pending.clear()
-                if not _indented(item, out, inner, step, depth + 1, names):
-                    return False
-            else:
+    mapping = kind is dict
+    for key, item in value.items() if mapping else zip(repeat(""), value):
+        name = names.get(key) if mapping else key  # a list's items have no name: ""
+        if name is None:
+            if type(key) is not str:
                 return False
-            lead = "," + inner
-    else:
-        for item in value:
-            text = _scalar(item)
-            if text is not None:
-                add(lead + text)
-            elif type(item) is dict or type(item) is list:
-                add(lead)
-                out("".join(pending))
-                pending.clear()
-                if not _indented(item, out, inner, step, depth + 1, names):
-                    return False
-            else:
+            name = names[key] = f"{_scalar(key)}: "
+        text = _scalar(item)
+        if text is not None:
+            add(lead + name + text)
+        elif type(item) is dict or type(item) is list:
+            add(lead + name)
+            out("".join(pending))
+            pending.clear()
+            if not _indented(item, out, inner, step, depth + 1, names):
                 return False
-            lead = "," + inner
+        else:
+            return False
+        lead = "," + inner
     add(newline)
     add("}" if kind is dict else "]")
     out("".join(pending))

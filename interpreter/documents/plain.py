@@ -3,6 +3,8 @@ booleans and null. Reading a ruleset copies every document more than once; a cop
 these types takes a fraction of ``copy.deepcopy``'s time."""
 from __future__ import annotations
 
+from collections.abc import MutableMapping
+
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
 if TYPE_CHECKING:
     from typing import Any
@@ -24,3 +26,42 @@ def plain_copy(value: Any) -> Any:
     import copy
 
     return copy.deepcopy(value)
+
+
+class FlatOnUse(MutableMapping):
+    """A mapping held in another form (positions folded through layers, a cache entry still
+    encoded) until something needs it whole: the subclass's ``plain()`` makes it a dict once, and
+    listing, changing, copying or pickling it goes through that dict. The subclass answers
+    look-ups (``get``, ``[]``, ``in``, truth) its own way first."""
+
+    __slots__ = ()
+
+    def plain(self) -> dict:
+        raise NotImplementedError
+
+    def __iter__(self) -> Any:
+        return iter(self.plain())
+
+    def __len__(self) -> int:
+        return len(self.plain())
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        self.plain()[key] = value
+
+    def __delitem__(self, key: Any) -> None:
+        del self.plain()[key]
+
+    def keys(self) -> Any:
+        return self.plain().keys()
+
+    def items(self) -> Any:
+        return self.plain().items()
+
+    def values(self) -> Any:
+        return self.plain().values()
+
+    def copy(self) -> dict:
+        return dict(self.plain())
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return dict, (self.plain(),)

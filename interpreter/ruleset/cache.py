@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping, MutableMapping
+from collections.abc import Mapping
 
 from rules_dsl import cachefile
 from rules_dsl.cachefile import DIR_ENV, DISABLE_ENV, folder_time, listing, sha256, write_atomically
+
+from interpreter.documents.plain import FlatOnUse
 
 
 TYPE_CHECKING = False  # typing is not imported at run time (start-up)
@@ -437,7 +439,7 @@ def _split(value: Any) -> tuple[int, dict[Any, bytes]] | None:
     return n, blobs  # type: ignore[return-value]
 
 
-class _Unread(MutableMapping):
+class _Unread(FlatOnUse):
     """A mapping of a ruleset read back from the cache, still in ``marshal``'s format (checked
     already, with the entry or its rule), in groups (``_split``): looking up a path reads its
     group alone; anything else (listing, changing it) makes it a plain dict, in the order it was
@@ -481,32 +483,8 @@ class _Unread(MutableMapping):
     def __contains__(self, key: object) -> bool:
         return self.get(key, _NOTHING) is not _NOTHING
 
-    def __iter__(self) -> Any:
-        return iter(self.plain())
-
-    def __len__(self) -> int:
-        return len(self.plain())
-
     def __bool__(self) -> bool:
         return bool(self._groups) if self._plain is None and self._make is None else bool(self.plain())
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        self.plain()[key] = value
-
-    def __delitem__(self, key: Any) -> None:
-        del self.plain()[key]
-
-    def keys(self) -> Any:
-        return self.plain().keys()
-
-    def items(self) -> Any:
-        return self.plain().items()
-
-    def values(self) -> Any:
-        return self.plain().values()
-
-    def copy(self) -> dict:
-        return dict(self.plain())
 
     def __eq__(self, other: object) -> bool:
         return self.plain() == (other.plain() if isinstance(other, _Unread) else other)
@@ -515,9 +493,6 @@ class _Unread(MutableMapping):
 
     def __repr__(self) -> str:
         return repr(self.plain())
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return dict, (self.plain(),)
 
 
 class _Pending:

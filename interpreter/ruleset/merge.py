@@ -20,7 +20,6 @@ positions are read through them (``Folded``, a plain dict only once something li
 The semantics are taught in docs/variants.md."""
 from __future__ import annotations
 
-from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import Any, Callable
@@ -28,7 +27,7 @@ from typing import Any, Callable
 from rules_dsl.errors import define, did_you_mean
 from rules_dsl.words import define_words, vocabulary
 
-from interpreter.documents.plain import plain_copy
+from interpreter.documents.plain import FlatOnUse, plain_copy
 
 EDIT_KEYS = ("at", "before", "after", "remove")  # the words of a list edit, never kept in the item
 KEYS = ("id", "name")  # the fields that name an item of a list, in order of preference
@@ -279,7 +278,7 @@ class Marks:
                 stack.append((node.base, at, (*hides, node.kids, node.hide), shadowed or () in own))
         return out
 
-class Folded(MutableMapping):
+class Folded(FlatOnUse):
     """The positions (``which`` 0) or written texts (1) of a folded rule, by path: read through
     its marks, so a table folded from many layers is never copied; it becomes a plain dict the
     first time something lists or changes it (the ruleset cache, ``test``'s examples)."""
@@ -317,33 +316,6 @@ class Folded(MutableMapping):
         if self._plain is None and self._marks is not None and self._marks.get((), self._which) is not None:
             return True
         return bool(self.plain())
-
-    def __iter__(self) -> Iterator:
-        return iter(self.plain())
-
-    def __len__(self) -> int:
-        return len(self.plain())
-
-    def __setitem__(self, path: Any, value: Any) -> None:
-        self.plain()[path] = value
-
-    def __delitem__(self, path: Any) -> None:
-        del self.plain()[path]
-
-    def keys(self) -> Any:
-        return self.plain().keys()
-
-    def items(self) -> Any:
-        return self.plain().items()
-
-    def values(self) -> Any:
-        return self.plain().values()
-
-    def copy(self) -> dict:
-        return dict(self.plain())
-
-    def __reduce__(self) -> tuple:
-        return dict, (self.plain(),)
 
     def __repr__(self) -> str:
         return f"Folded({self.plain()!r})"
