@@ -15,8 +15,9 @@ line.
 (8 MiB) and ``MAX_RULESET_NODES`` (500,000 values, weighted by depth), so ``validate`` reads them;
 ``--past-budget`` lifts both bounds (and ``MAX_RULESET_DOCUMENTS``) for one run to measure more
 (about 123,000 rows and up): the same ``validate`` run by the same interpreter.
-Measured (2 cores shared with other work, with the one-pass fold): 100,000 rows 3.3-4.9 s CPU,
-246-252 MB (was 10.7-12.2 s, 556-590 MB, and refused by the 2 MiB budget); 120,000 rows 292 MB.
+Measured (2 cores shared with other work, the installed command, 2026-12-02): 100,000 rows
+2.1-2.6 s CPU, 221 MB, with the line reader and the one-pass fold (was 3.3-4.9 s, 246 MB; before
+the fold 10.7-12.2 s, 556-590 MB, and refused by the 2 MiB budget).
 
 Usage: python3 benchmarks/bench_variant_rows.py [--rows 100000] [--layers 10] [--past-budget]
 [--keep DIR]
