@@ -63,19 +63,10 @@ def json_text(value: Any) -> str | None:
     false, null, lists and mappings with text keys, without loading json; None for anything else
     (a float, another type), which the caller gives to json."""
     kind = type(value)
-    if value is None:
-        return "null"
-    if value is True:
-        return "true"
-    if value is False:
-        return "false"
-    if kind is int:
-        return int.__repr__(value)
-    if kind is str:
-        if '"' not in value and "\\" not in value and value.isprintable():
-            return f'"{value}"'
-        return '"' + "".join(_JSON_ESCAPES.get(c) or (f"\\u{ord(c):04x}" if c < " " else c)
-                             for c in value) + '"'
+    if kind is float:
+        return None  # a float is json's to write (json_indented writes the finite ones)
+    if kind is not list and kind is not dict:
+        return _scalar(value)
     if kind is list:
         items = [json_text(item) for item in value]
         return None if None in items else "[" + ", ".join(items) + "]"  # type: ignore[arg-type]
@@ -110,7 +101,8 @@ def _scalar(value: Any) -> str | None:
     if kind is str:
         if '"' not in value and "\\" not in value and value.isprintable():
             return f'"{value}"'
-        return json_text(value)
+        return '"' + "".join(_JSON_ESCAPES.get(c) or (f"\\u{ord(c):04x}" if c < " " else c)
+                             for c in value) + '"'
     if kind is int:
         return int.__repr__(value)
     if value is None:
