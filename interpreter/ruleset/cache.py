@@ -412,6 +412,8 @@ def _marshalled(ruleset: Ruleset, rules: dict[str, Any], aliases: dict[str, str]
 _APART = ("positions", "texts")
 _APART_OWN = ("parameter_positions",)
 _PREFIX = 2  # the paths of a rule's positions are kept in groups by their first two parts
+_MAX_GROUPS = 1024  # past this many groups (a table of many rows), fewer parts make fewer groups:
+# each group is a marshal call to write and an entry to index (100,000 rows: 1 s of a cold command)
 
 
 def _split(value: Any) -> tuple[int, dict[Any, bytes]] | None:
@@ -429,6 +431,12 @@ def _split(value: Any) -> tuple[int, dict[Any, bytes]] | None:
             n = 0
             break
         groups.setdefault(key[:n], {})[key] = item
+    while n and len(groups) > _MAX_GROUPS:  # a table of many rows: fewer parts, fewer groups
+        n -= 1
+        fewer: dict[Any, dict] = {}
+        for prefix, group in groups.items():
+            fewer.setdefault(prefix[:n], {}).update(group)
+        groups = fewer
     if n and [key for group in groups.values() for key in group] != list(plain):
         n = 0
     if not n:

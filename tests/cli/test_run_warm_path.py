@@ -77,6 +77,24 @@ def test_a_warm_run_reads_only_the_groups_of_the_paths_it_asks_for(cache) -> Non
     assert warm.bases._plain is None
 
 
+@pytest.mark.parametrize("rows", [3, ruleset_cache._MAX_GROUPS // 3, ruleset_cache._MAX_GROUPS + 1, 3000])
+def test_a_table_of_many_rows_is_kept_in_fewer_groups(rows) -> None:
+    # the positions of a table past _MAX_GROUPS groups of two parts are kept by their first part
+    # (a marshal call and an index entry per group): the same paths, places and order either way
+    positions = {("id",): ("f", 1, 1), ("id", "\x00key"): ("f", 1, 1)}
+    for i in range(rows):
+        for field in ("roll", "id"):
+            positions[("rows", i, field)] = ("f", 10 + i, 5 if field == "roll" else 14)
+    n, groups = ruleset_cache._split(positions)
+    assert n == (2 if len({path[:2] for path in positions}) <= ruleset_cache._MAX_GROUPS else 1)
+    assert len(groups) <= ruleset_cache._MAX_GROUPS
+    kept = ruleset_cache._Unread(groups, n)
+    for path, place in positions.items():
+        assert kept.get(path) == place and path in kept
+    assert kept.get(("rows", rows, "roll")) is None and ("rows", -1) not in kept
+    assert list(kept.items()) == list(positions.items())
+
+
 @pytest.mark.parametrize("value", [
     None, True, False, 0, -7, 10 ** 40, 0.5, -0.0, 1e300, 2.5e-07, "", "鋼", "a\"b\\c", "\n\t\x00\x1f",
     "\x7f\u2028\u3000", [], {}, [[]], {"": {}}, [1, [2, [3, []]]], {"a": [1, {"b": None}], "キー": "値"},
