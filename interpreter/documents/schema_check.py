@@ -206,12 +206,7 @@ def _object_check(c: Compiler, schema: dict, resolver: Resolver, typed: bool, gr
         for name in required:
             if name not in value:
                 return False
-        for name, others in needs:
-            if name in value:
-                for other in others:
-                    if other not in value:
-                        return False
-        return True
+        return _dependents_present(value, needs)
     return check
 
 
@@ -400,17 +395,20 @@ def _if(c: Compiler, sub: Any, schema: dict, resolver: Resolver) -> Check:
     return lambda value: then(value) if condition(value) else otherwise(value)
 
 
+def _dependents_present(value: dict, needs: Any) -> bool:
+    """``dependentRequired``: every name ``needs`` (pairs of a name and the names it needs) lists
+    beside a name ``value`` has is there too."""
+    for name, others in needs:
+        if name in value:
+            for other in others:
+                if other not in value:
+                    return False
+    return True
+
+
 def _dependent_required(c: Compiler, needs: dict, schema: dict, resolver: Resolver) -> Check:
-    def check(value: Any) -> bool:
-        if not isinstance(value, dict):
-            return True
-        for name, others in needs.items():
-            if name in value:
-                for other in others:
-                    if other not in value:
-                        return False
-        return True
-    return check
+    pairs = list(needs.items())
+    return lambda value: not isinstance(value, dict) or _dependents_present(value, pairs)
 
 
 def _dependent_schemas(c: Compiler, subs: dict, schema: dict, resolver: Resolver) -> Check:
